@@ -1,0 +1,139 @@
+package ecs
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/fiveonit/engine/components"
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+)
+
+// Entity is arche's entity handle, re-exported so systems need one import.
+type Entity = arche.Entity
+
+// TickRate is the simulation's fixed rate: 60 ticks a second.
+const TickRate = 60
+
+// Dt is the fixed step of one tick, in seconds.
+const Dt float32 = 1.0 / TickRate
+
+// Config makes a World.
+type Config struct {
+	Seed    uint64 // seeds World.RNG
+	Rules   Rules
+	MaxIDs  int // wire ids available; 0 means MaxWireIDs
+	Entries []Entry
+}
+
+// World is one room's simulation: the arche world, its resources and its
+// schedule. It is not safe for concurrent use.
+type World struct {
+	// Arche is the entity store. Systems build their generic filters and
+	// maps on it once (at construction) and query it every tick.
+	Arche *arche.World
+	// IDs gives replicated entities their wire ids.
+	IDs *WireIDs
+	// Cmd defers structural changes; see the package comment.
+	Cmd Commands
+	// Sched runs the systems in their one order.
+	Sched *Schedule
+	// Rules are the game's rules for this room.
+	Rules Rules
+	// Clock is the room's tick count and time of day.
+	Clock Clock
+	// RNG is the room's only random source: PCG, seeded from Config.Seed,
+	// drawn in schedule order, so a replay draws the same numbers.
+	RNG *rand.Rand
+	// Events are this tick's events (shots, blasts, hits, carjacks),
+	// emptied at the start of each Step and read by netsync at its end.
+	Events []components.Event
+
+	identity generic.Map1[components.Identity]
+}
+
+// New returns a world with cfg's rules, seed and schedule. The schedule may
+// be set later with SetSchedule (systems usually need the world to build).
+func New(cfg Config) (*World, error) {
+	aw := arche.NewWorld()
+	w := &World{
+		Arche: &aw,
+		IDs:   NewWireIDs(cfg.MaxIDs),
+		Rules: cfg.Rules,
+		RNG:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+	}
+	w.Clock.Set(0, cfg.Rules.ClockStart, cfg.Rules.ClockPace)
+	w.identity = generic.NewMap1[components.Identity](w.Arche)
+	if err := w.SetSchedule(cfg.Entries); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// SetSchedule replaces the schedule by entries (see NewSchedule).
+func (w *World) SetSchedule(entries []Entry) error {
+	s, err := NewSchedule(entries)
+	if err != nil {
+		return err
+	}
+	w.Sched = s
+	return nil
+}
+
+// Step runs one tick: it empties the tick's events, runs the schedule
+// (applying the command buffer after each system) and advances the clock.
+func (w *World) Step() {
+	clear(w.Events)
+	w.Events = w.Events[:0]
+	w.Sched.Run(w)
+	w.Cmd.Apply(w)
+	w.Clock.Tick++
+}
+
+// Tick returns the number of ticks run.
+func (w *World) Tick() uint64 { return w.Clock.Tick }
+
+// AssignWireID gives e a wire id and generation and writes them into its
+// Identity component, which e must have. It fails with ErrNoWireIDs when
+// every id is in use; the caller decides what to do with e (usually remove
+// it again).
+func (w *World) AssignWireID(e Entity) error {
+	id := w.identity.Get(e)
+	if id == nil {
+		return fmt.Errorf("ecs: entity %v has no Identity", e)
+	}
+	wid, gen, err := w.IDs.Alloc(e)
+	if err != nil {
+		return err
+	}
+	id.WireID, id.Gen = wid, gen
+	return nil
+}
+
+// Despawn removes e from the world now, freeing its wire id. If a query is
+// open it records the removal in Cmd instead. Despawning an entity already
+// gone does nothing.
+func (w *World) Despawn(e Entity) {
+	if !w.Arche.Alive(e) {
+		return
+	}
+	if w.Arche.IsLocked() {
+		w.Cmd.Remove(e)
+		return
+	}
+	if id := w.identity.Get(e); id != nil && id.WireID != 0 {
+		if held, ok := w.IDs.Entity(id.WireID); ok && held == e {
+			w.IDs.Free(id.WireID)
+		}
+	}
+	w.Arche.RemoveEntity(e)
+}
+
+// ByWireID returns the live entity holding wire id wid.
+func (w *World) ByWireID(wid uint16) (Entity, bool) {
+	e, ok := w.IDs.Entity(wid)
+	if !ok || !w.Arche.Alive(e) {
+		return Entity{}, false
+	}
+	return e, true
+}
