@@ -239,3 +239,14 @@ type Event struct {
 	Dir    Vec3 // unit direction of a shot
 	Amount float32
 }
+
+// Contact is one collision of the last physics step that exchanged an
+// impulse: A hit B (B is the zero Entity for a building or the level's
+// edge). Damage, crimes and AI read the world's contact list after the step.
+type Contact struct {
+	A, B    ecs.Entity
+	Impulse float32 // normal impulse, N s
+	Speed   float32 // closing speed before the step, m/s
+	Point   Vec3
+	Normal  Vec3 // from A toward B
+}

@@ -48,9 +48,22 @@ type World struct {
 	// Events are this tick's events (shots, blasts, hits, carjacks),
 	// emptied at the start of each Step and read by netsync at its end.
 	Events []components.Event
+	// Contacts are the last physics step's collisions, written by the
+	// physics system and read by the systems after it (damage, crimes).
+	Contacts []components.Contact
+	// Crimes are the crimes committed in the last tick (hits, carjacks,
+	// shots, restricted zones), appended by the systems that see them and
+	// read by the police at the start of the next tick's pre-step.
+	// Step empties the list after the police have had it: see Step.
+	Crimes []components.Crime
 
-	identity generic.Map1[components.Identity]
+	identity  generic.Map1[components.Identity]
+	crimeMark int
 }
+
+// LastCrimes returns the crimes of the previous tick (those committed before
+// this tick's schedule began): what the police act on.
+func (w *World) LastCrimes() []components.Crime { return w.Crimes[:w.crimeMark] }
 
 // New returns a world with cfg's rules, seed and schedule. The schedule may
 // be set later with SetSchedule (systems usually need the world to build).
@@ -82,10 +95,14 @@ func (w *World) SetSchedule(entries []Entry) error {
 
 // Step runs one tick: it empties the tick's events, runs the schedule
 // (applying the command buffer after each system) and advances the clock.
+// The crimes of the previous tick are kept until this tick's schedule has
+// run (the police read them in the pre-step), then replaced by this tick's.
 func (w *World) Step() {
 	clear(w.Events)
 	w.Events = w.Events[:0]
+	w.crimeMark = len(w.Crimes)
 	w.Sched.Run(w)
+	w.Crimes = w.Crimes[:copy(w.Crimes, w.Crimes[w.crimeMark:])]
 	w.Cmd.Apply(w)
 	w.Clock.Tick++
 }

@@ -180,3 +180,30 @@ func TestRulesMayHurt(t *testing.T) {
 		}
 	}
 }
+
+// TestLastCrimes checks that the police (a pre-step system) see exactly the
+// crimes of the previous tick, and that they are gone a tick later.
+func TestLastCrimes(t *testing.T) {
+	var seen [][]components.Crime
+	police := SystemFunc(func(w *World) {
+		seen = append(seen, append([]components.Crime(nil), w.LastCrimes()...))
+	})
+	commit := SystemFunc(func(w *World) {
+		if w.Tick() < 2 {
+			w.Crimes = append(w.Crimes, components.Crime{Kind: components.CrimeCarjack, Pos: components.Vec3{X: float32(w.Tick())}})
+		}
+	})
+	w := newTestWorld(t, Entry{"police", PhasePreStep, police}, Entry{"damage", PhasePostStep, commit})
+	for i := 0; i < 4; i++ {
+		w.Step()
+	}
+	want := []int{0, 1, 1, 0}
+	for i, s := range seen {
+		if len(s) != want[i] {
+			t.Fatalf("tick %d: police saw %d crimes, want %d", i, len(s), want[i])
+		}
+		if len(s) == 1 && s[0].Pos.X != float32(i-1) {
+			t.Fatalf("tick %d: saw the crime of tick %v", i, s[0].Pos.X)
+		}
+	}
+}
