@@ -1,0 +1,214 @@
+// Package client is the engine's Go client: it decodes the server's
+// snapshots, sends its inputs (one per client tick, numbered by it, with the
+// newest snapshot tick applied), predicts its own character or car with the
+// same physics code as the server and reconciles with the server's full pose
+// at each snapshot's lastSeq, and interpolates everything else about 100 ms
+// behind. It has no sockets: a transport feeds it frames (HandleFrame) and
+// sends what it gives (Config.Send). Bots, tests and the browser's
+// WebAssembly build use it alike.
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/control"
+	"github.com/fiveonit/engine/netsync/wire"
+	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/textframe"
+)
+
+// HistoryLen is the client ticks of inputs and predictions kept for replay:
+// 256, about 4 s, far more than any round trip the server waits for.
+const HistoryLen = 256
+
+// CorrectionEpsilon is the smallest difference (m) between a prediction
+// and the server's pose counted as a correction: below it the two agree up
+// to float rounding (they run the same code on the same inputs).
+const CorrectionEpsilon = 1e-4
+
+// InterpDelayTicks is how far behind the newest snapshot remote entities
+// are drawn: 6 ticks, 100 ms, two snapshots' worth, so one late or lost
+// snapshot still leaves two samples to interpolate between.
+const InterpDelayTicks = 6
+
+// Config makes a Client.
+type Config struct {
+	// Send hands a frame to the transport (text: JSON; else binary). It
+	// must not block for long: the client calls it every tick.
+	Send func(frame []byte, text bool) error
+	// Lossy sends wire.InputsLossy inputs per frame (a lossy transport).
+	Lossy bool
+	// Static is the level's baked geometry, for the prediction's
+	// collisions with buildings (nil: none).
+	Static *phys.Static
+}
+
+// Stats counts what the client did.
+type Stats struct {
+	Snapshots      uint64
+	Keyframes      uint64
+	BytesIn        uint64
+	Resyncs        uint64 // frames refused (a wrong check, a base not held, a malformed frame)
+	Corrections    uint64 // reconciliations that moved the prediction by more than CorrectionEpsilon
+	Reconciles     uint64 // reconciliations with a prediction to compare
+	MaxCorrection  float32
+	SumCorrection  float64
+	LastCorrection float32 // the size of the last correction
+	Events         uint64
+}
+
+type histEntry struct {
+	seq  uint32
+	in   wire.Input
+	wid  uint16 // the body predicted after this tick (0: none)
+	pose components.Pose
+	vel  components.Velocity
+}
+
+// body is the client's own controlled body as it predicts it.
+type body struct {
+	wid   uint16
+	car   bool
+	model uint8
+	pose  components.Pose
+	vel   components.Velocity
+}
+
+// Client is one game client. It is not safe for concurrent use: one
+// goroutine ticks it and hands it frames.
+type Client struct {
+	cfg     Config
+	dec     *wire.Decoder
+	welcome textframe.Welcome
+	joined  bool
+	seq     uint32 // the next client tick
+	hist    [HistoryLen]histEntry
+	frame   wire.InputFrame
+	out     []byte
+	resync  bool
+	pred    body
+	bodies  phys.Bodies
+	scratch phys.Scratch
+	ent     wire.Entity
+	stats   Stats
+	remote  remotes
+	texts   map[string][]byte
+	events  []wire.Event
+	// OnText, if set, is called with every text frame after the client
+	// has read it.
+	OnText func(typ string, frame []byte)
+}
+
+// New returns a client that sends through cfg.Send.
+func New(cfg Config) *Client {
+	return &Client{cfg: cfg, dec: wire.NewDecoder(), seq: 1, texts: map[string][]byte{}}
+}
+
+// Welcome returns the server's welcome, and whether it has come.
+func (c *Client) Welcome() (textframe.Welcome, bool) { return c.welcome, c.joined }
+
+// Stats returns the client's counters.
+func (c *Client) Stats() Stats { return c.stats }
+
+// Decoder returns the snapshot decoder (what the client holds).
+func (c *Client) Decoder() *wire.Decoder { return c.dec }
+
+// Text returns the last text frame of type typ received, or nil.
+func (c *Client) Text(typ string) []byte { return c.texts[typ] }
+
+// Seq returns the next client tick.
+func (c *Client) Seq() uint32 { return c.seq }
+
+// TakeEvents returns the events shown since the last call.
+func (c *Client) TakeEvents() []wire.Event {
+	ev := c.events
+	c.events = c.events[:0]
+	return ev
+}
+
+// HandleFrame takes a frame from the server. A snapshot the decoder refuses
+// makes the next input frame ask for a keyframe; the error is returned for
+// the caller's logs, but the client goes on.
+func (c *Client) HandleFrame(data []byte, text bool) error {
+	c.stats.BytesIn += uint64(len(data))
+	if text {
+		return c.handleText(data)
+	}
+	df, err := c.dec.Apply(data)
+	if err != nil {
+		c.stats.Resyncs++
+		c.resync = true
+		return fmt.Errorf("client: snapshot: %w", err)
+	}
+	c.resync = false
+	c.stats.Snapshots++
+	if df.Kind == wire.FrameKeyframe {
+		c.stats.Keyframes++
+	}
+	c.events = append(c.events, df.Events...)
+	c.stats.Events += uint64(len(df.Events))
+	c.remote.record(c.dec.Store(), df)
+	c.reconcile(df.LastSeq)
+	return nil
+}
+
+func (c *Client) handleText(data []byte) error {
+	typ := textframe.Type(data)
+	if typ == "" {
+		return errors.New("client: a text frame without a type")
+	}
+	c.texts[typ] = append(c.texts[typ][:0], data...)
+	if typ == "welcome" {
+		if err := json.Unmarshal(data, &c.welcome); err != nil {
+			return fmt.Errorf("client: welcome: %w", err)
+		}
+		c.joined = true
+	}
+	if c.OnText != nil {
+		c.OnText(typ, data)
+	}
+	return nil
+}
+
+// SendText sends a text frame (a command) to the server.
+func (c *Client) SendText(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return c.cfg.Send(b, true)
+}
+
+// Tick runs one client tick with the player's controls d: it sends the
+// input (with the last few, over a lossy transport) and predicts the own
+// body one step.
+func (c *Client) Tick(d components.Drive) error {
+	in := control.Quantize(&d)
+	h := &c.hist[c.seq%HistoryLen]
+	*h = histEntry{seq: c.seq, in: in}
+	c.predict(h)
+	err := c.sendInputs()
+	c.seq++
+	return err
+}
+
+func (c *Client) sendInputs() error {
+	n := uint32(wire.InputsOrdered)
+	if c.cfg.Lossy {
+		n = wire.InputsLossy
+	}
+	n = min(n, c.seq)
+	f := &c.frame
+	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), 0, c.seq+1-n, int(n)
+	if c.resync {
+		f.Flags |= wire.InputResync
+	}
+	for i := uint32(0); i < n; i++ {
+		f.Inputs[i] = c.hist[(f.FirstSeq+i)%HistoryLen].in
+	}
+	c.out = wire.AppendInputFrame(c.out[:0], f)
+	return c.cfg.Send(c.out, false)
+}

@@ -1,0 +1,349 @@
+package netsync
+
+import (
+	"math"
+
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+// Arena holds every replicated entity of one tick, quantized once into its
+// record, for every client's encoder to read. It is a set of flat slices
+// indexed by wire id (sized by the highest id seen: no map, no per-entity
+// allocation once grown), with what the encoders need without decoding a
+// record: the entity's ground position for the area of interest, its kind,
+// whether it goes to everyone, the tick each group last changed, its life
+// and whether it is at rest.
+//
+// Each tick: Begin, then Put every replicated entity (and AddEvent every
+// event), then End. An id not Put between Begin and End is gone. An Arena is
+// not safe for concurrent use; encoders read it between End and the next
+// Begin.
+type Arena struct {
+	tick uint32
+
+	recs      []wire.Record
+	changedAt [][wire.GroupCount]uint32 // tick each group last changed
+	hot       []hotEnt                  // what every encoder reads of every candidate
+	putAt     []uint32                  // tick of the last Put
+	input     []wire.Entity             // the entity last Put: unchanged, it is not quantized again
+
+	live   []uint16 // ids present after End, in the order Put
+	next   []uint16 // ids Put since Begin
+	always []uint16 // ids present and Always
+	grid   grid
+
+	events []stampedEvent
+	log    [ChangeLogTicks]logSegment // by tick % ChangeLogTicks
+	// since[k] has a bit per id changed in the last k ticks (1 <= k <
+	// ChangeLogTicks), built at End: encoders only read it.
+	since [ChangeLogTicks][]uint64
+}
+
+// ChangeLogTicks is how many ticks of its log the arena keeps for the
+// encoders: an encoder whose last frame is within them looks for newcomers
+// only in the log and in a thin ring of its area of interest; one further
+// back (its first frame, a keyframe, a long pause) looks at the whole area.
+// 8 ticks hold a frame every SnapshotEvery (3) ticks with room.
+const ChangeLogTicks = 8
+
+// JumpStep is the most an entity moves on the ground in one tick and still
+// counts as a step (240 m/s): one that moves more jumped, and the log lists
+// it, so that an encoder finds it wherever it landed.
+const JumpStep float32 = 4
+
+// logSegment is one tick of the arena's log: the ids that may have come into
+// a client's area of interest other than by a step (a new life, a jump, a
+// switch of Always), and the longest step of any other entity.
+type logSegment struct {
+	tick    uint32
+	maxStep float32
+	wids    []uint16
+	// changed has a bit per id whose arena facts changed in the tick:
+	// its values, its life, its presence or its Always.
+	changed []uint64
+}
+
+// changedSince returns a bit per id changed after tick since (which the log
+// must reach): an encoder walks past an entity whose bit is clear without
+// reading anything of the arena's.
+func (a *Arena) changedSince(since uint32) []uint64 {
+	return a.since[a.tick-since]
+}
+
+func (a *Arena) markChanged(wid uint16) {
+	seg := &a.log[a.tick%ChangeLogTicks]
+	w := int(wid >> 6)
+	if w >= len(seg.changed) {
+		seg.changed = append(seg.changed, make([]uint64, w+1-len(seg.changed))...)
+	}
+	seg.changed[w] |= 1 << (wid & 63)
+}
+
+// logged returns the ids the log lists for tick and the longest step of the
+// others (nothing when the log no longer holds the tick, or it never was).
+func (a *Arena) logged(tick uint32) ([]uint16, float32) {
+	seg := &a.log[tick%ChangeLogTicks]
+	if seg.tick != tick {
+		return nil, 0
+	}
+	return seg.wids, seg.maxStep
+}
+
+// logReaches reports whether the log holds every tick after since.
+func (a *Arena) logReaches(since uint32) bool {
+	return a.tick >= since && a.tick-since < ChangeLogTicks
+}
+
+const (
+	stPresent uint8 = 1 << iota // Put in the last tick ended
+	stAlways                    // goes to every client whatever the distance
+	stRest                      // quantized velocity and spin are zero
+)
+
+// hotEnt is what an encoder reads of an entity on every frame, together in
+// one place (one cache line) rather than in a slice each.
+type hotEnt struct {
+	// odo is the distance the entity travelled on the ground, all its
+	// lives together: with the client's centre's own, it tells an encoder
+	// when an entity may have crossed an edge.
+	odo     float64
+	x, y    float32 // ground position for the area of interest
+	poseAt  uint32  // the latest tick a pose group changed (wire.MaskPose)
+	stateAt uint32  // the latest tick another group changed (wire.MaskState)
+	life    uint32  // turns over each time the id starts a new life
+	state   uint8   // stPresent | stAlways | stRest
+}
+
+type stampedEvent struct {
+	tick uint32
+	ev   wire.Event
+}
+
+// EventKeepTicks is how long the arena keeps an event for the encoders: 30
+// ticks, half a second. An encoder sends the events of the ticks since its
+// last frame; one whose frames are further apart than this loses some.
+const EventKeepTicks = 30
+
+// NewArena returns an empty arena.
+func NewArena() *Arena {
+	a := &Arena{}
+	a.grid.cell = GridCell
+	return a
+}
+
+// Tick returns the tick of the state the arena holds.
+func (a *Arena) Tick() uint32 { return a.tick }
+
+// Begin starts tick: Put and AddEvent follow, then End.
+func (a *Arena) Begin(tick uint32) {
+	a.tick = tick
+	a.next = a.next[:0]
+	seg := &a.log[tick%ChangeLogTicks]
+	seg.tick, seg.maxStep, seg.wids = tick, 0, seg.wids[:0]
+	clear(seg.changed)
+	a.dropEvents()
+}
+
+func (a *Arena) grow(wid uint16) {
+	n := int(wid) + 1
+	if n < 2*len(a.recs) {
+		n = min(2*len(a.recs), 1<<16)
+	}
+	a.recs = append(a.recs, make([]wire.Record, n-len(a.recs))...)
+	a.changedAt = append(a.changedAt, make([][wire.GroupCount]uint32, n-len(a.changedAt))...)
+	a.hot = append(a.hot, make([]hotEnt, n-len(a.hot))...)
+	a.putAt = append(a.putAt, make([]uint32, n-len(a.putAt))...)
+	a.input = append(a.input, make([]wire.Entity, n-len(a.input))...)
+}
+
+// Put quantizes entity wid of this tick into its record and marks the groups
+// whose bytes changed since the last tick. An id that was not present at the
+// last End, or whose generation changed, starts a new life: every group
+// counts as changed. always sends the entity to every client whatever the
+// distance (a player, whatever a player sits in, Replicated.Always). Put of
+// id 0 does nothing.
+func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
+	if wid == 0 {
+		return
+	}
+	if int(wid) >= len(a.recs) {
+		a.grow(wid)
+	}
+	h := &a.hot[wid]
+	rec := &a.recs[wid]
+	var newLife bool
+	if a.putAt[wid] == a.tick && h.life != 0 {
+		newLife = rec.Gen() != e.Gen // Put twice in one tick: the same life unless its generation changed
+	} else {
+		a.next = append(a.next, wid)
+		newLife = h.state&stPresent == 0 || rec.Gen() != e.Gen
+	}
+	a.putAt[wid] = a.tick
+	st := h.state &^ stAlways
+	if always {
+		st |= stAlways
+	}
+	flipped := st != h.state
+	h.state = st
+	if !newLife && a.input[wid] == *e {
+		if flipped {
+			a.logChange(wid)
+			a.markChanged(wid)
+		}
+		return // the same values: the same record (most entities, most ticks)
+	}
+	a.markChanged(wid)
+	a.input[wid] = *e
+	a.step(wid, h, e.Pos.X, e.Pos.Y, newLife || flipped)
+	var q wire.Record
+	q.Quantize(e)
+	ch := &a.changedAt[wid]
+	switch {
+	case newLife:
+		h.life++
+		*rec = q
+		for g := range ch {
+			ch[g] = a.tick
+		}
+		h.poseAt, h.stateAt = a.tick, a.tick
+	case *rec != q:
+		for g := 0; g < wire.GroupCount; g++ {
+			if wire.GroupEqual(rec, &q, g) {
+				continue
+			}
+			ch[g] = a.tick
+			if wire.MaskPose&(1<<g) != 0 {
+				h.poseAt = a.tick
+			} else {
+				h.stateAt = a.tick
+			}
+		}
+		*rec = q
+	}
+	h.state &^= stRest
+	if rec.AtRest() {
+		h.state |= stRest
+	}
+}
+
+// step moves wid's ground position to (x, y): its odometer counts the way,
+// and the log lists a jump (or a new life, or a switch of Always: logged).
+func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
+	dx, dy := float64(x-h.x), float64(y-h.y)
+	d := math.Sqrt(dx*dx + dy*dy)
+	if d != d { // NaN: a position the encoders cannot place
+		d = math.Inf(1)
+	}
+	h.x, h.y = x, y
+	h.odo += d
+	seg := &a.log[a.tick%ChangeLogTicks]
+	switch {
+	case logged || d > float64(JumpStep):
+		seg.wids = append(seg.wids, wid)
+	case float32(d) > seg.maxStep:
+		seg.maxStep = float32(d)
+	}
+}
+
+func (a *Arena) logChange(wid uint16) {
+	seg := &a.log[a.tick%ChangeLogTicks]
+	seg.wids = append(seg.wids, wid)
+}
+
+// End closes the tick: ids not Put since Begin are gone. It builds the list
+// of entities sent to everyone and the grid the encoders query.
+func (a *Arena) End() {
+	for _, wid := range a.live {
+		if a.putAt[wid] != a.tick {
+			a.hot[wid].state &^= stPresent
+			a.markChanged(wid)
+		}
+	}
+	a.live, a.next = a.next, a.live
+	a.always = a.always[:0]
+	for _, wid := range a.live {
+		a.hot[wid].state |= stPresent
+		if a.hot[wid].state&stAlways != 0 {
+			a.always = append(a.always, wid)
+		}
+	}
+	a.grid.build(a)
+	a.buildSince()
+}
+
+// buildSince ORs the log's last ticks' changes: since[k] for the last k.
+func (a *Arena) buildSince() {
+	words := (len(a.recs) + 63) / 64
+	for k := 1; k < ChangeLogTicks; k++ {
+		dst := a.since[k]
+		if cap(dst) < words {
+			dst = make([]uint64, words)
+		}
+		dst = dst[:words]
+		if k == 1 {
+			clear(dst)
+		} else {
+			copy(dst, a.since[k-1])
+		}
+		t := a.tick - uint32(k-1)
+		if seg := &a.log[t%ChangeLogTicks]; seg.tick == t {
+			for i, w := range seg.changed {
+				dst[i] |= w
+			}
+		}
+		a.since[k] = dst
+	}
+}
+
+// AddEvent records ev as happening this tick.
+func (a *Arena) AddEvent(ev wire.Event) {
+	a.events = append(a.events, stampedEvent{tick: a.tick, ev: ev})
+}
+
+func (a *Arena) dropEvents() {
+	k := 0
+	for k < len(a.events) && a.tick-a.events[k].tick >= EventKeepTicks {
+		k++
+	}
+	if k > 0 {
+		n := copy(a.events, a.events[k:])
+		a.events = a.events[:n]
+	}
+}
+
+// Present reports whether wid was Put in the tick last ended.
+func (a *Arena) Present(wid uint16) bool {
+	return int(wid) < len(a.hot) && a.hot[wid].state&stPresent != 0
+}
+
+// Live returns the ids present, in the order they were Put. The slice is the
+// arena's: do not change it.
+func (a *Arena) Live() []uint16 { return a.live }
+
+// Record returns the record of wid (present or not: the last one Put).
+func (a *Arena) Record(wid uint16) *wire.Record { return &a.recs[wid] }
+
+// Kind returns the kind of wid.
+func (a *Arena) Kind(wid uint16) uint8 { return a.recs[wid][wire.KindAt] }
+
+// Gen returns the generation of wid.
+func (a *Arena) Gen(wid uint16) uint8 { return a.recs[wid].Gen() }
+
+// Life returns the life of wid: it changes whenever the id starts a new life
+// (a new generation, or back after it was gone).
+func (a *Arena) Life(wid uint16) uint32 { return a.hot[wid].life }
+
+// Always reports whether wid goes to every client.
+func (a *Arena) Always(wid uint16) bool { return a.hot[wid].state&stAlways != 0 }
+
+// AtRest reports whether wid's quantized velocity and spin are zero.
+func (a *Arena) AtRest(wid uint16) bool { return a.hot[wid].state&stRest != 0 }
+
+// ChangedAt returns the tick group g of wid last changed.
+func (a *Arena) ChangedAt(wid uint16, g int) uint32 { return a.changedAt[wid][g] }
+
+// AnyChangedAt returns the tick any group of wid last changed.
+func (a *Arena) AnyChangedAt(wid uint16) uint32 { return max(a.hot[wid].poseAt, a.hot[wid].stateAt) }
+
+// Ground returns wid's position on the ground (X, Y), in metres.
+func (a *Arena) Ground(wid uint16) (x, y float32) { return a.hot[wid].x, a.hot[wid].y }

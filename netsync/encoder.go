@@ -1,0 +1,136 @@
+package netsync
+
+import (
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+// Encoder writes one client's ordered delta snapshots (wire.FrameDelta) from
+// the arena: each frame applies onto the one before it, which the ordered,
+// reliable connection (a WebSocket) delivers. The first frame, and the first
+// after RequestKeyframe, is a keyframe. Every wire.CheckEvery frames (and in
+// every keyframe) the frame carries the check of what the client holds.
+//
+// An Encoder writes into its own buffer: the frame Encode returns is valid
+// until the next call, and a steady state allocates nothing. It is not safe
+// for concurrent use; encoders of different clients may run concurrently
+// between the arena's End and its next Begin.
+type Encoder struct {
+	arena    *Arena
+	interest Interest
+	state    ClientState
+	delta    Delta
+	buf      []byte
+
+	frame    uint32 // frames written
+	sinceKey uint32 // frames since the last keyframe
+	lastTick uint32 // tick of the last frame: the next one's base
+	evTick   uint32 // events up to this tick were sent
+	started  bool
+	needKey  bool
+}
+
+// NewEncoder returns an encoder for one client reading a, with the game's
+// interest (DefaultInterest).
+func NewEncoder(a *Arena) *Encoder {
+	return &Encoder{arena: a, interest: DefaultInterest(), needKey: true}
+}
+
+// SetInterest changes the client's interest from the next frame on.
+func (e *Encoder) SetInterest(in Interest) { e.interest = in }
+
+// RequestKeyframe makes the next frame a keyframe: the client asked for a
+// resync.
+func (e *Encoder) RequestKeyframe() { e.needKey = true }
+
+// State returns what the encoder believes the client holds after the last
+// frame.
+func (e *Encoder) State() *wire.Store { return e.state.Store() }
+
+// Last returns the last frame written (valid until the next Encode).
+func (e *Encoder) Last() []byte { return e.buf }
+
+// Frames returns the number of frames written.
+func (e *Encoder) Frames() uint32 { return e.frame }
+
+// Encode writes the client's frame of the arena's tick, as seen from v.
+func (e *Encoder) Encode(v *View) []byte {
+	a := e.arena
+	key := e.needKey
+	if key {
+		e.state.Reset()
+		e.sinceKey = 0
+	}
+	e.state.Advance(a, &e.interest, v, e.frame, &e.delta)
+
+	h := wire.Header{
+		Kind:        wire.FrameDelta,
+		Tick:        a.tick,
+		BaseTick:    e.lastTick,
+		LastSeq:     v.LastSeq,
+		InputBuffer: v.InputBuffer,
+		Removed:     uint16(len(e.delta.Removed)),
+		Changed:     uint16(len(e.delta.Changes)),
+	}
+	if key {
+		h.Kind, h.BaseTick = wire.FrameKeyframe, 0
+	}
+	if e.sinceKey%wire.CheckEvery == 0 {
+		h.Flags |= wire.HeaderCheck
+		h.Check = e.state.store.Check()
+	}
+	b := wire.AppendHeader(e.buf[:0], &h)
+	for _, wid := range e.delta.Removed {
+		b = le16(b, wid)
+	}
+	for i := range e.delta.Changes {
+		c := &e.delta.Changes[i]
+		rec := &a.recs[c.EID]
+		mask := c.Mask
+		if mask&(1<<wire.GroupPosition) != 0 && wire.StepsFit(rec, &c.From) {
+			mask |= wire.SmallSteps
+		}
+		b = wire.AppendChange(b, c.EID, mask, 0, rec, &c.From)
+	}
+	b = e.appendEvents(b, v)
+	e.buf = b
+	e.lastTick = a.tick
+	e.frame++
+	e.sinceKey++
+	e.needKey = false
+	return b
+}
+
+func le16(b []byte, v uint16) []byte { return append(b, byte(v), byte(v>>8)) }
+
+// appendEvents appends the count and the events since the last frame that
+// the client should see: within its leave radius, or done by or to one of
+// its own entities.
+func (e *Encoder) appendEvents(b []byte, v *View) []byte {
+	a := e.arena
+	if !e.started {
+		e.evTick = a.tick - 1
+		e.started = true
+	}
+	at := len(b)
+	b = append(b, 0)
+	n := 0
+	r := max(e.interest.Leave, e.interest.Enter)
+	for i := range a.events {
+		se := &a.events[i]
+		if int32(se.tick-e.evTick) <= 0 || n == wire.MaxEvents {
+			continue
+		}
+		ev := &se.ev
+		dx, dy := ev.Pos.X-v.Center.X, ev.Pos.Y-v.Center.Y
+		if dx*dx+dy*dy <= r*r || v.owns(ev.Source) || v.owns(ev.Target) || v.owns(ev.Other) {
+			if wire.EventBytes(ev.Kind) == 0 {
+				continue
+			}
+			b = wire.AppendEvent(b, ev)
+			n++
+		}
+	}
+	b[at] = byte(n)
+	e.evTick = a.tick
+	return b
+}

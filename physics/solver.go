@@ -1,0 +1,341 @@
+package physics
+
+import "github.com/fiveonit/engine/components"
+
+// cross of a scalar angular velocity w with r: w ẑ × r.
+func crossW(w float32, r Vec) Vec { return Vec{-w * r.Y, w * r.X} }
+
+// solve runs the sequential-impulse solver: hitches, then the contacts
+// between bodies, then those with the static world (last, so that a wall
+// has the final word over a body pushed into it), Iterations times; then the
+// restitution pass, and a last pass of the static contacts' normals so that
+// a bounce off one body cannot drive another into a wall.
+func (s *Scratch) solve(b *Bodies, dt float32) {
+	inv := 1 / dt
+	for k := range s.dyn {
+		s.prepareContact(&s.dyn[k], inv)
+	}
+	for k := range s.stat {
+		s.prepareContact(&s.stat[k], inv)
+	}
+	s.Stats.Contacts = len(s.dyn)
+	s.Stats.StaticContacts = len(s.stat)
+	s.prepareHitches(b, inv)
+
+	iters := s.Iterations
+	if iters <= 0 {
+		iters = SolverIterations
+	}
+	for it := 0; it < iters; it++ {
+		for k := range s.hitches {
+			s.solveHitch(&s.hitches[k])
+		}
+		for k := range s.dyn {
+			s.solveContact(&s.dyn[k])
+		}
+		for k := range s.stat {
+			s.solveContact(&s.stat[k])
+		}
+	}
+	for k := range s.dyn {
+		s.restitute(&s.dyn[k])
+	}
+	for k := range s.stat {
+		s.restitute(&s.stat[k])
+	}
+	for k := range s.stat {
+		c := &s.stat[k]
+		A, B := &s.sb[c.a], &s.sb[c.b]
+		A.v, A.w, B.v, B.w = solveNormal(c, A, B, A.v, A.w, B.v, B.w, false)
+	}
+	s.hits()
+}
+
+// blockCond caps the condition number of a two-point contact's matrix for
+// the block solver; beyond it (two points nearly one) the points are solved
+// one after the other.
+const blockCond = 1000
+
+func (s *Scratch) prepareContact(c *contact, invDt float32) {
+	A, B := &s.sb[c.a], &s.sb[c.b]
+	n := c.n
+	t := Vec{-n.Y, n.X}
+	for k := int32(0); k < c.count; k++ {
+		p := &c.pts[k]
+		rnA, rnB := p.rA.Cross(n), p.rB.Cross(n)
+		kn := A.invM + B.invM + A.invI*rnA*rnA + B.invI*rnB*rnB
+		rtA, rtB := p.rA.Cross(t), p.rB.Cross(t)
+		kt := A.invM + B.invM + A.invI*rtA*rtA + B.invI*rtB*rtB
+		p.nMass, p.tMass = 0, 0
+		if kn > 0 {
+			p.nMass = 1 / kn
+		}
+		if kt > 0 {
+			p.tMass = 1 / kt
+		}
+		dv := B.v.Add(crossW(B.w, p.rB)).Sub(A.v).Sub(crossW(A.w, p.rA))
+		p.vn0 = dv.Dot(n)
+		// Apart: they may close the gap this step, no more (speculative).
+		// Touching: they may not close at all; bounce comes after.
+		p.target = 0
+		if p.sep > 0 {
+			p.target = -p.sep * invDt
+		}
+		p.bias = 0
+		if pen := -p.sep - Slop; pen > 0 {
+			p.bias = min32(Beta*pen*invDt, MaxPush)
+		}
+	}
+	c.block = false
+	if c.count == 2 {
+		p0, p1 := &c.pts[0], &c.pts[1]
+		r0A, r0B := p0.rA.Cross(n), p0.rB.Cross(n)
+		r1A, r1B := p1.rA.Cross(n), p1.rB.Cross(n)
+		k11 := A.invM + B.invM + A.invI*r0A*r0A + B.invI*r0B*r0B
+		k22 := A.invM + B.invM + A.invI*r1A*r1A + B.invI*r1B*r1B
+		k12 := A.invM + B.invM + A.invI*r0A*r1A + B.invI*r0B*r1B
+		if k11*k11 < blockCond*(k11*k22-k12*k12) {
+			c.block = true
+			c.k12 = k12
+		}
+	}
+}
+
+// relNormal returns the normal velocity of B relative to A at point p.
+func relNormal(p *contactPoint, n, vA Vec, wA float32, vB Vec, wB float32) float32 {
+	return (vB.X-wB*p.rB.Y-vA.X+wA*p.rA.Y)*n.X + (vB.Y+wB*p.rB.X-vA.Y-wA*p.rA.X)*n.Y
+}
+
+// solveNormal applies the normal impulses of c's points toward their
+// targets (velocity, or with push the split impulses toward bias): a point
+// at a time, or both at once by Box2D's block solver, which finds the
+// impulses (x1, x2) >= 0 leaving each point at or above its target, and at
+// its target where it pushes, exactly. It returns the new velocities.
+func solveNormal(c *contact, A, B *solverBody, vA Vec, wA float32, vB Vec, wB float32, push bool) (Vec, float32, Vec, float32) {
+	n := c.n
+	mA, iA, mB, iB := A.invM, A.invI, B.invM, B.invI
+	apply := func(p *contactPoint, lam float32) {
+		P := n.Scale(lam)
+		vA = vA.Sub(P.Scale(mA))
+		wA -= iA * p.rA.Cross(P)
+		vB = vB.Add(P.Scale(mB))
+		wB += iB * p.rB.Cross(P)
+	}
+	p0, p1 := &c.pts[0], &c.pts[1]
+	if !c.block {
+		for k := int32(0); k < c.count; k++ {
+			p := &c.pts[k]
+			acc, target := &p.pn, p.target
+			if push {
+				acc, target = &p.pp, p.bias
+			}
+			lam := p.nMass * (target - relNormal(p, n, vA, wA, vB, wB))
+			old := *acc
+			*acc = max32(old+lam, 0)
+			apply(p, *acc-old)
+		}
+		return vA, wA, vB, wB
+	}
+	a0, a1, t0, t1 := p0.pn, p1.pn, p0.target, p1.target
+	if push {
+		a0, a1, t0, t1 = p0.pp, p1.pp, p0.bias, p1.bias
+	}
+	k11, k22, k12 := 1/p0.nMass, 1/p1.nMass, c.k12
+	// b is what the velocities less the targets would be with no impulse.
+	b0 := relNormal(p0, n, vA, wA, vB, wB) - t0 - (k11*a0 + k12*a1)
+	b1 := relNormal(p1, n, vA, wA, vB, wB) - t1 - (k12*a0 + k22*a1)
+	var x0, x1 float32
+	det := k11*k22 - k12*k12
+	switch {
+	case solveBoth(b0, b1, k11, k12, k22, det, &x0, &x1):
+	case -b0/k11 >= 0 && k12*(-b0/k11)+b1 >= 0:
+		x0, x1 = -b0/k11, 0
+	case -b1/k22 >= 0 && k12*(-b1/k22)+b0 >= 0:
+		x0, x1 = 0, -b1/k22
+	case b0 >= 0 && b1 >= 0:
+		x0, x1 = 0, 0
+	default:
+		// No case holds: rounding at a degenerate configuration. Leave the
+		// impulses as they are this pass.
+		return vA, wA, vB, wB
+	}
+	apply(p0, x0-a0)
+	apply(p1, x1-a1)
+	if push {
+		p0.pp, p1.pp = x0, x1
+	} else {
+		p0.pn, p1.pn = x0, x1
+	}
+	return vA, wA, vB, wB
+}
+
+// solveBoth solves K x = -b for both points pushing; false if either
+// impulse would pull.
+func solveBoth(b0, b1, k11, k12, k22, det float32, x0, x1 *float32) bool {
+	if !(det > 0) {
+		return false
+	}
+	inv := 1 / det
+	*x0 = -(k22*b0 - k12*b1) * inv
+	*x1 = -(k11*b1 - k12*b0) * inv
+	return *x0 >= 0 && *x1 >= 0
+}
+
+// solveContact applies one pass of friction, then the normal impulses and
+// the split push impulses, at c's points.
+func (s *Scratch) solveContact(c *contact) {
+	A, B := &s.sb[c.a], &s.sb[c.b]
+	vA, wA, vB, wB := A.v, A.w, B.v, B.w
+	mA, iA, mB, iB := A.invM, A.invI, B.invM, B.invI
+	n := c.n
+	t := Vec{-n.Y, n.X}
+	for k := int32(0); k < c.count; k++ {
+		p := &c.pts[k]
+		// Friction, bounded by the normal impulse so far.
+		dv := Vec{vB.X - wB*p.rB.Y - vA.X + wA*p.rA.Y, vB.Y + wB*p.rB.X - vA.Y - wA*p.rA.X}
+		lam := -p.tMass * dv.Dot(t)
+		maxF := c.friction * p.pn
+		old := p.pt
+		p.pt = clamp(old+lam, -maxF, maxF)
+		lam = p.pt - old
+		P := t.Scale(lam)
+		vA = vA.Sub(P.Scale(mA))
+		wA -= iA * p.rA.Cross(P)
+		vB = vB.Add(P.Scale(mB))
+		wB += iB * p.rB.Cross(P)
+	}
+	A.v, A.w, B.v, B.w = solveNormal(c, A, B, vA, wA, vB, wB, false)
+
+	// Split impulses: the same constraint on the pseudo velocities, which
+	// move the bodies apart this step and are then forgotten. Nothing to do
+	// while neither body is being pushed and the contact pushes nothing.
+	if A.pv != (Vec{}) || A.pw != 0 || B.pv != (Vec{}) || B.pw != 0 || c.pts[0].bias != 0 || c.pts[1].bias != 0 {
+		A.pv, A.pw, B.pv, B.pw = solveNormal(c, A, B, A.pv, A.pw, B.pv, B.pw, true)
+	}
+}
+
+// restitute bounces the points that were closing faster than
+// RestitutionSpeed and took an impulse: their target becomes restitution
+// times the closing speed, and the normals are solved again (Box2D's
+// restitution pass). A point not bouncing keeps its target, so a block pair
+// stays exact.
+func (s *Scratch) restitute(c *contact) {
+	if c.restitution == 0 {
+		return
+	}
+	bounce := false
+	for k := int32(0); k < c.count; k++ {
+		p := &c.pts[k]
+		if p.vn0 <= -RestitutionSpeed && p.pn > 0 {
+			p.target = max32(p.target, -c.restitution*p.vn0)
+			bounce = true
+		}
+	}
+	if !bounce {
+		return
+	}
+	A, B := &s.sb[c.a], &s.sb[c.b]
+	A.v, A.w, B.v, B.w = solveNormal(c, A, B, A.v, A.w, B.v, B.w, false)
+}
+
+// hits reports every contact that exchanged an impulse.
+func (s *Scratch) hits() {
+	ws := int32(len(s.tmp))
+	for _, list := range [2][]contact{s.dyn, s.stat} {
+		for k := range list {
+			c := &list[k]
+			var imp, vn float32
+			var pt Vec
+			for q := int32(0); q < c.count; q++ {
+				p := &c.pts[q]
+				imp += p.pn
+				vn = min32(vn, p.vn0)
+				pt = pt.Add(p.p)
+			}
+			if !(imp > 0) {
+				continue
+			}
+			b := c.b
+			if b == ws {
+				b = StaticBody
+			}
+			s.Hits = append(s.Hits, Hit{
+				A: c.a, B: b, Impulse: imp, Speed: -vn,
+				Point: pt.Scale(1 / float32(c.count)), Normal: c.n,
+			})
+		}
+	}
+}
+
+// prepareHitches turns each hitch into a point constraint: world anchors,
+// the inverse of its 2x2 effective mass, and the push removing its drift.
+func (s *Scratch) prepareHitches(b *Bodies, invDt float32) {
+	s.hitches = s.hitches[:0]
+	n := int32(len(b.List))
+	for _, h := range b.Hitches {
+		if h.A < 0 || h.B < 0 || h.A >= n || h.B >= n || h.A == h.B ||
+			!s.tmp[h.A].ok || !s.tmp[h.B].ok {
+			continue
+		}
+		A, B := &s.sb[h.A], &s.sb[h.B]
+		ca, sa := b.List[h.A].Pose.Rot.Heading()
+		cb, sb := b.List[h.B].Pose.Rot.Heading()
+		rA := Vec{ca*h.AnchorA.X - sa*h.AnchorA.Y, sa*h.AnchorA.X + ca*h.AnchorA.Y}
+		rB := Vec{cb*h.AnchorB.X - sb*h.AnchorB.Y, sb*h.AnchorB.X + cb*h.AnchorB.Y}
+		m := A.invM + B.invM
+		k11 := m + A.invI*rA.Y*rA.Y + B.invI*rB.Y*rB.Y
+		k12 := -A.invI*rA.X*rA.Y - B.invI*rB.X*rB.Y
+		k22 := m + A.invI*rA.X*rA.X + B.invI*rB.X*rB.X
+		det := k11*k22 - k12*k12
+		if !(det > 0) {
+			continue
+		}
+		id := 1 / det
+		pa := Flat(b.List[h.A].Pose.Pos).Add(rA)
+		pb := Flat(b.List[h.B].Pose.Pos).Add(rB)
+		drift := pb.Sub(pa)
+		s.hitches = append(s.hitches, hitchTmp{
+			a: h.A, b: h.B, rA: rA, rB: rB,
+			k11: k22 * id, k12: -k12 * id, k22: k11 * id,
+			bias: drift.Scale(-Beta * invDt),
+		})
+	}
+}
+
+// solveHitch holds the two anchors together: velocity, and the pseudo
+// velocity that pulls a drifted hitch back.
+func (s *Scratch) solveHitch(h *hitchTmp) {
+	A, B := &s.sb[h.a], &s.sb[h.b]
+	dv := B.v.Add(crossW(B.w, h.rB)).Sub(A.v).Sub(crossW(A.w, h.rA))
+	P := Vec{-(h.k11*dv.X + h.k12*dv.Y), -(h.k12*dv.X + h.k22*dv.Y)}
+	A.v = A.v.Sub(P.Scale(A.invM))
+	A.w -= A.invI * h.rA.Cross(P)
+	B.v = B.v.Add(P.Scale(B.invM))
+	B.w += B.invI * h.rB.Cross(P)
+
+	dp := B.pv.Add(crossW(B.pw, h.rB)).Sub(A.pv).Sub(crossW(A.pw, h.rA))
+	e := h.bias.Sub(dp)
+	P = Vec{h.k11*e.X + h.k12*e.Y, h.k12*e.X + h.k22*e.Y}
+	A.pv = A.pv.Sub(P.Scale(A.invM))
+	A.pw -= A.invI * h.rA.Cross(P)
+	B.pv = B.pv.Add(P.Scale(B.invM))
+	B.pw += B.invI * h.rB.Cross(P)
+}
+
+// finish writes the solved velocities back and integrates every pose by
+// velocity plus push; a body whose state was not finite is stopped.
+func (s *Scratch) finish(list []Body, dt, ground float32) {
+	for i := range list {
+		bd := &list[i]
+		if !s.tmp[i].ok {
+			bd.Vel = components.Velocity{}
+			continue
+		}
+		sb := &s.sb[i]
+		bd.Vel.Lin.X, bd.Vel.Lin.Y, bd.Vel.Ang.Z = sb.v.X, sb.v.Y, sb.w
+		bd.Pose.Pos.X += (sb.v.X + sb.pv.X) * dt
+		bd.Pose.Pos.Y += (sb.v.Y + sb.pv.Y) * dt
+		bd.Pose.Pos.Z = ground
+		bd.Pose.Rot = turn(bd.Pose.Rot, (sb.w+sb.pw)*dt)
+	}
+}

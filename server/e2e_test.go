@@ -1,0 +1,151 @@
+package server
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fiveonit/engine/client"
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	"github.com/mlange-42/arche/generic"
+)
+
+// inproc is a client wired to a session in the same goroutine.
+type inproc struct {
+	c    *client.Client
+	s    *Session
+	conn *MemConn
+}
+
+func newInproc(t testing.TB, g *GameServer, lossy bool) *inproc {
+	conn := NewMemConn(lossy, 0)
+	s, err := g.Join(conn, Who{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &inproc{s: s, conn: conn}
+	p.c = client.New(client.Config{Lossy: lossy, Static: g.static, Send: func(b []byte, text bool) error {
+		return s.Receive(b, text)
+	}})
+	return p
+}
+
+func (p *inproc) deliver(t testing.TB) {
+	for _, f := range p.conn.Recv() {
+		if err := p.c.HandleFrame(f.Data, f.Text); err != nil {
+			t.Fatalf("client: %v", err)
+		}
+	}
+}
+
+// script is a bot's controls at its tick: drive, get out, walk away and
+// back, get in again, every 15 s.
+func script(i int, tick uint32) components.Drive {
+	ph := (tick + uint32(i)*53) % 900
+	switch {
+	case ph < 560:
+		return components.Drive{Throttle: 0.5, Steer: float32(math.Sin(float64(tick)/90+float64(i))) * 0.4}
+	case ph < 620:
+		return components.Drive{Brake: 1}
+	case ph == 640:
+		return components.Drive{Pressed: components.BtnUse}
+	case ph > 680 && ph < 740:
+		return components.Drive{MoveY: 1, LookYaw: float32(i)}
+	case ph >= 740 && ph < 800:
+		return components.Drive{MoveY: -1, LookYaw: float32(i)}
+	case ph == 840:
+		return components.Drive{Pressed: components.BtnUse}
+	}
+	return components.Drive{}
+}
+
+// TestSixteenClientsSixtySeconds runs the server and 16 in-memory clients
+// for 60 s of ticks on main-city: after every snapshot each client holds
+// byte for byte what the server believes it holds, no check fails, and a
+// prediction is corrected by 1 cm or more only where the body touched
+// another body (which the client does not simulate).
+func TestSixteenClientsSixtySeconds(t *testing.T) {
+	const n, ticks = 16, 60 * ecs.TickRate
+	l, _ := levels.Load("main-city")
+	g, err := New(Config{Room: "e2e", Level: l, Seed: 3, Rules: ecs.FreeRoam()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []*inproc
+	for i := 0; i < n; i++ {
+		ps = append(ps, newInproc(t, g, false))
+	}
+	// touched[tick] marks the wire ids of bodies in a contact with another
+	// body at that tick.
+	ids := generic.NewMap1[components.Identity](g.w.Arche)
+	touched := map[uint16]uint64{}
+	unexplained, explained := 0, 0
+	var checked int
+	for tick := 0; tick < ticks; tick++ {
+		for i, p := range ps {
+			if _, ok := p.c.Welcome(); ok {
+				if err := p.c.Tick(script(i, p.c.Seq())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		g.Tick()
+		for _, c := range g.w.Contacts {
+			if c.B.IsZero() {
+				continue
+			}
+			for _, e := range []ecs.Entity{c.A, c.B} {
+				if g.w.Arche.Alive(e) {
+					touched[ids.Get(e).WireID] = g.w.Tick()
+				}
+			}
+		}
+		for _, p := range ps {
+			before := p.c.Stats().Corrections
+			p.deliver(t)
+			st := p.c.Stats()
+			if st.Corrections > before && st.LastCorrection >= 0.01 {
+				wid, _, _ := p.c.Controlled()
+				if at, ok := touched[wid]; ok && g.w.Tick()-at < 2*SnapshotEvery {
+					explained++
+				} else {
+					unexplained++
+					t.Errorf("tick %d: client %d corrected by %.4f m with no contact", g.w.Tick(), p.s.ID(), st.LastCorrection)
+				}
+			}
+		}
+		if g.w.Tick()%SnapshotEvery == 0 {
+			for _, p := range ps {
+				if p.s.closed || p.s.enc == nil {
+					continue
+				}
+				if ok, eid := p.c.Decoder().Store().EqualRecords(p.s.enc.State()); !ok {
+					t.Fatalf("tick %d: client %d differs from the server's mirror at entity %d", g.w.Tick(), p.s.ID(), eid)
+				}
+				checked++
+			}
+		}
+	}
+	var sum client.Stats
+	for _, p := range ps {
+		st := p.c.Stats()
+		if st.Resyncs != 0 {
+			t.Errorf("client %d: %d frames refused", p.s.ID(), st.Resyncs)
+		}
+		if st.Snapshots < ticks/SnapshotEvery-2 {
+			t.Errorf("client %d: %d snapshots", p.s.ID(), st.Snapshots)
+		}
+		sum.Reconciles += st.Reconciles
+		sum.Corrections += st.Corrections
+		sum.MaxCorrection = max(sum.MaxCorrection, st.MaxCorrection)
+	}
+	if sum.Reconciles < n*ticks/SnapshotEvery/2 {
+		t.Fatalf("only %d reconciliations: the clients hardly predicted", sum.Reconciles)
+	}
+	if g.Stats().Guesses != 0 {
+		t.Fatalf("%d inputs guessed in lockstep", g.Stats().Guesses)
+	}
+	t.Logf("%d mirror comparisons; %d reconciles, %d corrections over %.0e m (max %.4f m); >= 1 cm: %d after contacts, %d unexplained",
+		checked, sum.Reconciles, sum.Corrections, client.CorrectionEpsilon, sum.MaxCorrection, explained, unexplained)
+}

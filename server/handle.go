@@ -1,0 +1,227 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/fiveonit/engine/textframe"
+
+	"github.com/fiveonit/engine/control"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/netsync"
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+// drain handles what s sent since the last tick, and its leaving.
+func (g *GameServer) drain(s *Session) {
+	frames, bad, leaving := s.take()
+	if bad != nil {
+		g.kick(s, bad)
+		return
+	}
+	if leaving {
+		g.leave(s, "left")
+		return
+	}
+	s.tokens = min(s.tokens+float32(TextPerSecond)/ecs.TickRate, TextBurst)
+	for _, f := range frames {
+		s.stats.FramesIn++
+		s.stats.BytesIn += uint64(len(f.data))
+		var err error
+		if f.text {
+			err = g.command(s, f.data)
+		} else {
+			err = g.inputFrame(s, f.data)
+		}
+		if err != nil {
+			g.kick(s, err)
+			return
+		}
+	}
+}
+
+// kick closes s for what it sent; the room goes on.
+func (g *GameServer) kick(s *Session, err error) {
+	g.stats.Kicked++
+	g.leave(s, err.Error())
+}
+
+// inputFrame takes an input frame: the ack, a resync request, the inputs.
+func (g *GameServer) inputFrame(s *Session, b []byte) error {
+	f := &s.input
+	if err := wire.DecodeInputFrame(b, f); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
+	}
+	if f.Ack > s.ack && f.Ack <= uint32(g.w.Tick()) {
+		s.ack = f.Ack
+	}
+	if f.Flags&wire.InputResync != 0 && s.enc != nil {
+		s.enc.RequestKeyframe()
+		s.stats.Resyncs++
+	}
+	before := s.queue.Stats()
+	for i := 0; i < f.Count; i++ {
+		in := Input{Seq: f.FirstSeq + uint32(i), Drive: control.Drive(&f.Inputs[i])}
+		if err := s.queue.Push(in); err != nil {
+			return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
+		}
+	}
+	after := s.queue.Stats()
+	g.stats.Late += after.Late - before.Late
+	g.stats.Dropped += after.Dropped - before.Dropped
+	return nil
+}
+
+// snapshot sends s its frame of this tick. A frame the transport cannot
+// queue is dropped and the next one is a keyframe (the ordered chain is
+// broken); a client whose queue stays full for SlowTicks is cut off.
+func (g *GameServer) snapshot(s *Session) {
+	v := g.view(s)
+	frame := s.enc.Encode(&v)
+	if len(frame) > 0 && frame[0] == wire.FrameKeyframe {
+		s.stats.Keyframes++
+		g.stats.Keyframes++
+	}
+	err := s.conn.Send(frame, false, s.conn.Lossy() && len(frame) > wire.ReliableAbove)
+	switch {
+	case err == nil:
+		s.slowSince = 0
+		s.stats.FramesOut++
+		s.stats.BytesOut += uint64(len(frame))
+		g.stats.Snapshots++
+		g.stats.SnapBytes += uint64(len(frame))
+	case errors.Is(err, ErrSendFull):
+		s.stats.SendFull++
+		s.enc.RequestKeyframe()
+		if s.slowSince == 0 {
+			s.slowSince = g.w.Tick()
+		} else if g.w.Tick()-s.slowSince >= SlowTicks {
+			g.kick(s, ErrTooSlow)
+		}
+	default:
+		g.leave(s, "connection closed")
+	}
+}
+
+// view is s's side of a frame: centred on its character, owning the
+// character, the vehicle it sits in and that vehicle's trailer.
+func (g *GameServer) view(s *Session) netsync.View {
+	v := netsync.View{LastSeq: s.lastSeq, InputBuffer: uint8(min(s.queue.Len(), 255))}
+	if !g.w.Arche.Alive(s.char) {
+		return v
+	}
+	v.Center = wire.Vec3(g.posOf(s.char).Pos)
+	v.Own[0] = s.charWire
+	_, in, _ := g.persons.Get(s.char)
+	if veh := in.Vehicle; !veh.IsZero() && g.w.Arche.Alive(veh) {
+		v.Own[1] = g.ids.Get(veh).WireID
+		v.Own[2] = g.trailerOf(veh)
+	}
+	return v
+}
+
+// trailerOf returns the wire id of the trailer v tows, 0 for none.
+func (g *GameServer) trailerOf(v ecs.Entity) uint16 {
+	q := g.trailers.Query(g.w.Arche)
+	for q.Next() {
+		if q.Get().Tractor == v {
+			id := g.ids.Get(q.Entity()).WireID
+			q.Close()
+			return id
+		}
+	}
+	return 0
+}
+
+// HeatEvery is the ticks between two Wanted frames that only carry a
+// changed Heat: at most twice a second (the reference).
+const HeatEvery = ecs.TickRate / 2
+
+// notify sends s the text frames whose content changed: the clock, its
+// Wanted level, its health and cash.
+func (g *GameServer) notify(s *Session) {
+	if s.closed || !s.joined {
+		return
+	}
+	w := g.w
+	if rev := w.Clock.Revision(); rev != s.sent.clock {
+		s.sent.clock = rev
+		g.sendText(s, textframe.ClockFrame{Type: "clock", Minutes: w.Clock.Minutes(), Pace: w.Clock.Pace(), Tick: w.Tick()})
+	}
+	if !w.Arche.Alive(s.char) {
+		return
+	}
+	wa, cash := g.wanted.Get(s.char)
+	if wa != nil {
+		heatDue := wa.Heat != s.sent.heat && w.Tick()%HeatEvery == 0
+		if !s.sent.wanted || wa.Stars != s.sent.stars || wa.Arrests != s.sent.arrests || heatDue {
+			f := textframe.WantedFrame{Type: "wanted", Stars: wa.Stars, Heat: wa.Heat, Cash: cash.Amount}
+			if s.sent.wanted && wa.Arrests != s.sent.arrests {
+				f.Arrested, f.Fine = true, wa.Fine
+			}
+			s.sent.wanted, s.sent.stars, s.sent.heat, s.sent.arrests = true, wa.Stars, wa.Heat, wa.Arrests
+			g.sendText(s, f)
+		}
+	}
+	h := g.health.Get(s.char)
+	if !s.sent.status || h.HP != s.sent.hp || (cash != nil && cash.Amount != s.sent.cash) {
+		f := textframe.StatusFrame{Type: "status", HP: h.HP, MaxHP: h.Max, Dead: h.HP == 0}
+		if cash != nil {
+			f.Cash = cash.Amount
+			s.sent.cash = cash.Amount
+		}
+		s.sent.status, s.sent.hp = true, h.HP
+		g.sendText(s, f)
+	}
+}
+
+// sendText sends s a JSON text frame on the reliable channel. A text frame
+// that does not fit the queue is lost with the client: it is cut off.
+func (g *GameServer) sendText(s *Session, v any) {
+	b := textframe.Marshal(v)
+	if err := s.conn.Send(b, true, true); err != nil {
+		if errors.Is(err, ErrSendFull) {
+			g.kick(s, ErrTooSlow)
+			return
+		}
+		g.leave(s, "connection closed")
+		return
+	}
+	s.stats.FramesOut++
+	s.stats.BytesOut += uint64(len(b))
+}
+
+// command handles a text frame. A frame that is not a valid command is an
+// error that disconnects the client; a valid command that cannot be done
+// gets a reply saying why.
+func (g *GameServer) command(s *Session, b []byte) error {
+	if s.tokens < 1 {
+		return fmt.Errorf("%w: more than %d commands a second", ErrFlood, TextPerSecond)
+	}
+	s.tokens--
+	var c textframe.Command
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: more than one JSON value", ErrMalformedFrame)
+	}
+	var err error
+	switch c.Type {
+	case "debug":
+		err = g.debugCommand(s, &c)
+	case "phone":
+		err = errors.New("not available: this room runs no missions")
+	default:
+		return fmt.Errorf("%w: unknown frame type %q", ErrMalformedFrame, c.Type)
+	}
+	r := textframe.ReplyFrame{Type: "reply", ID: c.ID, Cmd: c.Cmd, OK: err == nil}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	g.sendText(s, r)
+	return nil
+}

@@ -1,0 +1,442 @@
+// Package server is the authoritative game server core, independent of
+// sockets and timers: one World, a Session per connected client and their
+// input queues. Tick runs one 1/60 s tick; every third tick a snapshot goes
+// to every client. The rooms package calls Tick from a 60 Hz ticker; tests
+// call it directly, with in-memory connections (server/memconn).
+package server
+
+import (
+	"fmt"
+	"github.com/fiveonit/engine/textframe"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/netsync"
+	"github.com/fiveonit/engine/netsync/wire"
+	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/systems"
+	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/mlange-42/arche/generic"
+)
+
+// SnapshotEvery is the ticks between two snapshots: 3, twenty snapshots a
+// second at 60 ticks (the reference).
+const SnapshotEvery = 3
+
+// SlowTicks is how long a client's send queue may stay full before it is
+// cut off: 5 s. Until then each dropped frame is made good by a keyframe.
+const SlowTicks = 5 * ecs.TickRate
+
+// MaxPlayers is the most players a room takes by default.
+const MaxPlayers = 64
+
+// Config makes a GameServer.
+type Config struct {
+	// Room is the room's name, for the welcome and the logs.
+	Room string
+	// Level is the level the room plays (levels.Load).
+	Level *levels.Level
+	// Static is the level's baked geometry; nil bakes it (rooms share one
+	// per level: systems/physics.BakeLevel).
+	Static *phys.Static
+	// Rules are the game's rules (ecs.FreeRoam for free roam).
+	Rules ecs.Rules
+	// Seed seeds the world's random source.
+	Seed uint64
+	// Debug honours every client's debug commands (FOI_DEBUG=1). A test-*
+	// level honours them whatever Debug says.
+	Debug bool
+	// MaxPlayers bounds the players; 0 means MaxPlayers.
+	MaxPlayers int
+}
+
+// Stats counts what the server did, for metrics.
+type Stats struct {
+	Ticks     uint64
+	Joins     uint64
+	Leaves    uint64
+	Kicked    uint64 // sessions closed for a bad frame, a flood or slowness
+	Guesses   uint64 // input ticks run on a guess
+	Late      uint64 // inputs that came after their tick
+	Dropped   uint64 // inputs dropped by a full queue
+	Keyframes uint64
+	Snapshots uint64
+	SnapBytes uint64
+}
+
+// GameServer is one room's authoritative simulation and its clients.
+type GameServer struct {
+	cfg    Config
+	w      *ecs.World
+	pf     *prefab.Builder
+	static *phys.Static
+	arena  *netsync.Arena
+	debug  bool
+
+	mu      sync.Mutex
+	joining []*Session
+	nextID  uint32
+	count   int // sessions joined or joining
+
+	sessions []*Session // by id
+	stats    Stats
+
+	poses    generic.Map2[components.Pose, components.Velocity]
+	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
+	seats    generic.Map1[components.Seats]
+	ids      generic.Map1[components.Identity]
+	health   generic.Map1[components.Health]
+	wanted   generic.Map2[components.Wanted, components.Cash]
+	links    generic.Map1[components.TrailerLink]
+	trailers *generic.Filter1[components.TrailerLink]
+}
+
+// New makes a room's game server on cfg.Level.
+func New(cfg Config) (*GameServer, error) {
+	if cfg.Level == nil {
+		return nil, fmt.Errorf("server: no level")
+	}
+	if cfg.MaxPlayers <= 0 || cfg.MaxPlayers > MaxPlayers {
+		cfg.MaxPlayers = MaxPlayers
+	}
+	st := cfg.Static
+	if st == nil {
+		var err error
+		if st, err = sysphys.BakeLevel(cfg.Level); err != nil {
+			return nil, fmt.Errorf("server: level %s: %w", cfg.Level.Name, err)
+		}
+	}
+	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Rules: cfg.Rules})
+	if err != nil {
+		return nil, err
+	}
+	g := &GameServer{
+		cfg: cfg, w: w, pf: prefab.New(w), static: st, arena: netsync.NewArena(),
+		debug:    cfg.Debug || strings.HasPrefix(cfg.Level.Name, "test-"),
+		poses:    generic.NewMap2[components.Pose, components.Velocity](w.Arche),
+		persons:  generic.NewMap3[components.PersonAction, components.SeatedIn, components.Drive](w.Arche),
+		seats:    generic.NewMap1[components.Seats](w.Arche),
+		ids:      generic.NewMap1[components.Identity](w.Arche),
+		health:   generic.NewMap1[components.Health](w.Arche),
+		wanted:   generic.NewMap2[components.Wanted, components.Cash](w.Arche),
+		links:    generic.NewMap1[components.TrailerLink](w.Arche),
+		trailers: generic.NewFilter1[components.TrailerLink](),
+	}
+	g.trailers.Register(w.Arche)
+	entries := systems.Entries(w, systems.Options{
+		Static: st,
+		Input:  ecs.SystemFunc(g.applyInputs),
+		Sync:   newSyncSystem(w, g.arena),
+	})
+	if err := w.SetSchedule(entries); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// World returns the simulation. Room goroutine only.
+func (g *GameServer) World() *ecs.World { return g.w }
+
+// Arena returns the netsync arena (the last tick's records).
+func (g *GameServer) Arena() *netsync.Arena { return g.arena }
+
+// Level returns the room's level.
+func (g *GameServer) Level() *levels.Level { return g.cfg.Level }
+
+// Stats returns the server's counters. Room goroutine only.
+func (g *GameServer) Stats() Stats { return g.stats }
+
+// Sessions returns the joined sessions, by id. Room goroutine only; the
+// slice is the server's own.
+func (g *GameServer) Sessions() []*Session { return g.sessions }
+
+// Players returns how many clients are joined or joining. Safe from any
+// goroutine.
+func (g *GameServer) Players() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.count
+}
+
+// Join admits a client on conn as who: it returns its session at once (the
+// transport hands the client's frames to Session.Receive from then on), and
+// the client's character and car come into the world at the next tick, with
+// the welcome. It fails with ErrRoomFull. Safe from any goroutine.
+func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.count >= g.cfg.MaxPlayers {
+		return nil, ErrRoomFull
+	}
+	g.nextID++
+	g.count++
+	s := &Session{id: g.nextID, conn: conn, who: who, tokens: TextBurst}
+	g.joining = append(g.joining, s)
+	return s, nil
+}
+
+// Tick runs one tick: joins and leaves, the clients' frames, the world's
+// step, then (every SnapshotEvery ticks) a snapshot to every client and the
+// text frames that changed. Room goroutine only.
+func (g *GameServer) Tick() {
+	g.admit()
+	for _, s := range g.sessions {
+		g.drain(s)
+	}
+	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
+	g.w.Step()
+	g.stats.Ticks++
+	if g.w.Tick()%SnapshotEvery == 0 {
+		for _, s := range g.sessions {
+			g.snapshot(s)
+		}
+	}
+	for _, s := range g.sessions {
+		g.notify(s)
+	}
+	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
+}
+
+// Close closes every session with reason (a server shutting down).
+func (g *GameServer) Close(reason string) {
+	g.admit()
+	for _, s := range g.sessions {
+		g.leave(s, reason)
+	}
+	g.sessions = g.sessions[:0]
+}
+
+// admit brings the sessions that joined since the last tick into the world.
+func (g *GameServer) admit() {
+	g.mu.Lock()
+	joining := g.joining
+	g.joining = nil
+	g.mu.Unlock()
+	for _, s := range joining {
+		if err := g.enter(s); err != nil {
+			s.conn.Close(err.Error())
+			g.mu.Lock()
+			g.count--
+			g.mu.Unlock()
+			continue
+		}
+		g.sessions = append(g.sessions, s)
+		g.stats.Joins++
+	}
+}
+
+// enter makes s's character and car at a player spawn, seats it at the
+// wheel and sends the welcome.
+func (g *GameServer) enter(s *Session) error {
+	s.player = g.freePlayerNumber()
+	if s.who.Name == "" {
+		s.who.Name = fmt.Sprintf("player %d", s.player)
+	}
+	s.debug = g.debug || s.who.Debug
+	s.acked = s.conn.Lossy() || s.who.Acked
+	s.enc = netsync.NewEncoder(g.arena)
+	pos, yaw := g.spawnPoint(s.player)
+	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
+	if err != nil {
+		return fmt.Errorf("no room for your car: %w", err)
+	}
+	char, err := g.pf.Character(s.player, s.who.Party, s.id, pos, yaw)
+	if err != nil {
+		g.w.Despawn(car)
+		return fmt.Errorf("no room for you: %w", err)
+	}
+	g.seat(char, car, 0)
+	s.char, s.car, s.joined = char, car, true
+	s.charWire = g.ids.Get(char).WireID
+	g.sendText(s, textframe.Welcome{
+		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: s.who.Party,
+		Character: s.charWire, Car: g.ids.Get(car).WireID, Room: g.cfg.Room, Level: g.cfg.Level.Name,
+		Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
+		Consts: textframe.WelcomeConsts{
+			TickRate: ecs.TickRate, SnapshotEvery: SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
+			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
+		},
+		Zones: welcomeZones(g.cfg.Level),
+	})
+	return nil
+}
+
+func (g *GameServer) inputsPerFrame(s *Session) int {
+	if s.conn.Lossy() {
+		return wire.InputsLossy
+	}
+	return wire.InputsOrdered
+}
+
+func welcomeZones(l *levels.Level) []textframe.WelcomeZone {
+	var out []textframe.WelcomeZone
+	for _, z := range l.Zones {
+		wz := textframe.WelcomeZone{ID: z.ID, Kind: string(z.Kind)}
+		for _, p := range z.Polygon {
+			wz.Polygon = append(wz.Polygon, [2]float32{p.X, p.Y})
+		}
+		out = append(out, wz)
+	}
+	return out
+}
+
+// carModel gives players a mix of cars (never the police's or a trailer).
+func carModel(player uint8) uint8 {
+	return [...]uint8{phys.ModelSedan, phys.ModelCompact, phys.ModelSports, phys.ModelVan}[player%4]
+}
+
+func (g *GameServer) freePlayerNumber() uint8 {
+	used := [256]bool{}
+	for _, s := range g.sessions {
+		used[s.player] = true
+	}
+	for n := 1; n < 256; n++ {
+		if !used[n] {
+			return uint8(n)
+		}
+	}
+	return 255
+}
+
+// seat puts person in seat i of vehicle at once (no getting in).
+func (g *GameServer) seat(person, vehicle ecs.Entity, i uint8) {
+	act, in, _ := g.persons.Get(person)
+	in.Vehicle, in.Seat = vehicle, i
+	act.Act = components.ActPassenger
+	if i == 0 {
+		act.Act = components.ActDriving
+	}
+	g.seats.Get(vehicle).Occupant[i] = person
+	pose, _ := g.poses.Get(person)
+	*pose = *g.posOf(vehicle)
+}
+
+func (g *GameServer) posOf(e ecs.Entity) *components.Pose {
+	p, _ := g.poses.Get(e)
+	return p
+}
+
+// spawnPoint picks the level's player spawn for player n: the spawns in
+// turn from n, the first with no body within a car's length; if all are
+// taken, the first one moved along its heading until free.
+func (g *GameServer) spawnPoint(n uint8) (components.Vec3, float32) {
+	l := g.cfg.Level
+	idx := l.SpawnsOf(levels.RolePlayer)
+	z := l.Ground.Height
+	if len(idx) == 0 {
+		c := l.Ground.Min.Add(l.Ground.Max).Scale(0.5)
+		return components.Vec3{X: c.X, Y: c.Y, Z: z}, 0
+	}
+	for k := 0; k < len(idx); k++ {
+		sp := l.Spawns[idx[(int(n)+k)%len(idx)]]
+		p := components.Vec3{X: sp.Pos.X, Y: sp.Pos.Y, Z: z}
+		if g.free(p, 6) {
+			return p, sp.Yaw
+		}
+	}
+	sp := l.Spawns[idx[int(n)%len(idx)]]
+	co, si := components.YawQuat(sp.Yaw).Heading()
+	for step := float32(7); step < 200; step += 7 {
+		p := components.Vec3{X: sp.Pos.X + co*step, Y: sp.Pos.Y + si*step, Z: z}
+		if g.free(p, 6) && !g.static.Overlaps(phys.Flat(p), 3) {
+			return p, sp.Yaw
+		}
+	}
+	return components.Vec3{X: sp.Pos.X, Y: sp.Pos.Y, Z: z}, sp.Yaw
+}
+
+// free reports whether no vehicle or person is within r of p.
+func (g *GameServer) free(p components.Vec3, r float32) bool {
+	f := generic.NewFilter1[components.Pose]().With(generic.T[components.Body]())
+	q := f.Query(g.w.Arche)
+	for q.Next() {
+		o := q.Get().Pos
+		dx, dy := o.X-p.X, o.Y-p.Y
+		if dx*dx+dy*dy < r*r {
+			q.Close()
+			return false
+		}
+	}
+	return true
+}
+
+// leave takes s out of the room: its character goes, and its car too unless
+// someone else sits in it.
+func (g *GameServer) leave(s *Session, reason string) {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.conn.Close(reason)
+	g.stats.Leaves++
+	g.mu.Lock()
+	g.count--
+	g.mu.Unlock()
+	if !s.joined {
+		return
+	}
+	w := g.w
+	if w.Arche.Alive(s.char) {
+		_, in, _ := g.persons.Get(s.char)
+		if v := in.Vehicle; !v.IsZero() && w.Arche.Alive(v) {
+			st := g.seats.Get(v)
+			if int(in.Seat) < len(st.Occupant) && st.Occupant[in.Seat] == s.char {
+				st.Occupant[in.Seat] = ecs.Entity{}
+			}
+		}
+		w.Despawn(s.char)
+	}
+	if w.Arche.Alive(s.car) && g.empty(s.car) {
+		g.unhitch(s.car)
+		w.Despawn(s.car)
+	}
+}
+
+// empty reports whether nobody sits in vehicle v.
+func (g *GameServer) empty(v ecs.Entity) bool {
+	for _, o := range g.seats.Get(v).Occupant {
+		if !o.IsZero() && g.w.Arche.Alive(o) {
+			return false
+		}
+	}
+	return true
+}
+
+// unhitch frees the trailers towed by v.
+func (g *GameServer) unhitch(v ecs.Entity) {
+	q := g.trailers.Query(g.w.Arche)
+	for q.Next() {
+		if l := q.Get(); l.Tractor == v {
+			l.Tractor = ecs.Entity{}
+		}
+	}
+}
+
+// applyInputs is the schedule's input system: each session's queue yields
+// exactly one input (or a guess), onto its character's Drive.
+func (g *GameServer) applyInputs(w *ecs.World) {
+	for _, s := range g.sessions {
+		if !s.joined || !w.Arche.Alive(s.char) {
+			continue
+		}
+		seq, d, guessed, ok := s.queue.Take()
+		act, _, drive := g.persons.Get(s.char)
+		if !ok || act.Act == components.ActDead {
+			*drive = components.Drive{LookYaw: drive.LookYaw}
+			if ok {
+				s.lastSeq = seq
+			}
+			continue
+		}
+		*drive = d
+		s.lastSeq = seq
+		if guessed {
+			g.stats.Guesses++
+		}
+	}
+}

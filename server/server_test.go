@@ -1,0 +1,309 @@
+package server
+
+import (
+	"encoding/json"
+	"github.com/fiveonit/engine/textframe"
+	"strings"
+	"testing"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/control"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+func newServer(t testing.TB, level string) *GameServer {
+	t.Helper()
+	l, err := levels.Load(level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Config{Room: "t", Level: l, Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// probe is a minimal client: it decodes what it gets and sends inputs.
+type probe struct {
+	t       testing.TB
+	s       *Session
+	c       *MemConn
+	dec     *wire.Decoder
+	welcome textframe.Welcome
+	texts   []map[string]any
+	seq     uint32
+	frames  int
+}
+
+func join(t testing.TB, g *GameServer, who Who) *probe {
+	c := NewMemConn(false, 0)
+	s, err := g.Join(c, who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &probe{t: t, s: s, c: c, dec: wire.NewDecoder(), seq: 1}
+}
+
+// read decodes every frame waiting.
+func (p *probe) read() {
+	for _, f := range p.c.Recv() {
+		if f.Text {
+			var m map[string]any
+			if err := json.Unmarshal(f.Data, &m); err != nil {
+				p.t.Fatal(err)
+			}
+			if m["type"] == "welcome" {
+				json.Unmarshal(f.Data, &p.welcome)
+			}
+			p.texts = append(p.texts, m)
+			continue
+		}
+		if _, err := p.dec.Apply(f.Data); err != nil {
+			p.t.Fatalf("decode: %v", err)
+		}
+		p.frames++
+	}
+}
+
+// send sends one input frame with d for the next client tick.
+func (p *probe) send(d components.Drive) {
+	f := wire.InputFrame{Ack: p.dec.Tick(), FirstSeq: p.seq, Count: 1}
+	f.Inputs[0] = control.Quantize(&d)
+	p.seq++
+	if err := p.s.Receive(wire.AppendInputFrame(nil, &f), false); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func (p *probe) command(cmd string) map[string]any {
+	if err := p.s.Receive([]byte(cmd), true); err != nil {
+		p.t.Fatal(err)
+	}
+	return nil
+}
+
+func (p *probe) lastText(typ string) map[string]any {
+	for i := len(p.texts) - 1; i >= 0; i-- {
+		if p.texts[i]["type"] == typ {
+			return p.texts[i]
+		}
+	}
+	return nil
+}
+
+func TestJoinDriveLeave(t *testing.T) {
+	g := newServer(t, "test-flat")
+	a := join(t, g, Who{})
+	b := join(t, g, Who{Name: "Bea", Party: 2})
+	for i := 0; i < 3; i++ {
+		g.Tick()
+	}
+	a.read()
+	b.read()
+	if a.welcome.Character == 0 || a.welcome.Car == 0 || a.welcome.Name != "player 1" || b.welcome.Name != "Bea" {
+		t.Fatalf("welcomes %+v %+v", a.welcome, b.welcome)
+	}
+	if !a.welcome.Debug {
+		t.Fatal("a test-* room honours debug commands")
+	}
+	snap := a.dec.Snapshot()
+	if n := len(snap.Entities); n != 4 {
+		t.Fatalf("client holds %d entities, want 4 (two characters, two cars)", n)
+	}
+	w := g.World()
+	car, _ := w.ByWireID(a.welcome.Car)
+	start := g.posOf(car).Pos
+	for i := 0; i < 120; i++ {
+		a.send(components.Drive{Throttle: 1})
+		b.send(components.Drive{})
+		g.Tick()
+	}
+	a.read()
+	if moved := g.posOf(car).Pos.X - start.X; moved < 5 && g.posOf(car).Pos.Y-start.Y < 5 {
+		t.Fatalf("car moved %v m in two seconds of throttle", moved)
+	}
+	// The client's copy of its car matches the server's within the
+	// quantization (it is the client's own car: the full pose).
+	var held *wire.SnapshotEntity
+	snap = a.dec.Snapshot()
+	for i := range snap.Entities {
+		if e := &snap.Entities[i]; e.EID == a.welcome.Car {
+			held = e
+		}
+	}
+	if held == nil || !held.PoseFull {
+		t.Fatal("client does not hold its car's full pose")
+	}
+	if d := held.Pos.X - g.posOf(car).Pos.X; d > 0.5 || d < -0.5 {
+		t.Fatalf("client's car at x=%v, server's at %v", held.Pos.X, g.posOf(car).Pos.X)
+	}
+	// Leave: b's character and car go; a still sees only its own two.
+	b.s.Leave()
+	for i := 0; i < 3; i++ {
+		a.send(components.Drive{})
+		g.Tick()
+	}
+	a.read()
+	if n := len(a.dec.Snapshot().Entities); n != 2 {
+		t.Fatalf("after b left, a holds %d entities, want 2", n)
+	}
+	if _, ok := w.ByWireID(b.welcome.Car); ok {
+		t.Fatal("b's empty car should go with b")
+	}
+}
+
+func TestLeaveKeepsOccupiedCar(t *testing.T) {
+	g := newServer(t, "test-flat")
+	a := join(t, g, Who{})
+	b := join(t, g, Who{})
+	g.Tick()
+	a.read()
+	b.read()
+	w := g.World()
+	aCar, _ := w.ByWireID(a.welcome.Car)
+	bChar, _ := w.ByWireID(b.welcome.Character)
+	// b gets out of its car and into a's passenger seat.
+	_, in, _ := g.persons.Get(bChar)
+	bCar := in.Vehicle
+	g.seats.Get(bCar).Occupant[0] = ecs.Entity{}
+	g.seat(bChar, aCar, 1)
+	a.s.Leave()
+	g.Tick()
+	if !w.Arche.Alive(aCar) {
+		t.Fatal("a's car went although b sits in it")
+	}
+	if st := g.seats.Get(aCar); !st.Occupant[0].IsZero() || st.Occupant[1] != bChar {
+		t.Fatalf("seats %+v", st.Occupant)
+	}
+}
+
+func TestBadFramesDisconnect(t *testing.T) {
+	cases := []struct {
+		name string
+		send func(p *probe) error
+		want string
+	}{
+		{"too big", func(p *probe) error { return p.s.Receive(make([]byte, MaxBinaryFrame+1), false) }, "too big"},
+		{"malformed input", func(p *probe) error { return p.s.Receive([]byte{7, 1, 2}, false) }, "malformed"},
+		{"bad json", func(p *probe) error { return p.s.Receive([]byte(`{"type":`), true) }, "malformed"},
+		{"unknown field", func(p *probe) error { return p.s.Receive([]byte(`{"type":"debug","cmd":"kill","evil":1}`), true) }, "malformed"},
+		{"flood", func(p *probe) error {
+			for i := 0; i < MaxInbox+1; i++ {
+				if err := p.s.Receive([]byte{0}, false); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "flooding"},
+		{"input far ahead", func(p *probe) error {
+			f := wire.InputFrame{FirstSeq: 1, Count: 1}
+			p.s.Receive(wire.AppendInputFrame(nil, &f), false)
+			f.FirstSeq = 1 << 30
+			return p.s.Receive(wire.AppendInputFrame(nil, &f), false)
+		}, "too far ahead"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := newServer(t, "test-flat")
+			good := join(t, g, Who{})
+			bad := join(t, g, Who{})
+			g.Tick()
+			c.send(bad)
+			g.Tick()
+			g.Tick()
+			closed, reason := bad.c.Closed()
+			if !closed || !strings.Contains(reason, c.want) {
+				t.Fatalf("closed %v reason %q, want %q", closed, reason, c.want)
+			}
+			if ok, _ := good.c.Closed(); ok {
+				t.Fatal("the good client was closed too")
+			}
+			if len(g.Sessions()) != 1 {
+				t.Fatalf("%d sessions left", len(g.Sessions()))
+			}
+			good.read()
+			if good.frames == 0 {
+				t.Fatal("the room stopped sending")
+			}
+		})
+	}
+}
+
+// TestSlowClientDoesNotStallRoom: a client that never reads fills its send
+// queue; its dropped frames are made good by keyframes and, after SlowTicks
+// of a full queue, it is cut off. The other client never misses a frame.
+func TestSlowClientDoesNotStallRoom(t *testing.T) {
+	g := newServer(t, "test-flat")
+	good := join(t, g, Who{})
+	c := NewMemConn(false, 8)
+	slow, _ := g.Join(c, Who{})
+	for i := 0; i < SlowTicks+SnapshotEvery*2+10; i++ {
+		good.send(components.Drive{})
+		g.Tick()
+		good.read()
+	}
+	if closed, reason := c.Closed(); !closed || !strings.Contains(reason, "too slow") {
+		t.Fatalf("slow client closed %v %q", closed, reason)
+	}
+	if slow.Stats().SendFull == 0 {
+		t.Fatal("no frame was dropped")
+	}
+	want := int(g.World().Tick()) / SnapshotEvery
+	if good.frames < want-1 {
+		t.Fatalf("good client got %d frames, want %d", good.frames, want)
+	}
+}
+
+func TestDebugCommands(t *testing.T) {
+	l, _ := levels.Load("main-city")
+	g, err := New(Config{Room: "t", Level: l, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := join(t, g, Who{})
+	dbg := join(t, g, Who{Debug: true})
+	g.Tick()
+	plain.command(`{"type":"debug","id":1,"cmd":"kill"}`)
+	dbg.command(`{"type":"debug","id":2,"cmd":"clock","minutes":600}`)
+	dbg.command(`{"type":"debug","id":3,"cmd":"wanted","stars":2}`)
+	dbg.command(`{"type":"debug","id":4,"cmd":"teleport","x":-5000,"y":0}`)
+	dbg.command(`{"type":"phone","id":5,"cmd":"call"}`)
+	dbg.command(`{"type":"debug","id":6,"cmd":"kill"}`)
+	g.Tick()
+	plain.read()
+	dbg.read()
+	r := plain.lastText("reply")
+	if r == nil || r["ok"] != false || !strings.Contains(r["error"].(string), "debug commands are off") {
+		t.Fatalf("plain client's debug command: %v", r)
+	}
+	replies := map[float64]map[string]any{}
+	for _, m := range dbg.texts {
+		if m["type"] == "reply" {
+			replies[m["id"].(float64)] = m
+		}
+	}
+	if replies[2]["ok"] != true {
+		t.Fatalf("clock: %v", replies[2])
+	}
+	if c := dbg.lastText("clock"); c == nil || c["minutes"].(float64) < 599 || c["minutes"].(float64) > 601 {
+		t.Fatalf("clock frame %v", c)
+	}
+	if !strings.Contains(replies[3]["error"].(string), "not available") {
+		t.Fatalf("wanted without police: %v", replies[3])
+	}
+	if replies[4]["ok"] != false || !strings.Contains(replies[4]["error"].(string), "off the level") {
+		t.Fatalf("teleport off the level: %v", replies[4])
+	}
+	if !strings.Contains(replies[5]["error"].(string), "not available") {
+		t.Fatalf("phone: %v", replies[5])
+	}
+	if replies[6]["ok"] != true {
+		t.Fatalf("kill: %v", replies[6])
+	}
+	if st := dbg.lastText("status"); st == nil || st["dead"] != true {
+		t.Fatalf("status after kill: %v", st)
+	}
+}

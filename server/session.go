@@ -1,0 +1,165 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/netsync"
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+// Limits on what a client may send. A client over any of them is
+// disconnected with the reason; the room goes on.
+const (
+	// MaxBinaryFrame is the largest binary frame a client may send: an
+	// input frame with wire.MaxInputsPerFrame inputs.
+	MaxBinaryFrame = wire.InputHeaderBytes + wire.MaxInputsPerFrame*wire.InputBytes
+	// MaxTextFrame is the largest text frame (a JSON command): 4 KiB.
+	MaxTextFrame = 4096
+	// MaxInbox is the frames a client may queue between two ticks: a
+	// client sends one frame a tick, so 32 covers a half-second stall's
+	// burst; more is a flood.
+	MaxInbox = 32
+	// TextBurst and TextPerSecond bound the text frames (commands): a
+	// bucket of 20 refilled at 10 a second.
+	TextBurst     = 20
+	TextPerSecond = 10
+)
+
+// Errors a session is closed with (the reason the client is shown).
+var (
+	ErrTooBig         = errors.New("frame too big")
+	ErrFlood          = errors.New("flooding: too many frames")
+	ErrTooSlow        = errors.New("too slow: the client did not keep up with its snapshots")
+	ErrRoomFull       = errors.New("room full")
+	ErrMalformedFrame = errors.New("malformed frame")
+)
+
+// Who is a joining client: who its join token says it is, and what it asked
+// for.
+type Who struct {
+	Account string
+	Name    string
+	Party   uint8
+	// Debug honours the client's debug commands (a join token that
+	// carries debug).
+	Debug bool
+	// Acked asks for the acked snapshots (ACKED_REQUEST) even over an
+	// ordered transport.
+	Acked bool
+}
+
+// SessionStats counts a session's traffic.
+type SessionStats struct {
+	FramesIn, BytesIn   uint64
+	FramesOut, BytesOut uint64
+	Keyframes           uint64 // keyframes sent
+	Resyncs             uint64 // keyframes the client asked for
+	SendFull            uint64 // frames dropped: the send queue was full
+	BadInputs           uint64 // input frames refused
+}
+
+type inFrame struct {
+	data []byte
+	text bool
+}
+
+// Session is one connected client. Receive and Leave may be called from
+// any goroutine (the transport's); everything else belongs to the room's.
+type Session struct {
+	id   uint32
+	conn Conn
+	who  Who
+
+	mu      sync.Mutex
+	inbox   []inFrame
+	spare   []inFrame // the last drained inbox, reused
+	bad     error     // set by Receive: close the session with this
+	leaving bool
+
+	// Room goroutine only.
+	player    uint8
+	joined    bool
+	char, car ecs.Entity
+	charWire  uint16
+	debug     bool
+	acked     bool
+	queue     InputQueue
+	lastSeq   uint32
+	ack       uint32 // newest snapshot tick the client acknowledged
+	enc       *netsync.Encoder
+	slowSince uint64 // tick the send queue was first found full, 0 none
+	tokens    float32
+	sent      sentState
+	stats     SessionStats
+	closed    bool
+	input     wire.InputFrame
+}
+
+// sentState is what the session last told its client in text frames, so
+// that only changes are sent.
+type sentState struct {
+	clock   uint32
+	stars   uint8
+	heat    float32
+	arrests uint32
+	hp      uint16
+	cash    int64
+	status  bool
+	wanted  bool
+}
+
+// ID returns the session's number in its room (Player.Session).
+func (s *Session) ID() uint32 { return s.id }
+
+// Who returns who the session is.
+func (s *Session) Who() Who { return s.who }
+
+// Receive hands the session a frame the client sent (text: a JSON command;
+// binary: an input frame). It copies data. It returns an error, and marks
+// the session to be closed at the next tick, for a frame over the limits.
+func (s *Session) Receive(data []byte, text bool) error {
+	limit := MaxBinaryFrame
+	if text {
+		limit = MaxTextFrame
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bad != nil || s.leaving {
+		return s.bad
+	}
+	switch {
+	case len(data) > limit:
+		s.bad = fmt.Errorf("%w: %d bytes, at most %d", ErrTooBig, len(data), limit)
+	case len(s.inbox) >= MaxInbox:
+		s.bad = fmt.Errorf("%w: more than %d between ticks", ErrFlood, MaxInbox)
+	}
+	if s.bad != nil {
+		return s.bad
+	}
+	s.inbox = append(s.inbox, inFrame{append([]byte(nil), data...), text})
+	return nil
+}
+
+// Leave tells the server the client has gone (its connection closed). The
+// room removes its character at the next tick.
+func (s *Session) Leave() {
+	s.mu.Lock()
+	s.leaving = true
+	s.mu.Unlock()
+}
+
+// take swaps the inbox out for the room goroutine.
+func (s *Session) take() (frames []inFrame, bad error, leaving bool) {
+	s.mu.Lock()
+	frames, s.inbox = s.inbox, s.spare[:0]
+	bad, leaving = s.bad, s.leaving
+	s.mu.Unlock()
+	s.spare = frames
+	return frames, bad, leaving
+}
+
+// Stats returns the session's counters. Room goroutine only.
+func (s *Session) Stats() SessionStats { return s.stats }

@@ -1,0 +1,127 @@
+package server
+
+import (
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/netsync"
+	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/mlange-42/arche/generic"
+)
+
+// syncSystem is the schedule's sync phase: once a tick it puts every
+// replicated entity into the arena, quantized (netsync.Arena.Put), with the
+// tick's events. Components an entity lacks are zero in its record.
+type syncSystem struct {
+	arena   *netsync.Arena
+	filter  *generic.Filter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated]
+	drive   generic.Map1[components.Drive]
+	health  generic.Map1[components.Health]
+	flags   generic.Map1[components.Flags]
+	act     generic.Map1[components.PersonAction]
+	seated  generic.Map1[components.SeatedIn]
+	seats   generic.Map1[components.Seats]
+	link    generic.Map1[components.TrailerLink]
+	ids     generic.Map1[components.Identity]
+	players generic.Map[components.Player]
+	world   *ecs.World
+	ent     wire.Entity
+}
+
+func newSyncSystem(w *ecs.World, a *netsync.Arena) *syncSystem {
+	s := &syncSystem{
+		arena:   a,
+		filter:  generic.NewFilter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated](),
+		drive:   generic.NewMap1[components.Drive](w.Arche),
+		health:  generic.NewMap1[components.Health](w.Arche),
+		flags:   generic.NewMap1[components.Flags](w.Arche),
+		act:     generic.NewMap1[components.PersonAction](w.Arche),
+		seated:  generic.NewMap1[components.SeatedIn](w.Arche),
+		seats:   generic.NewMap1[components.Seats](w.Arche),
+		link:    generic.NewMap1[components.TrailerLink](w.Arche),
+		ids:     generic.NewMap1[components.Identity](w.Arche),
+		players: generic.NewMap[components.Player](w.Arche),
+		world:   w,
+	}
+	s.filter.Register(w.Arche)
+	return s
+}
+
+func (s *syncSystem) Update(w *ecs.World) {
+	a := s.arena
+	a.Begin(uint32(w.Tick()))
+	q := s.filter.Query(w.Arche)
+	for q.Next() {
+		id, kind, pose, vel, rep := q.Get()
+		e := q.Entity()
+		always := s.fill(e, id, *kind, pose, vel) || rep.Always
+		a.Put(id.WireID, &s.ent, always)
+	}
+	for i := range w.Events {
+		a.AddEvent(s.event(&w.Events[i]))
+	}
+	a.End()
+}
+
+// fill writes e's record values into s.ent and reports whether a player
+// sits in it (it then goes to every client).
+func (s *syncSystem) fill(e ecs.Entity, id *components.Identity, kind components.Kind, pose *components.Pose, vel *components.Velocity) bool {
+	x := &s.ent
+	*x = wire.Entity{
+		Kind: uint8(kind), Model: id.Model, Variant: id.Variant, Party: id.Party, Player: id.Player, Gen: id.Gen,
+		Pos: wire.Vec3(pose.Pos), Rot: wire.Quat(pose.Rot), Lin: wire.Vec3(vel.Lin), Ang: wire.Vec3(vel.Ang),
+	}
+	if d := s.drive.Get(e); d != nil {
+		x.Throttle, x.Brake, x.Steer, x.Held = d.Throttle, d.Brake, d.Steer, uint16(d.Held)
+	}
+	if h := s.health.Get(e); h != nil {
+		x.HP, x.MaxHP = h.HP, h.Max
+	}
+	if f := s.flags.Get(e); f != nil {
+		x.Flags = f.Bits
+	}
+	if a := s.act.Get(e); a != nil {
+		x.Act, x.Weapon, x.AimYaw, x.AimPitch, x.Timer = uint8(a.Act), a.Weapon, a.AimYaw, a.AimPitch, a.Timer
+	}
+	if si := s.seated.Get(e); si != nil && !si.Vehicle.IsZero() {
+		x.Vehicle, x.Seat = s.wireOf(si.Vehicle), si.Seat
+	}
+	if l := s.link.Get(e); l != nil {
+		x.Tractor = s.wireOf(l.Tractor)
+	}
+	seats := s.seats.Get(e)
+	if seats == nil {
+		return false
+	}
+	for _, o := range seats.Occupant {
+		if !o.IsZero() && s.players.Has(o) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *syncSystem) wireOf(e ecs.Entity) uint16 {
+	if e.IsZero() || !s.world.Arche.Alive(e) {
+		return 0
+	}
+	if id := s.ids.Get(e); id != nil {
+		return id.WireID
+	}
+	return 0
+}
+
+func (s *syncSystem) event(ev *components.Event) wire.Event {
+	return wire.Event{
+		Kind: uint8(ev.Kind), Source: s.alive(ev.Source), Target: s.alive(ev.Target), Other: s.alive(ev.Other),
+		Pos: wire.Vec3(ev.Pos), Dir: wire.Vec3(ev.Dir), Amount: ev.Amount,
+	}
+}
+
+// alive is the wire id of e, or 0 when it is gone (a carjacked driver
+// removed in the same tick).
+func (s *syncSystem) alive(e ecs.Entity) uint16 {
+	if e.IsZero() || !s.world.Arche.Alive(e) {
+		return 0
+	}
+	return s.wireOf(e)
+}

@@ -1,0 +1,127 @@
+// Package textframe defines the protocol's text frames: JSON objects with a
+// "type", sent on the reliable channel (the welcome, the clock, Wanted and
+// status updates, replies and errors from the server; debug and phone
+// commands from a client). The binary frames are package netsync/wire's.
+// Every frame and field is listed in docs/protocol-text.md.
+package textframe
+
+import (
+	"encoding/json"
+)
+
+// Welcome is the first frame a client gets: who it is, where, and the rules
+// and constants its client needs.
+type Welcome struct {
+	Type      string        `json:"type"` // "welcome"
+	Session   uint32        `json:"session"`
+	Player    uint8         `json:"player"`
+	Name      string        `json:"name"`
+	Party     uint8         `json:"party"`
+	Character uint16        `json:"character"` // wire id, 0 for a spectator
+	Car       uint16        `json:"car"`       // wire id of the car you start in
+	Room      string        `json:"room"`
+	Level     string        `json:"level"`
+	Rules     any           `json:"rules"`
+	Debug     bool          `json:"debug"`  // your debug commands are honoured
+	Acked     bool          `json:"acked"`  // you get acked snapshots (kind 6)
+	Tick      uint64        `json:"tick"`   // the server's tick now
+	Consts    WelcomeConsts `json:"consts"` //
+	Zones     []WelcomeZone `json:"zones,omitempty"`
+}
+
+// WelcomeConsts are the protocol constants a client needs.
+type WelcomeConsts struct {
+	TickRate       int     `json:"tickRate"`
+	SnapshotEvery  int     `json:"snapshotEvery"`
+	InputsPerFrame int     `json:"inputsPerFrame"`
+	AOIRadius      float32 `json:"aoiRadius"`
+	CheckEvery     int     `json:"checkEvery"`
+}
+
+// WelcomeZone is a safe or restricted zone, for the minimap.
+type WelcomeZone struct {
+	ID      string       `json:"id"`
+	Kind    string       `json:"kind"`
+	Polygon [][2]float32 `json:"polygon"`
+}
+
+// ClockFrame tells the time of day: sent on join and whenever it is set.
+type ClockFrame struct {
+	Type    string  `json:"type"` // "clock"
+	Minutes float64 `json:"minutes"`
+	Pace    float64 `json:"pace"`
+	Tick    uint64  `json:"tick"`
+}
+
+// WantedFrame tells a player their Wanted level when it changes; Fine is
+// set (and Arrested true) when they have just been arrested.
+type WantedFrame struct {
+	Type     string  `json:"type"` // "wanted"
+	Stars    uint8   `json:"stars"`
+	Heat     float32 `json:"heat"`
+	Arrested bool    `json:"arrested,omitempty"`
+	Fine     int64   `json:"fine,omitempty"`
+	Cash     int64   `json:"cash"`
+}
+
+// StatusFrame tells a player their own state when it changes: health, cash.
+type StatusFrame struct {
+	Type  string `json:"type"` // "status"
+	HP    uint16 `json:"hp"`
+	MaxHP uint16 `json:"maxHp"`
+	Cash  int64  `json:"cash"`
+	Dead  bool   `json:"dead,omitempty"`
+}
+
+// ReplyFrame answers a command: OK, or the reason it was refused.
+type ReplyFrame struct {
+	Type  string `json:"type"` // "reply"
+	ID    uint32 `json:"id,omitempty"`
+	Cmd   string `json:"cmd"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+}
+
+// ErrorFrame reports a problem with what the client sent.
+type ErrorFrame struct {
+	Type  string `json:"type"` // "error"
+	Error string `json:"error"`
+}
+
+// Command is a text frame from a client: a debug command or a phone
+// command. Unknown fields are refused.
+type Command struct {
+	Type string `json:"type"` // "debug" or "phone"
+	ID   uint32 `json:"id,omitempty"`
+	Cmd  string `json:"cmd"`
+	// Arguments, by command.
+	X       *float32 `json:"x,omitempty"`
+	Y       *float32 `json:"y,omitempty"`
+	Yaw     float32  `json:"yaw,omitempty"`
+	Model   uint8    `json:"model,omitempty"`
+	Minutes *float64 `json:"minutes,omitempty"`
+	Pace    *float64 `json:"pace,omitempty"`
+	Target  uint16   `json:"target,omitempty"` // a wire id; 0 is yourself
+	Stars   *uint8   `json:"stars,omitempty"`
+	Value   string   `json:"value,omitempty"`
+}
+
+// Marshal returns the JSON of one of this package's frames.
+func Marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only this package's frame types are marshalled
+	}
+	return b
+}
+
+// Type returns the "type" of a text frame, "" if it has none.
+func Type(b []byte) string {
+	var t struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(b, &t) != nil {
+		return ""
+	}
+	return t.Type
+}
