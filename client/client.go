@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/control"
@@ -44,6 +45,9 @@ type Config struct {
 	// Static is the level's baked geometry, for the prediction's
 	// collisions with buildings (nil: none).
 	Static *phys.Static
+	// Now, if set, timestamps inputs so that the client measures each
+	// input's round trip (sent, run, its snapshot back): Stats.RTT.
+	Now func() time.Time
 }
 
 // Stats counts what the client did.
@@ -57,11 +61,19 @@ type Stats struct {
 	MaxCorrection  float32
 	SumCorrection  float64
 	LastCorrection float32 // the size of the last correction
+	BigCorrections uint64  // corrections of 1 cm or more
 	Events         uint64
+	// RTT holds the input round trips measured (Config.Now set), newest
+	// last, up to RTTSamples; ClearRTT empties it.
+	RTT []time.Duration
 }
+
+// RTTSamples bounds Stats.RTT.
+const RTTSamples = 1 << 16
 
 type histEntry struct {
 	seq  uint32
+	sent time.Time
 	in   wire.Input
 	wid  uint16 // the body predicted after this tick (0: none)
 	pose components.Pose
@@ -96,6 +108,8 @@ type Client struct {
 	stats   Stats
 	remote  remotes
 	texts   map[string][]byte
+	rttSeq  uint32
+	buffer  uint8 // inputs waiting on the server at the last snapshot
 	events  []wire.Event
 	// OnText, if set, is called with every text frame after the client
 	// has read it.
@@ -106,6 +120,34 @@ type Client struct {
 func New(cfg Config) *Client {
 	return &Client{cfg: cfg, dec: wire.NewDecoder(), seq: 1, texts: map[string][]byte{}}
 }
+
+// Buffer targets: the client keeps between BufferLow and BufferHigh of its
+// inputs waiting on the server, so that jitter rarely leaves the server
+// without the input of the tick it runs (it would guess) while the input
+// latency stays a tick or two.
+const (
+	BufferLow  = 1
+	BufferHigh = 3
+)
+
+// TickPeriod returns how long the client should wait before its next tick,
+// given the nominal period: 3% shorter while the server holds fewer than
+// BufferLow of its inputs, 3% longer while it holds more than BufferHigh.
+// Small steps keep the prediction smooth; they drift the client's clock by
+// a tick in about half a second.
+func (c *Client) TickPeriod(nominal time.Duration) time.Duration {
+	switch {
+	case c.buffer < BufferLow:
+		return nominal * 97 / 100
+	case c.buffer > BufferHigh:
+		return nominal * 103 / 100
+	}
+	return nominal
+}
+
+// SetStatic sets the level's geometry the prediction collides with (once
+// the welcome has said which level it is).
+func (c *Client) SetStatic(st *phys.Static) { c.cfg.Static = st }
 
 // Welcome returns the server's welcome, and whether it has come.
 func (c *Client) Welcome() (textframe.Welcome, bool) { return c.welcome, c.joined }
@@ -151,9 +193,28 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	c.events = append(c.events, df.Events...)
 	c.stats.Events += uint64(len(df.Events))
 	c.remote.record(c.dec.Store(), df)
+	c.buffer = df.InputBuffer
+	c.roundTrip(df.LastSeq)
 	c.reconcile(df.LastSeq)
 	return nil
 }
+
+// roundTrip records the round trip of input lastSeq the first time a
+// snapshot says it was run.
+func (c *Client) roundTrip(lastSeq uint32) {
+	if c.cfg.Now == nil || lastSeq == 0 || lastSeq <= c.rttSeq {
+		return
+	}
+	c.rttSeq = lastSeq
+	h := &c.hist[lastSeq%HistoryLen]
+	if h.seq != lastSeq || h.sent.IsZero() || len(c.stats.RTT) >= RTTSamples {
+		return
+	}
+	c.stats.RTT = append(c.stats.RTT, c.cfg.Now().Sub(h.sent))
+}
+
+// ClearRTT empties Stats.RTT.
+func (c *Client) ClearRTT() { c.stats.RTT = c.stats.RTT[:0] }
 
 func (c *Client) handleText(data []byte) error {
 	typ := textframe.Type(data)
@@ -189,6 +250,9 @@ func (c *Client) Tick(d components.Drive) error {
 	in := control.Quantize(&d)
 	h := &c.hist[c.seq%HistoryLen]
 	*h = histEntry{seq: c.seq, in: in}
+	if c.cfg.Now != nil {
+		h.sent = c.cfg.Now()
+	}
 	c.predict(h)
 	err := c.sendInputs()
 	c.seq++

@@ -109,6 +109,9 @@ func (c *Client) measure(pred, server components.Vec3) {
 	if d > CorrectionEpsilon {
 		c.stats.Corrections++
 		c.stats.LastCorrection = d
+		if d >= 0.01 {
+			c.stats.BigCorrections++
+		}
 		c.stats.SumCorrection += float64(d)
 		c.stats.MaxCorrection = max(c.stats.MaxCorrection, d)
 	}

@@ -137,7 +137,7 @@ type hitchTmp struct {
 }
 
 func (s *Scratch) reserve(n int) {
-	if cap(s.tmp) < n {
+	if cap(s.tmp) < n || cap(s.sb) < n+1 {
 		s.tmp = make([]bodyTmp, n, n+n/4)
 		s.sb = make([]solverBody, n+1, n+n/4+1)
 	}
@@ -189,10 +189,10 @@ func Step(st *Static, b *Bodies, s *Scratch, dt float32) {
 	s.finish(b.List, dt, ground)
 }
 
-// prepare derives each body's heading, swept bounds and solver state, and
-// files it into the dynamic grid's count: its entries (bucket and body),
-// each bucket's count, the buckets that come to hold two, and whether it
-// touches a static cell or the level's edge.
+// prepare derives each body's swept bounds and solver state, and files it
+// into the dynamic grid's count: its entries (bucket and body), each
+// bucket's count, the buckets that come to hold two, and whether it is near
+// a building or the level's edge.
 func (s *Scratch) prepare(st *Static, list []Body, dt float32) {
 	n := len(list)
 	// One to two buckets an entry (a body covers about two cells), sized by
@@ -280,8 +280,8 @@ type entry struct {
 
 // cellOf returns the grid cell of coordinate f: floor(f/BroadCell). It is
 // monotonic, which is all the grids need of it (the static world's cells
-// are built on it too); a coordinate past ±2^31 cells (a body gone wild)
-// lands in one cell at the edge of the range.
+// are built on it too), for coordinates within ±2^31 cells (12,000 km); past
+// them (a body gone wild) the conversion gives some cell, never a panic.
 func cellOf(f float32) int32 {
 	g := f * (1.0 / BroadCell)
 	c := int32(g)

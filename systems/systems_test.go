@@ -376,3 +376,13 @@ func TestSteadyTickAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per tick", allocs)
 	}
 }
+
+// TestEmptyWorldSteps: a room with nobody in it (the default room at start)
+// steps without a body.
+func TestEmptyWorldSteps(t *testing.T) {
+	r := newRig(t, "main-city", 1)
+	r.step(3)
+	if r.w.Tick() != 3 {
+		t.Fatal("did not step")
+	}
+}

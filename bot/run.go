@@ -1,0 +1,149 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/fiveonit/engine/client"
+	"github.com/fiveonit/engine/levels"
+	phys "github.com/fiveonit/engine/physics"
+	sysphys "github.com/fiveonit/engine/systems/physics"
+)
+
+// Conn is a bot's connection to the server, whatever the transport.
+type Conn interface {
+	Send(ctx context.Context, frame []byte, text bool) error
+	Read(ctx context.Context) (frame []byte, text bool, err error)
+	Close() error
+	// Lossy reports whether the transport may lose frames (the bot then
+	// sends several inputs a frame).
+	Lossy() bool
+}
+
+// Result is what one bot saw.
+type Result struct {
+	Stats    client.Stats
+	Seconds  float64
+	Desynced bool  // its decoder was refusing frames at the end
+	Err      error // why it ended early, if it did
+}
+
+// levelCache bakes each level once for every bot in the process.
+var levelCache struct {
+	sync.Mutex
+	m map[string]*phys.Static
+}
+
+// StaticOf returns the baked geometry of the embedded level name.
+func StaticOf(name string) (*levels.Level, *phys.Static, error) {
+	l, err := levels.Load(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	levelCache.Lock()
+	defer levelCache.Unlock()
+	if levelCache.m == nil {
+		levelCache.m = map[string]*phys.Static{}
+	}
+	st := levelCache.m[name]
+	if st == nil {
+		if st, err = sysphys.BakeLevel(l); err != nil {
+			return nil, nil, err
+		}
+		levelCache.m[name] = st
+	}
+	return l, st, nil
+}
+
+type inFrame struct {
+	data []byte
+	text bool
+}
+
+// Run plays one bot on conn for d (or until ctx ends): a 60 Hz client
+// tick, the frames received handed to the client between ticks.
+func Run(ctx context.Context, conn Conn, seed uint64, d time.Duration) Result {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	start := time.Now()
+	frames := make(chan inFrame, 1024)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			data, text, err := conn.Read(ctx)
+			if err != nil {
+				readErr <- err
+				return
+			}
+			select {
+			case frames <- inFrame{data, text}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	c := client.New(client.Config{Lossy: conn.Lossy(), Now: time.Now, Send: func(b []byte, text bool) error {
+		sctx, scancel := context.WithTimeout(ctx, time.Second)
+		defer scancel()
+		return conn.Send(sctx, b, text)
+	}})
+	var brain *Brain
+	var res Result
+	lastResync := time.Time{}
+	const nominal = time.Second / 60
+	t := time.NewTimer(nominal)
+	defer t.Stop()
+	next := time.Now().Add(nominal)
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			break loop
+		case err := <-readErr:
+			if ctx.Err() == nil {
+				res.Err = err
+			}
+			break loop
+		case <-t.C:
+		}
+		next = next.Add(c.TickPeriod(nominal))
+		if now := time.Now(); next.Before(now.Add(-nominal)) {
+			next = now // far behind (a stall): do not race to catch up
+		}
+		t.Reset(time.Until(next))
+		for n := len(frames); n > 0; n-- {
+			f := <-frames
+			if err := c.HandleFrame(f.data, f.text); err != nil {
+				lastResync = time.Now()
+			}
+		}
+		if brain == nil {
+			w, ok := c.Welcome()
+			if !ok {
+				continue
+			}
+			l, st, err := StaticOf(w.Level)
+			if err != nil {
+				res.Err = fmt.Errorf("bot: level %q: %w", w.Level, err)
+				break loop
+			}
+			c.SetStatic(st)
+			brain = NewBrain(c, l, seed)
+		}
+		if err := c.Tick(brain.Controls()); err != nil && ctx.Err() == nil {
+			res.Err = fmt.Errorf("bot: send: %w", err)
+			break loop
+		}
+	}
+	conn.Close()
+	res.Stats = c.Stats()
+	res.Seconds = time.Since(start).Seconds()
+	res.Desynced = !lastResync.IsZero() && time.Since(lastResync) < 2*time.Second
+	if brain == nil && res.Err == nil {
+		res.Err = errors.New("bot: no welcome")
+	}
+	return res
+}

@@ -1,0 +1,392 @@
+// Package rooms hosts many rooms in one process: each room is a
+// server.GameServer with its own World and its own tick goroutine on a 60 Hz
+// ticker. It serves the HTTP routes: GET /rooms/{name} (a WebSocket upgrade
+// that joins the room, creating it with the options of its query), GET
+// /rooms (the rooms and their players) and GET /levels/{name} (a level's
+// JSON, for the web page).
+package rooms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/server"
+	sysphys "github.com/fiveonit/engine/systems/physics"
+)
+
+// TickPeriod is the time between two ticks: 1/60 s.
+const TickPeriod = time.Second / ecs.TickRate
+
+// MaxCatchUp is the most ticks a room runs at once to catch up after a
+// stall: 5 (83 ms). Further behind, it skips ahead and counts the ticks it
+// skipped as overruns, rather than running the world fast.
+const MaxCatchUp = 5
+
+// Option limits.
+const (
+	MaxTraffic     = 200
+	MaxPedestrians = 500
+)
+
+// ErrBadRoomName is returned for a room name that is not 1 to 32 of a-z,
+// 0-9 and '-'.
+var ErrBadRoomName = errors.New("rooms: a room name is 1 to 32 of a-z, 0-9 and '-'")
+
+var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
+
+// Options are a room's options, from the query of the request that made it.
+type Options struct {
+	Level       string // an embedded level's name
+	Traffic     int    // ambient cars; -1: the rules' or the level's
+	Pedestrians int    // pedestrians kept around the players; -1: the default
+}
+
+// ParseOptions reads a room's options from a query: level, traffic and
+// pedestrians. Missing ones are the defaults (level def).
+func ParseOptions(q url.Values, def string) (Options, error) {
+	o := Options{Level: def, Traffic: -1, Pedestrians: -1}
+	if l := q.Get("level"); l != "" {
+		if !slices.Contains(levels.Names(), l) {
+			return o, fmt.Errorf("rooms: unknown level %q (levels: %s)", l, strings.Join(levels.Names(), ", "))
+		}
+		o.Level = l
+	}
+	var err error
+	if o.Traffic, err = count(q, "traffic", MaxTraffic); err != nil {
+		return o, err
+	}
+	if o.Pedestrians, err = count(q, "pedestrians", MaxPedestrians); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func count(q url.Values, key string, limit int) (int, error) {
+	s := q.Get(key)
+	if s == "" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > limit {
+		return -1, fmt.Errorf("rooms: %s must be a whole number from 0 to %d, not %q", key, limit, s)
+	}
+	return n, nil
+}
+
+// Config sets up a Manager.
+type Config struct {
+	// DefaultRoom is the room that runs from start and never closes.
+	DefaultRoom string
+	// DefaultLevel is the default room's level, and any new room's when its
+	// request names none.
+	DefaultLevel string
+	// Grace is how long a room other than the default stays open empty.
+	Grace time.Duration
+	// Debug honours every client's debug commands (FOI_DEBUG=1).
+	Debug bool
+	// MaxRooms bounds the rooms (0: 64).
+	MaxRooms int
+	// Log is the logger (nil: slog.Default()).
+	Log *slog.Logger
+	// OnTick, if set, is called in the room's goroutine after every tick
+	// (metrics read the game server there).
+	OnTick func(r *Room)
+}
+
+// Manager owns the rooms.
+type Manager struct {
+	cfg    Config
+	log    *slog.Logger
+	mu     sync.Mutex
+	rooms  map[string]*Room
+	static map[string]*phys.Static // baked once per level, shared by rooms
+	wg     sync.WaitGroup
+	closed bool
+}
+
+// NewManager starts the default room.
+func NewManager(cfg Config) (*Manager, error) {
+	if cfg.DefaultRoom == "" {
+		cfg.DefaultRoom = "default"
+	}
+	if cfg.DefaultLevel == "" {
+		cfg.DefaultLevel = "main-city"
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 30 * time.Second
+	}
+	if cfg.MaxRooms <= 0 {
+		cfg.MaxRooms = 64
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, static: map[string]*phys.Static{}}
+	m.mu.Lock()
+	_, err := m.room(cfg.DefaultRoom, Options{Level: cfg.DefaultLevel, Traffic: -1, Pedestrians: -1})
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Join joins conn as who to room name, creating the room with o if it does
+// not exist (an existing room keeps its own options).
+func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, err := m.room(name, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := r.gs.Join(conn, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.empty.Store(0)
+	return r, s, nil
+}
+
+// room returns room name, making it if need be. m.mu is held.
+func (m *Manager) room(name string, o Options) (*Room, error) {
+	if r := m.rooms[name]; r != nil {
+		return r, nil
+	}
+	if m.closed {
+		return nil, errors.New("rooms: shutting down")
+	}
+	if !roomName.MatchString(name) {
+		return nil, ErrBadRoomName
+	}
+	if len(m.rooms) >= m.cfg.MaxRooms {
+		return nil, fmt.Errorf("rooms: %d rooms already, the most this server runs", len(m.rooms))
+	}
+	l, err := levels.Load(o.Level)
+	if err != nil {
+		return nil, err
+	}
+	st := m.static[o.Level]
+	if st == nil {
+		if st, err = sysphys.BakeLevel(l); err != nil {
+			return nil, fmt.Errorf("rooms: level %s: %w", o.Level, err)
+		}
+		m.static[o.Level] = st
+	}
+	rules := RulesFor(l)
+	if o.Traffic >= 0 {
+		rules.Traffic = o.Traffic
+	}
+	if o.Pedestrians >= 0 {
+		rules.Pedestrians = o.Pedestrians
+	}
+	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug})
+	if err != nil {
+		return nil, err
+	}
+	r := &Room{Name: name, Options: o, gs: gs, m: m, stop: make(chan string, 1), done: make(chan struct{}), log: m.log.With("room", name)}
+	m.rooms[name] = r
+	m.wg.Add(1)
+	go r.run()
+	r.log.Info("room opened", "level", o.Level, "traffic", o.Traffic, "pedestrians", o.Pedestrians)
+	return r, nil
+}
+
+// RulesFor returns the rules a room on level l plays: free roam on a city,
+// a quiet sandbox with damage on a test-* level.
+func RulesFor(l *levels.Level) ecs.Rules {
+	if strings.HasPrefix(l.Name, "test-") {
+		return ecs.Rules{Name: "test", PlayersHurt: "on", Respawn: "hospital", Traffic: -1, Pedestrians: -1, GhostSeconds: 3, ClockStart: 12 * 60}
+	}
+	return ecs.FreeRoam()
+}
+
+// seedOf gives each room name its own seed, the same on every run.
+func seedOf(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	return h
+}
+
+// RoomInfo describes a room for the room list.
+type RoomInfo struct {
+	Name        string `json:"name"`
+	Level       string `json:"level"`
+	Players     int    `json:"players"`
+	Traffic     int    `json:"traffic"`
+	Pedestrians int    `json:"pedestrians"`
+	Ticks       uint64 `json:"ticks"`
+	Overruns    uint64 `json:"overruns"`
+}
+
+// List returns the rooms, by name.
+func (m *Manager) List() []RoomInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]RoomInfo, 0, len(m.rooms))
+	for _, r := range m.rooms {
+		out = append(out, r.Info())
+	}
+	slices.SortFunc(out, func(a, b RoomInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Rooms returns the open rooms, by name.
+func (m *Manager) Rooms() []*Room {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Room, 0, len(m.rooms))
+	for _, r := range m.rooms {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b *Room) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Shutdown stops every room (their clients get reason) and waits for their
+// goroutines, or for ctx.
+func (m *Manager) Shutdown(ctx context.Context, reason string) error {
+	m.mu.Lock()
+	m.closed = true
+	for _, r := range m.rooms {
+		r.Stop(reason)
+	}
+	m.mu.Unlock()
+	done := make(chan struct{})
+	go func() { m.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// closeIfEmpty removes r if it has been empty for the grace period. It
+// holds m.mu, so no join can slip in between the check and the close.
+func (m *Manager) closeIfEmpty(r *Room, now time.Time) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r.Name == m.cfg.DefaultRoom || r.gs.Players() > 0 {
+		r.empty.Store(0)
+		return false
+	}
+	since := r.empty.Load()
+	if since == 0 {
+		r.empty.Store(now.UnixNano())
+		return false
+	}
+	if now.Sub(time.Unix(0, since)) < m.cfg.Grace {
+		return false
+	}
+	delete(m.rooms, r.Name)
+	return true
+}
+
+// Room is one running room.
+type Room struct {
+	Name    string
+	Options Options
+
+	gs    *server.GameServer
+	m     *Manager
+	stop  chan string
+	done  chan struct{}
+	log   *slog.Logger
+	empty atomic.Int64 // UnixNano the room was first seen empty, 0 if not
+
+	ticks    atomic.Uint64
+	overruns atomic.Uint64
+}
+
+// Server returns the room's game server. Use it only from OnTick (the
+// room's goroutine).
+func (r *Room) Server() *server.GameServer { return r.gs }
+
+// Info returns the room's description.
+func (r *Room) Info() RoomInfo {
+	return RoomInfo{Name: r.Name, Level: r.Options.Level, Players: r.gs.Players(), Traffic: r.Options.Traffic,
+		Pedestrians: r.Options.Pedestrians, Ticks: r.ticks.Load(), Overruns: r.overruns.Load()}
+}
+
+// Overruns returns the ticks skipped or run late.
+func (r *Room) Overruns() uint64 { return r.overruns.Load() }
+
+// Stop ends the room: its clients get reason. It does not wait.
+func (r *Room) Stop(reason string) {
+	select {
+	case r.stop <- reason:
+	default:
+	}
+}
+
+// Done is closed when the room's goroutine has ended.
+func (r *Room) Done() <-chan struct{} { return r.done }
+
+// run is the room's goroutine: a tick every TickPeriod, catching up at
+// most MaxCatchUp ticks at once.
+func (r *Room) run() {
+	defer r.m.wg.Done()
+	defer close(r.done)
+	t := time.NewTicker(TickPeriod)
+	defer t.Stop()
+	next := time.Now()
+	lastCheck := next
+	for {
+		select {
+		case reason := <-r.stop:
+			r.gs.Close(reason)
+			st := r.gs.Stats()
+			r.log.Info("room closed", "reason", reason, "ticks", st.Ticks, "joins", st.Joins, "kicked", st.Kicked,
+				"input_guesses", st.Guesses, "input_late", st.Late, "input_dropped", st.Dropped, "keyframes", st.Keyframes, "overruns", r.overruns.Load())
+			return
+		case now := <-t.C:
+			r.catchUp(now, &next)
+			if now.Sub(lastCheck) >= time.Second {
+				lastCheck = now
+				if r.m.closeIfEmpty(r, now) {
+					r.gs.Close("room closed")
+					r.log.Info("room closed", "reason", "empty")
+					return
+				}
+			}
+		}
+	}
+}
+
+// catchUp runs the ticks due by now.
+func (r *Room) catchUp(now time.Time, next *time.Time) {
+	for n := 0; !now.Before(*next); n++ {
+		if n == MaxCatchUp {
+			behind := uint64(now.Sub(*next)/TickPeriod) + 1
+			r.overruns.Add(behind)
+			*next = now.Add(TickPeriod)
+			return
+		}
+		start := time.Now()
+		r.gs.Tick()
+		if time.Since(start) > TickPeriod {
+			r.overruns.Add(1)
+		}
+		r.ticks.Add(1)
+		if r.m.cfg.OnTick != nil {
+			r.m.cfg.OnTick(r)
+		}
+		*next = next.Add(TickPeriod)
+	}
+}

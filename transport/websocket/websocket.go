@@ -1,0 +1,222 @@
+// Package websocket is the ordered transport: a client's connection as a
+// server.Conn over a WebSocket (github.com/coder/websocket), and the
+// client's side for the Go client and the bots.
+//
+// The server's side never blocks the room: Send puts a copy of the frame in
+// a bounded queue (SendQueue) that a writer goroutine drains; a full queue
+// is server.ErrSendFull, and the game server then drops the frame and
+// resyncs the client with a keyframe, cutting it off if it stays full
+// (server.SlowTicks).
+package websocket
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fiveonit/engine/server"
+)
+
+// SendQueue is the frames waiting for a slow client before frames are
+// dropped: 64, three seconds of snapshots at 20 a second.
+const SendQueue = 64
+
+// WriteTimeout is the longest one frame's write may take before the
+// connection is closed.
+const WriteTimeout = 5 * time.Second
+
+// ReadLimit is the largest message read from a client: the largest text
+// frame the server takes (a larger one closes the connection).
+const ReadLimit = server.MaxTextFrame
+
+// Options are the server side's settings.
+type Options struct {
+	// OriginPatterns are the browser origins allowed besides the
+	// server's own host (coder/websocket's patterns, e.g.
+	// "localhost:5173"). Nil allows only the same origin.
+	OriginPatterns []string
+	// AnyOrigin allows every origin (development only).
+	AnyOrigin bool
+}
+
+type outFrame struct {
+	data []byte
+	text bool
+}
+
+// Conn is the server's side of one client's WebSocket. It implements
+// server.Conn.
+type Conn struct {
+	ws     *websocket.Conn
+	q      chan outFrame
+	done   chan struct{}
+	once   sync.Once
+	closed atomic.Bool
+	reason string
+
+	// Counters, for metrics.
+	FramesOut, BytesOut, FramesIn, BytesIn atomic.Uint64
+}
+
+// Accept upgrades the request to a WebSocket and starts the writer. The
+// caller then joins the room and calls Serve.
+func Accept(w http.ResponseWriter, r *http.Request, o Options) (*Conn, error) {
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		OriginPatterns:     o.OriginPatterns,
+		InsecureSkipVerify: o.AnyOrigin,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(ReadLimit)
+	c := &Conn{ws: ws, q: make(chan outFrame, SendQueue), done: make(chan struct{})}
+	go c.writer()
+	return c, nil
+}
+
+// Lossy implements server.Conn: a WebSocket loses nothing.
+func (c *Conn) Lossy() bool { return false }
+
+// Send implements server.Conn.
+func (c *Conn) Send(frame []byte, text, reliable bool) error {
+	if c.closed.Load() {
+		return server.ErrClosed
+	}
+	select {
+	case c.q <- outFrame{append([]byte(nil), frame...), text}:
+		return nil
+	default:
+		return server.ErrSendFull
+	}
+}
+
+// Close implements server.Conn: the frames queued are written, then the
+// close frame with reason.
+func (c *Conn) Close(reason string) {
+	c.once.Do(func() {
+		c.reason = reason
+		c.closed.Store(true)
+		close(c.done)
+	})
+}
+
+// Done is closed when Close has been called.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+func (c *Conn) writer() {
+	for {
+		select {
+		case f := <-c.q:
+			if !c.write(f) {
+				c.Close("write failed")
+				c.ws.CloseNow()
+				return
+			}
+		case <-c.done:
+			if !c.drain() {
+				c.ws.CloseNow()
+				return
+			}
+			c.ws.Close(closeCode(c.reason), truncate(c.reason))
+			return
+		}
+	}
+}
+
+// drain writes the frames still queued (the last snapshot, the reply that
+// says why the client is closed), and reports whether every write worked.
+func (c *Conn) drain() bool {
+	for {
+		select {
+		case f := <-c.q:
+			if !c.write(f) {
+				return false
+			}
+		default:
+			return true
+		}
+	}
+}
+
+func (c *Conn) write(f outFrame) bool {
+	typ := websocket.MessageBinary
+	if f.text {
+		typ = websocket.MessageText
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), WriteTimeout)
+	defer cancel()
+	if err := c.ws.Write(ctx, typ, f.data); err != nil {
+		return false
+	}
+	c.FramesOut.Add(1)
+	c.BytesOut.Add(uint64(len(f.data)))
+	return true
+}
+
+func closeCode(reason string) websocket.StatusCode {
+	switch reason {
+	case "left", "":
+		return websocket.StatusNormalClosure
+	case "server shutting down":
+		return websocket.StatusGoingAway
+	}
+	return websocket.StatusPolicyViolation
+}
+
+// truncate keeps a close reason within the 123 bytes a close frame allows.
+func truncate(s string) string {
+	if len(s) > 123 {
+		return s[:120] + "..."
+	}
+	return s
+}
+
+// Serve reads the client's frames into sess until the connection ends, then
+// tells the session the client left. A frame the session refuses ends it.
+func (c *Conn) Serve(ctx context.Context, sess *server.Session) {
+	defer sess.Leave()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if errors.As(err, &ce) || ctx.Err() != nil {
+				c.Close("left")
+				return
+			}
+			c.Close("read failed")
+			return
+		}
+		c.FramesIn.Add(1)
+		c.BytesIn.Add(uint64(len(data)))
+		if err := sess.Receive(data, typ == websocket.MessageText); err != nil {
+			return // the session closes with the reason at its next tick
+		}
+	}
+}
+
+// Refuse upgrades the request and closes it at once with reason: a browser
+// sees the reason, which an HTTP error status would hide from it.
+func Refuse(w http.ResponseWriter, r *http.Request, o Options, reason string) {
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		OriginPatterns:     o.OriginPatterns,
+		InsecureSkipVerify: o.AnyOrigin,
+	})
+	if err != nil {
+		return
+	}
+	ws.Close(websocket.StatusPolicyViolation, truncate(reason))
+}
