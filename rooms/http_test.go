@@ -120,6 +120,9 @@ func TestEmptyRoomCloses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := conn.Read(context.Background()); err != nil { // the welcome: joined
+		t.Fatal(err)
+	}
 	if n := len(m.List()); n != 2 {
 		t.Fatalf("%d rooms, want 2", n)
 	}

@@ -20,6 +20,7 @@ import (
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
+	"github.com/fiveonit/engine/systems/city"
 	sysphys "github.com/fiveonit/engine/systems/physics"
 	"github.com/mlange-42/arche/generic"
 )
@@ -129,6 +130,7 @@ func New(cfg Config) (*GameServer, error) {
 	}
 	g.trailers.Register(w.Arche)
 	entries := systems.Entries(w, systems.Options{
+		Level:  cfg.Level,
 		Static: st,
 		Input:  ecs.SystemFunc(g.applyInputs),
 		Sync:   newSyncSystem(w, g.arena),
@@ -321,48 +323,16 @@ func (g *GameServer) posOf(e ecs.Entity) *components.Pose {
 	return p
 }
 
-// spawnPoint picks the level's player spawn for player n: the spawns in
-// turn from n, the first with no body within a car's length; if all are
-// taken, the first one moved along its heading until free.
+// spawnPoint asks the city system where player n comes in (a free player
+// spawn, or a row behind one); without one, the level's centre.
 func (g *GameServer) spawnPoint(n uint8) (components.Vec3, float32) {
+	if c, ok := g.w.Sched.System(city.Name).(*city.System); ok {
+		pos, yaw, _ := c.PlayerSpawn(g.w, n)
+		return pos, yaw
+	}
 	l := g.cfg.Level
-	idx := l.SpawnsOf(levels.RolePlayer)
-	z := l.Ground.Height
-	if len(idx) == 0 {
-		c := l.Ground.Min.Add(l.Ground.Max).Scale(0.5)
-		return components.Vec3{X: c.X, Y: c.Y, Z: z}, 0
-	}
-	for k := 0; k < len(idx); k++ {
-		sp := l.Spawns[idx[(int(n)+k)%len(idx)]]
-		p := components.Vec3{X: sp.Pos.X, Y: sp.Pos.Y, Z: z}
-		if g.free(p, 6) {
-			return p, sp.Yaw
-		}
-	}
-	sp := l.Spawns[idx[int(n)%len(idx)]]
-	co, si := components.YawQuat(sp.Yaw).Heading()
-	for step := float32(7); step < 200; step += 7 {
-		p := components.Vec3{X: sp.Pos.X + co*step, Y: sp.Pos.Y + si*step, Z: z}
-		if g.free(p, 6) && !g.static.Overlaps(phys.Flat(p), 3) {
-			return p, sp.Yaw
-		}
-	}
-	return components.Vec3{X: sp.Pos.X, Y: sp.Pos.Y, Z: z}, sp.Yaw
-}
-
-// free reports whether no vehicle or person is within r of p.
-func (g *GameServer) free(p components.Vec3, r float32) bool {
-	f := generic.NewFilter1[components.Pose]().With(generic.T[components.Body]())
-	q := f.Query(g.w.Arche)
-	for q.Next() {
-		o := q.Get().Pos
-		dx, dy := o.X-p.X, o.Y-p.Y
-		if dx*dx+dy*dy < r*r {
-			q.Close()
-			return false
-		}
-	}
-	return true
+	m := l.Ground.Min.Add(l.Ground.Max).Scale(0.5)
+	return components.Vec3{X: m.X, Y: m.Y, Z: l.Ground.Height}, 0
 }
 
 // leave takes s out of the room: its character goes, and its car too unless

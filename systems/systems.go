@@ -6,17 +6,32 @@ package systems
 
 import (
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/systems/city"
+	"github.com/fiveonit/engine/systems/city/zones"
+	"github.com/fiveonit/engine/systems/damage"
+	"github.com/fiveonit/engine/systems/gates"
 	"github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/police"
 	"github.com/fiveonit/engine/systems/seats"
+	"github.com/fiveonit/engine/systems/spawners"
+	"github.com/fiveonit/engine/systems/weapons"
 )
 
 // Options are what the systems are built from. Input and Sync come from the
 // layers above the simulation (the server's sessions, netsync's arena); nil
 // leaves them out, as tests and the physics bench do.
 type Options struct {
+	// Level is the room's level. Nil leaves out every system that needs
+	// one (spawners, gates, police, damage, city), as the physics bench
+	// does.
+	Level *levels.Level
 	// Static is the level's baked geometry (systems/physics.BakeLevel).
 	Static *phys.Static
+	// SafeZones are the ids of zones the game's rules make safe besides
+	// the level's safe zones.
+	SafeZones []string
 	// Input writes the players' inputs onto their characters' Drive.
 	Input ecs.System
 	// Sync quantizes the world for the snapshots.
@@ -25,21 +40,37 @@ type Options struct {
 
 // Entries returns the schedule of a room, in the order the systems run:
 //
-//	input      input (the server's), seats
-//	pre-step   spawners, gates, police, pedestrians, ai   (not built yet)
+//	input      input (the server's), seats, weapons
+//	pre-step   spawners, gates, police, pedestrians, ai
 //	step       physics
-//	post-step  missions                                   (not built yet)
+//	post-step  damage, city (respawn, zones), missions (not built yet)
 //	sync       sync (netsync's)
 func Entries(w *ecs.World, o Options) []ecs.Entry {
 	var list []ecs.Entry
 	add := func(name string, phase ecs.Phase, s ecs.System) {
-		if s != nil {
-			list = append(list, ecs.Entry{Name: name, Phase: phase, System: s})
+		list = append(list, ecs.Entry{Name: name, Phase: phase, System: s})
+	}
+	if o.Input != nil {
+		add("input", ecs.PhaseInput, o.Input)
+	}
+	add(seats.Name, ecs.PhaseInput, seats.New(w, o.Static))
+	add(weapons.Name, ecs.PhaseInput, weapons.New(w))
+	var z *zones.Zones
+	if o.Level != nil {
+		z = zones.New(o.Level, o.SafeZones...)
+		add(spawners.Name, ecs.PhasePreStep, spawners.New(w, o.Level, o.Static))
+		add(gates.Name, ecs.PhasePreStep, gates.New(w, o.Level))
+		if w.Rules.Police {
+			add(police.Name, ecs.PhasePreStep, police.New(w, o.Level, o.Static))
 		}
 	}
-	add("input", ecs.PhaseInput, o.Input)
-	add(seats.Name, ecs.PhaseInput, seats.New(w, o.Static))
 	add(physics.Name, ecs.PhaseStep, physics.New(w, o.Static))
-	add("sync", ecs.PhaseSync, o.Sync)
+	if o.Level != nil {
+		add(damage.Name, ecs.PhasePostStep, damage.New(w, z, o.Static))
+		add(city.Name, ecs.PhasePostStep, city.New(w, o.Level, o.Static, z))
+	}
+	if o.Sync != nil {
+		add("sync", ecs.PhaseSync, o.Sync)
+	}
 	return list
 }

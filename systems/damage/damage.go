@@ -1,0 +1,499 @@
+// Package damage is the system that turns the physics step's collisions
+// into harm: every contact that exchanged an impulse above a threshold hurts
+// the people and vehicles in it in proportion (a pedestrian run over is hurt
+// or killed, a car crashed hard enough is wrecked), each hit goes into the
+// tick's events and each harm a player did into the tick's crimes. A wrecked
+// car stops and, a few seconds later, explodes: a blast that hurts what is
+// round it.
+//
+// Nobody is hurt inside a safe zone or while a ghost (just respawned); a
+// player hurts another player only where the game's rules let them.
+//
+// Shots (EventShot, from the weapons system) are resolved here too: the
+// round flies from the muzzle along its direction up to ShotRange and hits
+// the first body in its way, unless a building is nearer; the body takes
+// the round's harm (the event's Amount) under the same rules.
+//
+// It runs in the post-step phase, right after the physics (it reads
+// w.Contacts, the step's collisions).
+package damage
+
+import (
+	"github.com/chewxy/math32"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/systems/city/zones"
+	"github.com/mlange-42/arche/generic"
+)
+
+// Name is the system's name in the schedule.
+const Name = "damage"
+
+// Collision damage: an impulse (N s) above the threshold hurts by the
+// factor per N s beyond it.
+//
+// PersonThreshold is 450 N s: a 75 kg person's change of speed of 6 m/s, so
+// sprinting (5.5 m/s) into a wall or a parked car hurts nobody, while a car
+// at 10 m/s (about 800 N s on a pedestrian) hurts and one at 20 m/s (about
+// 1,600 N s) kills. VehicleThreshold is 3,000 N s: two sedans closing at
+// about 4 m/s scrape by unhurt; a sedan into a wall at 30 m/s (about
+// 48,000 N s) is wrecked in one hit.
+const (
+	PersonThreshold  = 450
+	PersonPerNs      = 0.1
+	VehicleThreshold = 3000
+	VehiclePerNs     = 0.025
+)
+
+// A wrecked car is slowed by WreckDecel (m/s², more than any engine's
+// acceleration, so a driver's throttle cannot move it) and its spin by
+// WreckSpinDecel (rad/s²) until it stands.
+const (
+	WreckDecel     = 15
+	WreckSpinDecel = 6
+)
+
+// Blasts: a wrecked car explodes BlastDelay ticks (four seconds, time to get
+// away) after it was wrecked, hurting people (up to BlastPerson) and
+// vehicles (up to BlastVehicle) within BlastRadius metres, the harm falling
+// off linearly with the distance, and pushing them away at up to BlastPush
+// m/s.
+const (
+	BlastDelay   = 4 * ecs.TickRate
+	BlastRadius  = 8
+	BlastPerson  = 150
+	BlastVehicle = 600
+	BlastPush    = 6
+)
+
+// ShotRange (m) is how far a round flies: a block and a half of main-city,
+// farther than anyone aims at what they see.
+const ShotRange = 60
+
+// System is the damage system. Make it with New.
+type System struct {
+	zones  *zones.Zones
+	static *phys.Static
+
+	kinds   generic.Map1[components.Kind]
+	ids     generic.Map1[components.Identity]
+	health  generic.Map1[components.Health]
+	flags   generic.Map1[components.Flags]
+	poses   generic.Map2[components.Pose, components.Velocity]
+	bodies  generic.Map1[components.Body]
+	seats   generic.Map1[components.Seats]
+	acts    generic.Map1[components.PersonAction]
+	seated  generic.Map1[components.SeatedIn]
+	players generic.Map1[components.Player]
+	ghosts  generic.Map1[components.Ghost]
+
+	moving *generic.Filter3[components.Flags, components.Velocity, components.Seats]
+	all    *generic.Filter3[components.Kind, components.Pose, components.Health]
+
+	blasts []pending
+	due    []pending
+	near   []nearby
+}
+
+// pending is a wrecked car waiting to explode; by is the player who
+// wrecked it (the offender of what the blast does), or zero.
+type pending struct {
+	car ecs.Entity
+	at  uint64
+	by  ecs.Entity
+}
+
+type nearby struct {
+	e    ecs.Entity
+	dist float32
+}
+
+// New returns the damage system of w; z are the level's zones (nil: no safe
+// zone), static the level's geometry, which stops rounds (nil: nothing
+// does).
+func New(w *ecs.World, z *zones.Zones, static *phys.Static) *System {
+	s := &System{
+		zones:   z,
+		static:  static,
+		kinds:   generic.NewMap1[components.Kind](w.Arche),
+		ids:     generic.NewMap1[components.Identity](w.Arche),
+		health:  generic.NewMap1[components.Health](w.Arche),
+		flags:   generic.NewMap1[components.Flags](w.Arche),
+		poses:   generic.NewMap2[components.Pose, components.Velocity](w.Arche),
+		bodies:  generic.NewMap1[components.Body](w.Arche),
+		seats:   generic.NewMap1[components.Seats](w.Arche),
+		acts:    generic.NewMap1[components.PersonAction](w.Arche),
+		seated:  generic.NewMap1[components.SeatedIn](w.Arche),
+		players: generic.NewMap1[components.Player](w.Arche),
+		ghosts:  generic.NewMap1[components.Ghost](w.Arche),
+		moving:  generic.NewFilter3[components.Flags, components.Velocity, components.Seats](),
+		all:     generic.NewFilter3[components.Kind, components.Pose, components.Health](),
+	}
+	s.moving.Register(w.Arche)
+	s.all.Register(w.Arche)
+	return s
+}
+
+// Pending returns how many wrecked cars are waiting to explode.
+func (s *System) Pending() int { return len(s.blasts) }
+
+// Update hurts what the tick's shots and the last step's collisions hurt,
+// sets off the blasts that are due and slows the wrecks.
+func (s *System) Update(w *ecs.World) {
+	for i, n := 0, len(w.Events); i < n; i++ {
+		if ev := w.Events[i]; ev.Kind == components.EventShot {
+			s.shot(w, &ev)
+		}
+	}
+	for i := range w.Contacts {
+		c := w.Contacts[i]
+		s.contact(w, &c)
+	}
+	s.explode(w)
+	s.stopWrecks(w)
+}
+
+// contact hurts both sides of one collision.
+func (s *System) contact(w *ecs.World, c *components.Contact) {
+	if !s.alive(w, c.A) || !(c.Impulse > 0) {
+		return
+	}
+	if c.B.IsZero() {
+		s.hurtBy(w, c.A, ecs.Entity{}, c.Impulse, c.Point, false)
+		return
+	}
+	if !s.alive(w, c.B) {
+		return
+	}
+	aRams := s.aRams(c)
+	s.hurtBy(w, c.A, c.B, c.Impulse, c.Point, !aRams)
+	s.hurtBy(w, c.B, c.A, c.Impulse, c.Point, aRams)
+}
+
+// aRams reports whether A was the one driving into B: the one closing
+// faster along the contact normal before the impulse. The step's velocities
+// are after the impulse, so it is added back: A was pushed back by
+// Impulse/mass along -Normal, B forward along it.
+func (s *System) aRams(c *components.Contact) bool {
+	_, va := s.poses.Get(c.A)
+	_, vb := s.poses.Get(c.B)
+	ia, ib := invMass(s.bodies.Get(c.A)), invMass(s.bodies.Get(c.B))
+	n := c.Normal
+	a := va.Lin.X*n.X + va.Lin.Y*n.Y + c.Impulse*ia
+	b := -(vb.Lin.X*n.X + vb.Lin.Y*n.Y) + c.Impulse*ib
+	return a >= b
+}
+
+func invMass(b *components.Body) float32 {
+	if b == nil || !(b.Mass > 0) {
+		return 0
+	}
+	return 1 / b.Mass
+}
+
+// hurtBy hurts victim by a collision impulse with other; otherRams says
+// whether other drove into victim (only a rammer commits a crime against a
+// vehicle).
+func (s *System) hurtBy(w *ecs.World, victim, other ecs.Entity, impulse float32, at components.Vec3, otherRams bool) {
+	kind := *s.kinds.Get(victim)
+	var threshold, per float32
+	switch {
+	case kind.IsPerson():
+		threshold, per = PersonThreshold, PersonPerNs
+	case kind.IsVehicle():
+		threshold, per = VehicleThreshold, VehiclePerNs
+	default:
+		return
+	}
+	if impulse <= threshold {
+		return
+	}
+	offender := s.responsible(w, other)
+	if kind.IsVehicle() && !otherRams {
+		offender = ecs.Entity{}
+	}
+	s.harm(w, victim, other, offender, (impulse-threshold)*per, at)
+}
+
+// responsible returns the player answerable for what e does: e itself when
+// it is a player's character, the player at the wheel when it is a
+// vehicle; zero for anything else.
+func (s *System) responsible(w *ecs.World, e ecs.Entity) ecs.Entity {
+	if !s.alive(w, e) {
+		return ecs.Entity{}
+	}
+	if s.players.Get(e) != nil {
+		return e
+	}
+	if st := s.seats.Get(e); st != nil {
+		if d := st.Occupant[0]; s.alive(w, d) && s.players.Get(d) != nil {
+			return d
+		}
+	}
+	return ecs.Entity{}
+}
+
+// harm takes amount hit points from victim (hit by source, through
+// offender's doing), records the hit, the death or the wreck, and the
+// crime. It does nothing to the dead, the wrecked, ghosts, what stands in
+// a safe zone, or a player another player may not hurt.
+func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount float32, at components.Vec3) {
+	h := s.health.Get(victim)
+	if h == nil || h.HP == 0 {
+		return
+	}
+	pose, vel := s.poses.Get(victim)
+	if s.zones.Safe(pose.Pos) {
+		return
+	}
+	fl := s.flags.Get(victim)
+	if fl != nil && fl.Bits&components.FlagGhost != 0 {
+		return
+	}
+	if g := s.ghosts.Get(victim); g != nil && g.Until > w.Tick() {
+		return
+	}
+	if offender == victim {
+		offender = ecs.Entity{}
+	}
+	if !offender.IsZero() && s.players.Get(victim) != nil &&
+		!w.Rules.MayHurt(s.ids.Get(offender).Party, s.ids.Get(victim).Party) {
+		return
+	}
+	n := uint16(min(amount+0.5, 65535))
+	n = max(n, 1)
+	n = min(n, h.HP)
+	h.HP -= n
+	w.Events = append(w.Events, components.Event{Kind: components.EventHit, Source: source, Target: victim, Pos: at, Amount: float32(n)})
+	killed := h.HP == 0
+	kind := *s.kinds.Get(victim)
+	if killed {
+		if kind.IsPerson() {
+			act := s.acts.Get(victim)
+			act.Act, act.Timer = components.ActDead, 0
+			if sd := s.seated.Get(victim); sd.Vehicle.IsZero() {
+				*vel = components.Velocity{}
+			}
+		} else if fl != nil {
+			fl.Bits |= components.FlagWrecked
+			fl.Bits &^= components.FlagSiren | components.FlagHorn
+			s.blasts = append(s.blasts, pending{car: victim, at: w.Tick() + BlastDelay, by: offender})
+		}
+	}
+	s.crime(w, kind, victim, offender, killed, at)
+}
+
+// crime records what offender (a player, or zero) did to victim.
+func (s *System) crime(w *ecs.World, kind components.Kind, victim, offender ecs.Entity, killed bool, at components.Vec3) {
+	if offender.IsZero() {
+		return
+	}
+	var k components.CrimeKind
+	switch {
+	case kind.IsPerson() && s.players.Get(victim) != nil:
+		k = components.CrimeAssault
+	case kind.IsPerson() && killed:
+		k = components.CrimeKillPedestrian
+	case kind.IsPerson():
+		k = components.CrimeHitPedestrian
+	case kind == components.KindPoliceCar:
+		k = components.CrimeRamPolice
+	default:
+		return
+	}
+	w.Crimes = append(w.Crimes, components.Crime{Kind: k, Offender: offender, Victim: victim, Pos: at})
+}
+
+// explode sets off the blasts that are due, in the order the cars were
+// wrecked. A blast may wreck more cars: they wait their own delay.
+func (s *System) explode(w *ecs.World) {
+	if len(s.blasts) == 0 {
+		return
+	}
+	tick := w.Tick()
+	s.due = s.due[:0]
+	keep := s.blasts[:0]
+	for _, p := range s.blasts {
+		if p.at <= tick {
+			s.due = append(s.due, p)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	s.blasts = keep
+	for _, p := range s.due {
+		s.blast(w, p)
+	}
+}
+
+// blast explodes the wreck of p: an EventBlast, then harm and a push to
+// everything with health within BlastRadius.
+func (s *System) blast(w *ecs.World, p pending) {
+	if !s.alive(w, p.car) {
+		return
+	}
+	pose, _ := s.poses.Get(p.car)
+	c := pose.Pos
+	w.Events = append(w.Events, components.Event{Kind: components.EventBlast, Source: p.car, Pos: c, Amount: BlastRadius})
+	s.near = s.near[:0]
+	q := s.all.Query(w.Arche)
+	for q.Next() {
+		_, pp, _ := q.Get()
+		dx, dy := pp.Pos.X-c.X, pp.Pos.Y-c.Y
+		if d2 := dx*dx + dy*dy; d2 < BlastRadius*BlastRadius && q.Entity() != p.car {
+			s.near = append(s.near, nearby{q.Entity(), math32.Sqrt(d2)})
+		}
+	}
+	for _, n := range s.near {
+		if !s.alive(w, n.e) {
+			continue
+		}
+		f := 1 - n.dist/BlastRadius
+		kind := *s.kinds.Get(n.e)
+		switch {
+		case kind.IsPerson():
+			s.harm(w, n.e, p.car, p.by, BlastPerson*f, c)
+		case kind.IsVehicle():
+			s.harm(w, n.e, p.car, p.by, BlastVehicle*f, c)
+		default:
+			continue
+		}
+		s.push(n.e, c, n.dist, f)
+	}
+}
+
+// push throws e (a vehicle, or a person on foot) away from the blast at c.
+func (s *System) push(e ecs.Entity, c components.Vec3, dist, f float32) {
+	if sd := s.seated.Get(e); sd != nil && !sd.Vehicle.IsZero() {
+		return
+	}
+	if b := s.bodies.Get(e); b == nil || !(b.Mass > 0) || dist < 0.01 {
+		return
+	}
+	pose, vel := s.poses.Get(e)
+	k := BlastPush * f / dist
+	vel.Lin.X += (pose.Pos.X - c.X) * k
+	vel.Lin.Y += (pose.Pos.Y - c.Y) * k
+}
+
+// stopWrecks slows every wrecked vehicle until it stands.
+func (s *System) stopWrecks(w *ecs.World) {
+	q := s.moving.Query(w.Arche)
+	for q.Next() {
+		fl, vel, _ := q.Get()
+		if fl.Bits&components.FlagWrecked == 0 {
+			continue
+		}
+		v := math32.Sqrt(vel.Lin.X*vel.Lin.X + vel.Lin.Y*vel.Lin.Y)
+		if v > 0 {
+			k := max(v-WreckDecel*ecs.Dt, 0) / v
+			vel.Lin.X *= k
+			vel.Lin.Y *= k
+		}
+		vel.Ang.Z = toward0(vel.Ang.Z, WreckSpinDecel*ecs.Dt)
+	}
+}
+
+func toward0(x, d float32) float32 {
+	switch {
+	case x > d:
+		return x - d
+	case x < -d:
+		return x + d
+	}
+	return 0
+}
+
+func (s *System) alive(w *ecs.World, e ecs.Entity) bool {
+	return !e.IsZero() && w.Arche.Alive(e)
+}
+
+// shot finds what the round of ev hits and harms it.
+func (s *System) shot(w *ecs.World, ev *components.Event) {
+	o := phys.Flat(ev.Pos)
+	d := phys.Flat(ev.Dir)
+	if l := d.Len(); l > 0 {
+		d = d.Scale(1 / l)
+	} else {
+		return
+	}
+	var vehicle ecs.Entity // the shooter's own (none: they are on foot)
+	if s.alive(w, ev.Source) {
+		if sd := s.seated.Get(ev.Source); sd != nil {
+			vehicle = sd.Vehicle
+		}
+	}
+	best, bestT := ecs.Entity{}, float32(ShotRange)
+	q := s.all.Query(w.Arche)
+	for q.Next() {
+		_, pose, _ := q.Get()
+		e := q.Entity()
+		if e == ev.Source || e == vehicle {
+			continue
+		}
+		b := s.bodies.Get(e)
+		if b == nil {
+			continue
+		}
+		if sd := s.seated.Get(e); sd != nil && !sd.Vehicle.IsZero() {
+			continue // inside a vehicle: the vehicle takes the round
+		}
+		if t, ok := rayHits(o, d, pose, b); ok && t < bestT {
+			best, bestT = e, t
+		}
+	}
+	if best.IsZero() {
+		return
+	}
+	at := o.Add(d.Scale(bestT))
+	if s.static != nil && !s.static.SegmentClear(o, at) {
+		return // a building first
+	}
+	hit := components.Vec3{X: at.X, Y: at.Y, Z: ev.Pos.Z}
+	s.harm(w, best, ev.Source, s.responsible(w, ev.Source), ev.Amount, hit)
+}
+
+// rayHits returns where along the ray o + t*d (d a unit vector, t >= 0)
+// it first meets the body's shape.
+func rayHits(o, d phys.Vec, pose *components.Pose, b *components.Body) (float32, bool) {
+	c := phys.Flat(pose.Pos)
+	rel := o.Sub(c)
+	if b.Shape == components.ShapeCircle {
+		// |rel + t d|² = r²: t² + 2 (rel·d) t + |rel|² - r² = 0.
+		bb := rel.Dot(d)
+		cc := rel.Dot(rel) - b.Radius*b.Radius
+		disc := bb*bb - cc
+		if disc < 0 {
+			return 0, false
+		}
+		t := -bb - math32.Sqrt(disc)
+		if t < 0 {
+			return 0, false // behind, or starting inside
+		}
+		return t, true
+	}
+	co, si := pose.Rot.Heading()
+	lo := phys.Vec{X: rel.X*co + rel.Y*si, Y: -rel.X*si + rel.Y*co}
+	ld := phys.Vec{X: d.X*co + d.Y*si, Y: -d.X*si + d.Y*co}
+	t0, t1 := float32(0), float32(math32.MaxFloat32)
+	if !slab(lo.X, ld.X, b.HalfX, &t0, &t1) || !slab(lo.Y, ld.Y, b.HalfY, &t0, &t1) {
+		return 0, false
+	}
+	return t0, true
+}
+
+// slab narrows [t0, t1] to where o + t*d lies within [-h, h].
+func slab(o, d, h float32, t0, t1 *float32) bool {
+	if d == 0 {
+		return o >= -h && o <= h
+	}
+	a, b := (-h-o)/d, (h-o)/d
+	if a > b {
+		a, b = b, a
+	}
+	*t0 = max(*t0, a)
+	*t1 = min(*t1, b)
+	return *t0 <= *t1
+}

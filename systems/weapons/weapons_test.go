@@ -1,0 +1,121 @@
+package weapons_test
+
+import (
+	"testing"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/systems/city/citytest"
+	"github.com/fiveonit/engine/systems/damage"
+	"github.com/fiveonit/engine/systems/weapons"
+)
+
+// level has a wall at x in [20, 22] for y in [20, 40] and a safe zone at
+// y in [60, 80].
+const level = `{
+  "name": "test-weapons",
+  "version": 1,
+  "ground": {"min":[-200,-200],"max":[200,200]},
+  "buildings": [
+    {"id":"wall","footprint":[[20,20],[22,20],[22,40],[20,40]],"height":3,"use":"wall"}
+  ],
+  "zones": [
+    {"id":"grounds","kind":"safe","polygon":[[-100,60],[100,60],[100,80],[-100,80]]}
+  ]
+}`
+
+func TestShots(t *testing.T) {
+	cases := []struct {
+		name     string
+		y        float32 // the row the shooter and the target stand on
+		targetX  float32 // the target's x; the shooter is at x = 0 facing east
+		weapon   uint8
+		seated   bool
+		shots    int // rounds fired in one second
+		wantHurt bool
+	}{
+		{"hit at 10 m", 0, 10, weapons.Pistol, false, 4, true},
+		{"bare hands", 0, 10, 0, false, 0, false},
+		{"in a car", 0, 10, weapons.Pistol, true, 0, false},
+		{"out of range", 0, damage.ShotRange + 5, weapons.Pistol, false, 4, false},
+		{"behind a wall", 30, 30, weapons.Pistol, false, 4, false},
+		{"in the safe zone", 70, 10, weapons.Pistol, false, 4, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+			shooter := r.Character(t, 0, c.y, 0)
+			target := r.Pedestrian(t, c.targetX, c.y)
+			bystander := r.Pedestrian(t, 5, c.y+5) // beside the line of fire
+			citytest.Get[components.PersonAction](r.W, shooter).Weapon = c.weapon
+			if c.seated {
+				car := r.Car(t, components.KindCar, phys.ModelSedan, 0, c.y-20, 0)
+				r.Seat(shooter, car)
+			}
+			r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+				if e == shooter {
+					d.Held |= components.BtnFire
+				}
+			}
+			shots, crimes := 0, 0
+			for range ecs.TickRate {
+				r.W.Step()
+				for _, ev := range citytest.Events(r.W, components.EventShot) {
+					if ev.Source != shooter || ev.Dir.X < 0.99 {
+						t.Fatalf("shot %+v", ev)
+					}
+					shots++
+				}
+				for _, cr := range citytest.Crimes(r.W, components.CrimeShooting) {
+					if cr.Offender == shooter {
+						crimes++
+					}
+				}
+			}
+			if shots != c.shots || crimes != c.shots {
+				t.Fatalf("%d shots, %d shooting crimes, want %d", shots, crimes, c.shots)
+			}
+			hp := citytest.Get[components.Health](r.W, target).HP
+			if c.wantHurt != (hp < 100) {
+				t.Fatalf("target hp %d, want hurt %v", hp, c.wantHurt)
+			}
+			if c.wantHurt && hp != 100-weapons.PistolHarm*uint16(c.shots) {
+				t.Fatalf("target hp %d after %d rounds", hp, c.shots)
+			}
+			if hp := citytest.Get[components.Health](r.W, bystander).HP; hp != 100 {
+				t.Fatal("a round hit the bystander beside the line of fire")
+			}
+		})
+	}
+}
+
+func TestShotHitsACar(t *testing.T) {
+	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+	shooter := r.Character(t, 0, 0, 0)
+	citytest.Get[components.PersonAction](r.W, shooter).Weapon = weapons.Pistol
+	car := r.Car(t, components.KindCar, phys.ModelSedan, 15, 0, 1.5707964)
+	behind := r.Pedestrian(t, 20, 0)
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) { d.Held |= components.BtnFire }
+	r.Step(ecs.TickRate)
+	if hp := citytest.Get[components.Health](r.W, car).HP; hp != 1000-4*weapons.PistolHarm {
+		t.Fatalf("car hp %d", hp)
+	}
+	if hp := citytest.Get[components.Health](r.W, behind).HP; hp != 100 {
+		t.Fatal("a round went through the car")
+	}
+}
+
+func TestSteadyAllocatesNothing(t *testing.T) {
+	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+	for i := range 10 {
+		s := r.Character(t, 0, float32(i)*3, 0)
+		citytest.Get[components.PersonAction](r.W, s).Weapon = weapons.Pistol
+		r.Car(t, components.KindCar, phys.ModelVan, 15, float32(i)*3, 1.5707964)
+	}
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) { d.Held |= components.BtnFire }
+	r.Step(60)
+	if allocs := testing.AllocsPerRun(100, r.W.Step); allocs != 0 {
+		t.Fatalf("%v allocations per tick", allocs)
+	}
+}
