@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,8 +25,9 @@ type HTTPConfig struct {
 // Handler returns the routes: GET /rooms/{name} joins over a WebSocket,
 // GET /rooms lists the rooms, GET /levels/{name} returns a level's JSON.
 // The query of a join: token (a join token; without one the player is
-// "player N"), acked=1 (ask for the acked snapshots), and the options of a
-// new room: level, traffic, pedestrians.
+// "player N"), acked=1 (ask for the acked snapshots), spectate=1 and
+// watch=N (watch player N without a character), and the options of a new
+// room: level, traffic, pedestrians.
 func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /rooms/{name}", func(w http.ResponseWriter, r *http.Request) { m.serveJoin(w, r, hc) })
@@ -57,6 +59,10 @@ func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, er
 		return ""
 	}
 	who.Acked = get("acked") == "1"
+	who.Spectate = get("spectate") == "1"
+	if n, err := strconv.Atoi(get("watch")); err == nil && n > 0 && n < 256 {
+		who.Watch = uint8(n)
+	}
 	tok := get("token")
 	if tok == "" {
 		return who, nil

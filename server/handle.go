@@ -108,10 +108,16 @@ func (g *GameServer) snapshot(s *Session) {
 // character, the vehicle it sits in and that vehicle's trailer.
 func (g *GameServer) view(s *Session) netsync.View {
 	v := netsync.View{LastSeq: s.lastSeq, InputBuffer: uint8(min(s.queue.Len(), 255))}
-	if !g.w.Arche.Alive(s.char) {
+	char, ok := g.watched(s)
+	if !ok {
+		c := g.cfg.Level.Ground.Min.Add(g.cfg.Level.Ground.Max).Scale(0.5)
+		v.Center = wire.Vec3{X: c.X, Y: c.Y}
 		return v
 	}
-	v.Center = wire.Vec3(g.posOf(s.char).Pos)
+	v.Center = wire.Vec3(g.posOf(char).Pos)
+	if s.who.Spectate {
+		return v // a spectator owns nothing: every pose comes quantized
+	}
 	v.Own[0] = s.charWire
 	_, in, _ := g.persons.Get(s.char)
 	if veh := in.Vehicle; !veh.IsZero() && g.w.Arche.Alive(veh) {
@@ -149,7 +155,7 @@ func (g *GameServer) notify(s *Session) {
 		s.sent.clock = rev
 		g.sendText(s, textframe.ClockFrame{Type: "clock", Minutes: w.Clock.Minutes(), Pace: w.Clock.Pace(), Tick: w.Tick()})
 	}
-	if !w.Arche.Alive(s.char) {
+	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return
 	}
 	wa, cash := g.wanted.Get(s.char)

@@ -235,13 +235,21 @@ func (g *GameServer) admit() {
 // enter makes s's character and car at a player spawn, seats it at the
 // wheel and sends the welcome.
 func (g *GameServer) enter(s *Session) error {
+	s.debug = g.debug || s.who.Debug
+	s.acked = s.conn.Lossy() || s.who.Acked
+	s.enc = netsync.NewEncoder(g.arena)
+	if s.who.Spectate {
+		if s.who.Name == "" {
+			s.who.Name = "spectator"
+		}
+		s.joined = true
+		g.sendWelcome(s, 0)
+		return nil
+	}
 	s.player = g.freePlayerNumber()
 	if s.who.Name == "" {
 		s.who.Name = fmt.Sprintf("player %d", s.player)
 	}
-	s.debug = g.debug || s.who.Debug
-	s.acked = s.conn.Lossy() || s.who.Acked
-	s.enc = netsync.NewEncoder(g.arena)
 	pos, yaw := g.spawnPoint(s.player)
 	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
 	if err != nil {
@@ -255,9 +263,16 @@ func (g *GameServer) enter(s *Session) error {
 	g.seat(char, car, 0)
 	s.char, s.car, s.joined = char, car, true
 	s.charWire = g.ids.Get(char).WireID
+	g.sendWelcome(s, g.ids.Get(car).WireID)
+	return nil
+}
+
+// sendWelcome sends s its welcome: who it is, the level, the rules and the
+// constants its client needs.
+func (g *GameServer) sendWelcome(s *Session, car uint16) {
 	g.sendText(s, textframe.Welcome{
 		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: s.who.Party,
-		Character: s.charWire, Car: g.ids.Get(car).WireID, Room: g.cfg.Room, Level: g.cfg.Level.Name,
+		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
 		Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
 		Consts: textframe.WelcomeConsts{
 			TickRate: ecs.TickRate, SnapshotEvery: SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
@@ -265,7 +280,6 @@ func (g *GameServer) enter(s *Session) error {
 		},
 		Zones: welcomeZones(g.cfg.Level),
 	})
-	return nil
 }
 
 func (g *GameServer) inputsPerFrame(s *Session) int {
@@ -292,10 +306,38 @@ func carModel(player uint8) uint8 {
 	return [...]uint8{phys.ModelSedan, phys.ModelCompact, phys.ModelSports, phys.ModelVan}[player%4]
 }
 
+// Spectate makes s watch player n (0: the first player) from now on.
+// Room goroutine only.
+func (s *Session) Spectate(n uint8) { s.who.Watch = n }
+
+// watched returns the character s's view is centred on: its own, or for a
+// spectator the watched player's (the first player's when Watch is 0 or
+// gone).
+func (g *GameServer) watched(s *Session) (ecs.Entity, bool) {
+	if !s.who.Spectate {
+		return s.char, g.w.Arche.Alive(s.char)
+	}
+	var first ecs.Entity
+	for _, o := range g.sessions {
+		if o.who.Spectate || o.closed || !g.w.Arche.Alive(o.char) {
+			continue
+		}
+		if o.player == s.who.Watch {
+			return o.char, true
+		}
+		if first.IsZero() {
+			first = o.char
+		}
+	}
+	return first, !first.IsZero()
+}
+
 func (g *GameServer) freePlayerNumber() uint8 {
 	used := [256]bool{}
 	for _, s := range g.sessions {
-		used[s.player] = true
+		if !s.who.Spectate {
+			used[s.player] = true
+		}
 	}
 	for n := 1; n < 256; n++ {
 		if !used[n] {

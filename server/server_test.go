@@ -307,3 +307,48 @@ func TestDebugCommands(t *testing.T) {
 		t.Fatalf("status after kill: %v", st)
 	}
 }
+
+// TestSpectator: a spectator has no character, owns nothing (no full
+// pose), and its area of interest follows the player it watches.
+func TestSpectator(t *testing.T) {
+	g := newServer(t, "test-flat")
+	a := join(t, g, Who{})
+	b := join(t, g, Who{})
+	spec := join(t, g, Who{Spectate: true, Watch: 2})
+	for i := 0; i < 3; i++ {
+		g.Tick()
+	}
+	a.read()
+	b.read()
+	spec.read()
+	if spec.welcome.Character != 0 || !spec.welcome.Spectate {
+		t.Fatalf("spectator welcome %+v", spec.welcome)
+	}
+	if ents := spec.dec.Snapshot().Entities; len(ents) != 4 {
+		t.Fatalf("spectator holds %d entities, want the 4 of the two players", len(ents))
+	}
+	for _, e := range spec.dec.Snapshot().Entities {
+		if e.PoseFull {
+			t.Fatal("a spectator owns nothing: no full pose")
+		}
+	}
+	// Move b (player 2) 400 m east and park an empty car beside each
+	// player: the spectator holds the one beside b, not the one beside a.
+	w := g.World()
+	bCar, _ := w.ByWireID(b.welcome.Car)
+	g.posOf(bCar).Pos.X += 400
+	aCar, _ := w.ByWireID(a.welcome.Car)
+	nearA, _ := g.pf.Vehicle(components.KindCar, 0, components.Vec3{X: g.posOf(aCar).Pos.X, Y: g.posOf(aCar).Pos.Y + 30}, 0, ecs.Entity{})
+	nearB, _ := g.pf.Vehicle(components.KindCar, 0, components.Vec3{X: g.posOf(bCar).Pos.X, Y: g.posOf(bCar).Pos.Y + 30}, 0, ecs.Entity{})
+	for i := 0; i < 6; i++ {
+		g.Tick()
+	}
+	spec.read()
+	held := map[uint16]bool{}
+	for _, e := range spec.dec.Snapshot().Entities {
+		held[e.EID] = true
+	}
+	if !held[g.ids.Get(nearB).WireID] || held[g.ids.Get(nearA).WireID] {
+		t.Fatalf("spectator holds the car near b: %v (want true), near a: %v (want false)", held[g.ids.Get(nearB).WireID], held[g.ids.Get(nearA).WireID])
+	}
+}

@@ -49,6 +49,11 @@ type Who struct {
 	// Acked asks for the acked snapshots (ACKED_REQUEST) even over an
 	// ordered transport.
 	Acked bool
+	// Spectate joins without a character: the client watches the area
+	// of interest of player Watch (its number in the room; 0: the first
+	// player there is, or the level's centre while there is none).
+	Spectate bool
+	Watch    uint8
 }
 
 // SessionStats counts a session's traffic.

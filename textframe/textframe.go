@@ -17,8 +17,10 @@ type Welcome struct {
 	Player    uint8         `json:"player"`
 	Name      string        `json:"name"`
 	Party     uint8         `json:"party"`
-	Character uint16        `json:"character"` // wire id, 0 for a spectator
-	Car       uint16        `json:"car"`       // wire id of the car you start in
+	Character uint16        `json:"character"`          // wire id, 0 for a spectator
+	Car       uint16        `json:"car"`                // wire id of the car you start in
+	Spectate  bool          `json:"spectate,omitempty"` // you watch without a character
+	Watch     uint8         `json:"watch,omitempty"`    // the player you watch (0: the first)
 	Room      string        `json:"room"`
 	Level     string        `json:"level"`
 	Rules     any           `json:"rules"`
