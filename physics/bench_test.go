@@ -88,3 +88,13 @@ func BenchmarkStaticSegmentClear(b *testing.B) {
 		c.st.SegmentClear(Vec{float32(k % 500), 0}, Vec{0, float32(k % 400)})
 	}
 }
+
+func BenchmarkStaticOverlaps(b *testing.B) {
+	c := newCity(1000, 1)
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		k++
+		c.st.Overlaps(Vec{float32(k % 560), float32(k * 7 % 560)}, 0.35)
+	}
+}

@@ -19,8 +19,8 @@ type Body struct {
 	// Layer is the body's layer bit, Mask the layers it collides with: a
 	// pair collides when each one's mask has the other's layer.
 	Layer, Mask uint16
-	// NoCollide is the index of a body this one never collides with (its
-	// hitch partner), or -1.
+	// NoCollide is one more than the index of a body this one never
+	// collides with (its hitch partner), so that the zero value, 0, is none.
 	NoCollide int32
 }
 
@@ -34,7 +34,7 @@ func NewBody(pose components.Pose, vel components.Velocity, cb *components.Body)
 		Pose: pose, Vel: vel, Shape: cb.Shape,
 		HalfX: max32(cb.HalfX, 0.01), HalfY: max32(cb.HalfY, 0.01), Radius: max32(cb.Radius, 0.01),
 		Friction: clamp(cb.Friction, 0, 10), Restitution: clamp(cb.Restitution, 0, 1),
-		Layer: cb.Layer, Mask: cb.Mask, NoCollide: -1,
+		Layer: cb.Layer, Mask: cb.Mask,
 	}
 	if b.Shape != components.ShapeCircle {
 		b.Shape = components.ShapeBox
@@ -93,8 +93,8 @@ func (b *Bodies) AddHitch(tractor, trailer int32, length float32) {
 		A: tractor, B: trailer,
 		AnchorA: Vec{-back, 0}, AnchorB: Vec{max32(length-back, 0), 0},
 	})
-	b.List[trailer].NoCollide = tractor
-	if b.List[tractor].NoCollide < 0 {
-		b.List[tractor].NoCollide = trailer
+	b.List[trailer].NoCollide = tractor + 1
+	if b.List[tractor].NoCollide == 0 {
+		b.List[tractor].NoCollide = trailer + 1
 	}
 }

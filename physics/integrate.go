@@ -24,7 +24,7 @@ func turn(q components.Quat, a float32) components.Quat {
 	h := a * 0.5
 	// Beyond a quarter turn a step the series is poor; such a spin is
 	// nonsense anyway, so cap it (the result stays a unit rotation).
-	h = clamp(h, -0.75, 0.75)
+	h = clampFinite(h, -0.75, 0.75)
 	h2 := h * h
 	s := h * (1 - h2*(1.0/6)*(1-h2*(1.0/20)))
 	c := 1 - h2*0.5*(1-h2*(1.0/12))

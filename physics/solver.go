@@ -196,7 +196,7 @@ func (s *Scratch) solveContact(c *contact) {
 		lam := -p.tMass * dv.Dot(t)
 		maxF := c.friction * p.pn
 		old := p.pt
-		p.pt = clamp(old+lam, -maxF, maxF)
+		p.pt = clampFinite(old+lam, -maxF, maxF)
 		lam = p.pt - old
 		P := t.Scale(lam)
 		vA = vA.Sub(P.Scale(mA))

@@ -13,10 +13,9 @@ import (
 const MaxPolygonPoints = 32
 
 // MaxStaticCells caps the static grid (4 bytes a cell and a bit). Its cells
-// are the dynamic grid's (BroadCell), so that the broad phase learns for
-// free which bodies are near a building; a level so large that it would
-// pass the cap gets cells of BroadCell times a power of two. 4 Mi cells
-// is a 12 km square level at 6 m.
+// have the dynamic grid's side (BroadCell), on the same lines; a level so
+// large that it would pass the cap gets cells of BroadCell times a power of
+// two. 4 Mi cells is a 12 km square level at 6 m.
 const MaxStaticCells = 1 << 22
 
 // The wall surface of the static world, used for every building and for the
@@ -28,11 +27,11 @@ const (
 
 // Errors of NewStatic.
 var (
-	ErrBounds      = errors.New("physics: bounds empty or not finite")
-	ErrPolygon     = errors.New("physics: polygon has fewer than 3 distinct points or no area")
-	ErrNotConvex   = errors.New("physics: polygon not convex")
-	ErrTooManySide = errors.New("physics: polygon has more than MaxPolygonPoints points")
-	ErrNotFinite   = errors.New("physics: polygon point not finite")
+	ErrBounds        = errors.New("physics: bounds empty or not finite")
+	ErrPolygon       = errors.New("physics: polygon has fewer than 3 distinct points or no area")
+	ErrNotConvex     = errors.New("physics: polygon not convex")
+	ErrTooManyPoints = errors.New("physics: polygon has more than MaxPolygonPoints points")
+	ErrNotFinite     = errors.New("physics: polygon point not finite")
 )
 
 // Polygon is a static building's footprint: a convex outline in either
@@ -58,8 +57,10 @@ func BoxPolygon(c Vec, hx, hy, yaw, h float32) Polygon {
 
 // Static is the level's immovable geometry, baked once: convex building
 // polygons, the walls at the edge of Bounds, the ground height, and a
-// uniform grid to find them. It is never written after NewStatic, so one
-// Static may serve many rooms at once; every query is safe for concurrent use.
+// uniform grid to find them. Nothing writes it after NewStatic (Step and the
+// queries only read it), so one Static may serve many rooms at once and
+// every query is safe for concurrent use; its exported fields are for
+// reading (Friction and Restitution may be tuned before first use).
 type Static struct {
 	// Bounds is the playable ground; bodies are walled in at its edge.
 	Bounds Rect
@@ -114,7 +115,7 @@ func NewStatic(polygons []Polygon, bounds Rect, groundZ float32) (*Static, error
 
 func (st *Static) addPolygon(pg Polygon) error {
 	if len(pg.Points) > MaxPolygonPoints {
-		return ErrTooManySide
+		return ErrTooManyPoints
 	}
 	var pts [MaxPolygonPoints]Vec
 	n := 0
@@ -427,8 +428,23 @@ func (st *Static) Overlaps(c Vec, r float32) bool {
 }
 
 // SegmentClear reports whether the segment from a to b crosses no building:
-// a line of sight along the ground. The level's edge does not block it.
+// a line of sight along the ground. The level's edge does not block it; a
+// segment with a non-finite end is not clear.
 func (st *Static) SegmentClear(a, b Vec) bool {
+	return st.segmentClear(a, b, -math32.MaxFloat32)
+}
+
+// SegmentClearAbove reports whether the segment from a to b, at height z
+// above the ground, crosses no building at least as tall: a line of sight at
+// eye height sees over a low wall.
+func (st *Static) SegmentClearAbove(a, b Vec, z float32) bool {
+	return st.segmentClear(a, b, z)
+}
+
+func (st *Static) segmentClear(a, b Vec, z float32) bool {
+	if !finite(a.X + a.Y + b.X + b.Y) {
+		return false
+	}
 	// Clip the segment to the grid (Liang-Barsky); what lies off it meets
 	// no cell.
 	cs := st.cellSize()
@@ -473,6 +489,9 @@ func (st *Static) SegmentClear(a, b Vec) bool {
 	steps := iabs(ex-cx) + iabs(ey-cy)
 	for i := int32(0); ; i++ {
 		for _, it := range st.items(cy*st.nx + cx) {
+			if st.polys[it.poly].height < z {
+				continue
+			}
 			v, n := st.polyVerts(it.poly)
 			if segmentHitsPolygon(a, d, v, n) {
 				return false

@@ -34,7 +34,7 @@ func TestNewStaticRejectsBadLevels(t *testing.T) {
 		{"repeated points", []Polygon{{Points: []Vec{{0, 0}, {0, 0}, {4, 4}, {4, 4}}}}, good, ErrPolygon},
 		{"flat", []Polygon{{Points: []Vec{{0, 0}, {2, 2}, {4, 4}}}}, good, ErrPolygon},
 		{"NaN", []Polygon{{Points: []Vec{{0, 0}, {4, 0}, {4, nan32()}}}}, good, ErrNotFinite},
-		{"too many", []Polygon{{Points: make([]Vec, MaxPolygonPoints+1)}}, good, ErrTooManySide},
+		{"too many", []Polygon{{Points: make([]Vec, MaxPolygonPoints+1)}}, good, ErrTooManyPoints},
 		{"empty bounds", nil, Rect{Min: Vec{5, 5}, Max: Vec{5, 9}}, ErrBounds},
 		{"NaN bounds", nil, Rect{Max: Vec{nan32(), 9}}, ErrBounds},
 	} {
@@ -101,9 +101,30 @@ func TestStaticSegmentClear(t *testing.T) {
 		{"a point", Vec{5, 5}, Vec{5, 5}, true},
 		{"from outside the level", Vec{-50, 20}, Vec{30, 20}, false},
 		{"entirely outside", Vec{-50, -20}, Vec{150, -20}, true},
+		{"NaN end", Vec{nan32(), 20}, Vec{30, 20}, false},
 	} {
 		if got := st.SegmentClear(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: SegmentClear(%v, %v) = %v, want %v", tc.name, tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestStaticSegmentClearAbove(t *testing.T) {
+	st := testStatic(t) // the square is 10 m tall, the slab 4 m, the triangle 0
+	for _, tc := range []struct {
+		name string
+		a, b Vec
+		z    float32
+		want bool
+	}{
+		{"over the triangle at eye height", Vec{30, 53}, Vec{40, 53}, 1.7, true},
+		{"into the triangle at its foot", Vec{30, 53}, Vec{40, 53}, 0, false},
+		{"into the slab at eye height", Vec{40, 20}, Vec{60, 20}, 1.7, false},
+		{"over the slab from a roof", Vec{40, 20}, Vec{60, 20}, 5, true},
+		{"into the square from the same roof", Vec{10, 20}, Vec{30, 20}, 5, false},
+	} {
+		if got := st.SegmentClearAbove(tc.a, tc.b, tc.z); got != tc.want {
+			t.Errorf("%s: SegmentClearAbove(%v, %v, %v) = %v, want %v", tc.name, tc.a, tc.b, tc.z, got, tc.want)
 		}
 	}
 }

@@ -195,8 +195,8 @@ func Step(st *Static, b *Bodies, s *Scratch, dt float32) {
 // a building or the level's edge.
 func (s *Scratch) prepare(st *Static, list []Body, dt float32) {
 	n := len(list)
-	// One to two buckets an entry (a body covers about two cells), sized by
-	// the bodies so that the table follows them and not the level.
+	// Two buckets a body (which covers about two cells): the table follows
+	// the bodies, not the level, and stays mostly single-entry buckets.
 	bits := uint32(4)
 	for 1<<bits < 2*n {
 		bits++
@@ -309,8 +309,9 @@ func (s *Scratch) bucket(x, y int32) uint32 {
 // layers collide, as s.pairs sorted by (i, j), and flags the bodies whose
 // cells hold static polygons.
 //
-// The grid is uniform, hashed into a table of one to two buckets per entry
-// so that its size follows the bodies and not the level; a counting sort
+// The grid is uniform, hashed into a table of two buckets per body (prepare
+// counts into it) so that its size follows the bodies and not the level,
+// with no map; a counting sort
 // files each body's proxy under every cell its bounds touch; then a sweep
 // over the buckets holding two or more tests the proxies sharing a bucket. A
 // pair is taken only in the bucket of the cell holding the low corner of
@@ -402,7 +403,7 @@ func min32i(a, b int32) int32 {
 // between them, and at least one of them movable.
 func collides(a, b *Body, i, j int32) bool {
 	return a.Mask&b.Layer != 0 && b.Mask&a.Layer != 0 &&
-		a.NoCollide != j && b.NoCollide != i &&
+		a.NoCollide != j+1 && b.NoCollide != i+1 &&
 		(a.InvMass != 0 || b.InvMass != 0)
 }
 

@@ -710,3 +710,23 @@ func TestMayhemNeverInsideBuildings(t *testing.T) {
 		t.Logf("seed %d: deepest into a building %.3f m", seed, worst)
 	}
 }
+
+func TestBodyLiteralCollidesWithBodyZero(t *testing.T) {
+	// An adapter may build a Body by hand; its zero NoCollide is "none",
+	// not "body 0".
+	var b Bodies
+	var s Scratch
+	who := addPerson(&b, Vec{0, 0})
+	b.List = append(b.List, Body{
+		Pose:  components.Pose{Pos: components.Vec3{X: -3}, Rot: components.NoRotation},
+		Vel:   components.Velocity{Lin: components.Vec3{X: 8}},
+		HalfX: 2, HalfY: 1, InvMass: 1.0 / 1200, InvInertia: 3 / (1200 * 5.0),
+		Layer: components.LayerVehicle, Mask: 0xFFFF, Friction: 0.5,
+	})
+	for k := 0; k < 60; k++ {
+		Step(nil, &b, &s, Dt)
+	}
+	if x := b.List[who].Pose.Pos.X; x < 1 {
+		t.Errorf("the person at body 0 was not pushed: x %v", x)
+	}
+}

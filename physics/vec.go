@@ -81,6 +81,10 @@ func clamp(x, lo, hi float32) float32 {
 	return x
 }
 
+// clampFinite returns x limited to [lo, hi] without a branch, for x known
+// finite (the solver's own numbers; clamp is for input).
+func clampFinite(x, lo, hi float32) float32 { return max32(lo, min32(x, hi)) }
+
 // toward0 moves x toward zero by d (d >= 0) without crossing it.
 func toward0(x, d float32) float32 {
 	if x > d {
