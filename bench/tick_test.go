@@ -15,8 +15,8 @@ import (
 )
 
 // drivingCity builds main-city with n cars, each with a character at the
-// wheel, and n/2 characters walking, every one of them moving: cars on the
-// lanes at a cruise, people walking in circles.
+// wheel, and n/2 characters walking (1.5 n bodies), every one of them
+// moving: cars on the lanes at a cruise, people walking in circles.
 func drivingCity(b *testing.B, n int) *ecs.World {
 	l, err := levels.Load("main-city")
 	if err != nil {
@@ -48,8 +48,13 @@ func drivingCity(b *testing.B, n int) *ecs.World {
 		seat(w, c, car)
 		people = append(people, c)
 		if i%2 == 0 {
-			s := l.Pavements[i%len(l.Pavements)]
-			q := s.Points[0]
+			// Along the pavements, a few metres apart.
+			k := i / 2
+			pv := l.Pavements[k%len(l.Pavements)]
+			seg := (k / len(l.Pavements)) % len(pv.Points)
+			a, z := pv.Points[seg], pv.Points[(seg+1)%len(pv.Points)]
+			f := float32(k/len(l.Pavements)/len(pv.Points)%8)/8 + 0.05
+			q := a.Add(z.Sub(a).Scale(f))
 			walker, _ := pf.Character(1, 0, 0, components.Vec3{X: q.X, Y: q.Y}, 0)
 			people = append(people, walker)
 		}
@@ -93,6 +98,28 @@ func BenchmarkTick(b *testing.B) {
 			b.StopTimer()
 			for _, tm := range w.Sched.Timings() {
 				b.ReportMetric(float64(tm.Total.Nanoseconds())/float64(tm.Runs)/1000, tm.Name+"-us/tick")
+			}
+		})
+	}
+}
+
+// BenchmarkPhysicsStep runs the physics system (the driving models, the
+// step, the write-back) of main-city with about 100, 1,000 and 5,000
+// moving bodies, and reports its time per body.
+func BenchmarkPhysicsStep(b *testing.B) {
+	for _, bodies := range []int{100, 1000, 5000} {
+		b.Run(fmt.Sprintf("bodies=%d", bodies), func(b *testing.B) {
+			w := drivingCity(b, bodies*2/3)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				w.Step()
+			}
+			b.StopTimer()
+			for _, tm := range w.Sched.Timings() {
+				if tm.Name == "physics" {
+					b.ReportMetric(float64(tm.Total.Nanoseconds())/float64(tm.Runs)/float64(bodies), "ns/body/step")
+				}
 			}
 		})
 	}
