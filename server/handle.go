@@ -25,6 +25,7 @@ func (g *GameServer) drain(s *Session) {
 		return
 	}
 	s.tokens = min(s.tokens+float32(TextPerSecond)/ecs.TickRate, TextBurst)
+	defer s.recycle(frames)
 	for _, f := range frames {
 		s.stats.FramesIn++
 		s.stats.BytesIn += uint64(len(f.data))
@@ -77,8 +78,8 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 // queue is dropped and the next one is a keyframe (the ordered chain is
 // broken); a client whose queue stays full for SlowTicks is cut off.
 func (g *GameServer) snapshot(s *Session) {
-	v := g.view(s)
-	frame := s.enc.Encode(&v)
+	s.view = g.view(s)
+	frame := s.enc.Encode(&s.view)
 	if len(frame) > 0 && frame[0] == wire.FrameKeyframe {
 		s.stats.Keyframes++
 		g.stats.Keyframes++

@@ -352,3 +352,56 @@ func TestSpectator(t *testing.T) {
 		t.Fatalf("spectator holds the car near b: %v (want true), near a: %v (want false)", held[g.ids.Get(nearB).WireID], held[g.ids.Get(nearA).WireID])
 	}
 }
+
+// sinkConn counts what it is sent and keeps nothing: a transport whose
+// own costs are out of the measurement.
+type sinkConn struct{ frames, bytes int }
+
+func (c *sinkConn) Lossy() bool { return false }
+func (c *sinkConn) Send(frame []byte, text, reliable bool) error {
+	c.frames++
+	c.bytes += len(frame)
+	return nil
+}
+func (c *sinkConn) Close(string) {}
+
+// TestSteadyTickAllocatesNothing: 16 sessions on main-city (free roam:
+// police, spawners, damage) each sending an input frame a tick and getting
+// a snapshot every third: once warm, a tick allocates nothing.
+func TestSteadyTickAllocatesNothing(t *testing.T) {
+	l, _ := levels.Load("main-city")
+	g, err := New(Config{Room: "alloc", Level: l, Seed: 5, Rules: ecs.FreeRoam()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sessions []*Session
+	var conns []*sinkConn
+	for i := 0; i < 16; i++ {
+		c := &sinkConn{}
+		s, _ := g.Join(c, Who{})
+		sessions, conns = append(sessions, s), append(conns, c)
+	}
+	seq := uint32(1)
+	frame := make([]byte, 0, 64)
+	tick := func() {
+		f := wire.InputFrame{FirstSeq: seq, Count: 1}
+		d := components.Drive{Throttle: 0.5, Steer: 0.2}
+		f.Inputs[0] = control.Quantize(&d)
+		frame = wire.AppendInputFrame(frame[:0], &f)
+		for _, s := range sessions {
+			s.Receive(frame, false)
+		}
+		seq++
+		g.Tick()
+	}
+	for i := 0; i < 600; i++ {
+		tick()
+	}
+	allocs := testing.AllocsPerRun(300, tick)
+	if allocs != 0 {
+		t.Fatalf("%.2f allocations per tick", allocs)
+	}
+	if conns[0].frames < 200 {
+		t.Fatalf("only %d frames sent", conns[0].frames)
+	}
+}

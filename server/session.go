@@ -81,6 +81,7 @@ type Session struct {
 	mu      sync.Mutex
 	inbox   []inFrame
 	spare   []inFrame // the last drained inbox, reused
+	bufs    [][]byte  // frame buffers given back by the room, reused by Receive
 	bad     error     // set by Receive: close the session with this
 	leaving bool
 
@@ -101,6 +102,7 @@ type Session struct {
 	stats     SessionStats
 	closed    bool
 	input     wire.InputFrame
+	view      netsync.View // the last frame's view: kept here so it does not escape per frame
 }
 
 // sentState is what the session last told its client in text frames, so
@@ -144,8 +146,24 @@ func (s *Session) Receive(data []byte, text bool) error {
 	if s.bad != nil {
 		return s.bad
 	}
-	s.inbox = append(s.inbox, inFrame{append([]byte(nil), data...), text})
+	var buf []byte
+	if n := len(s.bufs); n > 0 {
+		buf, s.bufs = s.bufs[n-1][:0], s.bufs[:n-1]
+	}
+	s.inbox = append(s.inbox, inFrame{append(buf, data...), text})
 	return nil
+}
+
+// recycle gives the buffers of frames the room has handled back to
+// Receive, so that a steady stream of input frames allocates nothing.
+func (s *Session) recycle(frames []inFrame) {
+	s.mu.Lock()
+	for _, f := range frames {
+		if len(s.bufs) < MaxInbox {
+			s.bufs = append(s.bufs, f.data)
+		}
+	}
+	s.mu.Unlock()
 }
 
 // Leave tells the server the client has gone (its connection closed). The

@@ -54,6 +54,7 @@ type outFrame struct {
 type Conn struct {
 	ws     *websocket.Conn
 	q      chan outFrame
+	free   chan []byte // buffers written, reused by Send: no allocation per frame
 	done   chan struct{}
 	once   sync.Once
 	closed atomic.Bool
@@ -74,7 +75,7 @@ func Accept(w http.ResponseWriter, r *http.Request, o Options) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(ReadLimit)
-	c := &Conn{ws: ws, q: make(chan outFrame, SendQueue), done: make(chan struct{})}
+	c := &Conn{ws: ws, q: make(chan outFrame, SendQueue), free: make(chan []byte, SendQueue+1), done: make(chan struct{})}
 	go c.writer()
 	return c, nil
 }
@@ -87,11 +88,26 @@ func (c *Conn) Send(frame []byte, text, reliable bool) error {
 	if c.closed.Load() {
 		return server.ErrClosed
 	}
+	var buf []byte
 	select {
-	case c.q <- outFrame{append([]byte(nil), frame...), text}:
+	case buf = <-c.free:
+	default:
+	}
+	f := outFrame{append(buf[:0], frame...), text}
+	select {
+	case c.q <- f:
 		return nil
 	default:
+		c.give(f.data)
 		return server.ErrSendFull
+	}
+}
+
+// give hands a buffer back for Send to reuse.
+func (c *Conn) give(b []byte) {
+	select {
+	case c.free <- b:
+	default:
 	}
 }
 
@@ -150,11 +166,14 @@ func (c *Conn) write(f outFrame) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), WriteTimeout)
 	defer cancel()
-	if err := c.ws.Write(ctx, typ, f.data); err != nil {
+	err := c.ws.Write(ctx, typ, f.data)
+	n := len(f.data)
+	c.give(f.data)
+	if err != nil {
 		return false
 	}
 	c.FramesOut.Add(1)
-	c.BytesOut.Add(uint64(len(f.data)))
+	c.BytesOut.Add(uint64(n))
 	return true
 }
 

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/control"
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+// FuzzClientFrames hands a session whatever frames the fuzzer makes (the
+// input is cut into frames: a length byte, a text/binary byte, the bytes)
+// and ticks the room: nothing a client sends may panic the server, and the
+// room goes on for a well-behaved client beside it.
+func FuzzClientFrames(f *testing.F) {
+	in := wire.InputFrame{FirstSeq: 1, Count: 1}
+	d := components.Drive{Throttle: 1, Pressed: components.BtnUse}
+	in.Inputs[0] = control.Quantize(&d)
+	good := wire.AppendInputFrame(nil, &in)
+	seed := func(frames ...[]byte) []byte {
+		var b []byte
+		for i, fr := range frames {
+			b = append(b, byte(len(fr)), byte(i%2))
+			b = append(b, fr...)
+		}
+		return b
+	}
+	f.Add(seed(good, []byte(`{"type":"debug","cmd":"teleport","x":5,"y":5}`)))
+	f.Add(seed(good, []byte(`{"type":"debug","cmd":"spawn-car","model":1}`)))
+	f.Add(seed(good, []byte(`{"type":"debug","cmd":"clock","minutes":100,"pace":3}`)))
+	f.Add(seed(good, []byte(`{"type":"phone","cmd":"call"}`)))
+	f.Add(seed([]byte{7, 0, 0, 0, 0, 1, 255, 255, 255, 255, 1}))
+	l, _ := levels.Load("test-flat")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := New(Config{Room: "fuzz", Level: l, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bystander := NewMemConn(false, 0)
+		bs, _ := g.Join(bystander, Who{})
+		victim, _ := g.Join(NewMemConn(false, 0), Who{Debug: true})
+		g.Tick()
+		for len(data) >= 2 {
+			n, text := int(data[0]), data[1]&1 == 1
+			data = data[2:]
+			n = min(n, len(data))
+			victim.Receive(data[:n], text)
+			data = data[n:]
+			bs.Receive(good, false)
+			g.Tick()
+		}
+		for i := 0; i < 3; i++ {
+			g.Tick()
+		}
+		if closed, reason := bystander.Closed(); closed {
+			t.Fatalf("the bystander was closed: %s", reason)
+		}
+	})
+}
