@@ -2,7 +2,7 @@
 // "type", sent on the reliable channel (the welcome, the clock, Wanted and
 // status updates, replies and errors from the server; debug and phone
 // commands from a client). The binary frames are package netsync/wire's.
-// Every frame and field is listed in docs/protocol-text.md.
+// Each frame is documented on its type below, field by field.
 package textframe
 
 import (
