@@ -7,11 +7,14 @@ package systems
 import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/nav"
 	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/systems/city"
 	"github.com/fiveonit/engine/systems/city/zones"
 	"github.com/fiveonit/engine/systems/damage"
 	"github.com/fiveonit/engine/systems/gates"
+	"github.com/fiveonit/engine/systems/pedestrians"
 	"github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/police"
 	"github.com/fiveonit/engine/systems/seats"
@@ -44,7 +47,8 @@ type Options struct {
 //	pre-step   spawners, gates, police, pedestrians, ai
 //	step       physics
 //	post-step  damage, city (respawn, zones), missions (not built yet)
-//	sync       sync (netsync's)
+//	sync       sync (netsync's), pedestrians-watch (keeps the tick's dangers
+//	           for the pedestrians, since the events are emptied next tick)
 func Entries(w *ecs.World, o Options) []ecs.Entry {
 	var list []ecs.Entry
 	add := func(name string, phase ecs.Phase, s ecs.System) {
@@ -56,6 +60,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	add(seats.Name, ecs.PhaseInput, seats.New(w, o.Static))
 	add(weapons.Name, ecs.PhaseInput, weapons.New(w))
 	var z *zones.Zones
+	var peds *pedestrians.System
 	if o.Level != nil {
 		z = zones.New(o.Level, o.SafeZones...)
 		add(spawners.Name, ecs.PhasePreStep, spawners.New(w, o.Level, o.Static))
@@ -63,6 +68,10 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		if w.Rules.Police {
 			add(police.Name, ecs.PhasePreStep, police.New(w, o.Level, o.Static))
 		}
+		m := nav.New(o.Level)
+		peds = pedestrians.NewWithMap(w, m, o.Static)
+		add(pedestrians.Name, ecs.PhasePreStep, peds)
+		add(ai.Name, ecs.PhasePreStep, ai.NewWithMap(w, m, o.Static))
 	}
 	add(physics.Name, ecs.PhaseStep, physics.New(w, o.Static))
 	if o.Level != nil {
@@ -71,6 +80,9 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	}
 	if o.Sync != nil {
 		add("sync", ecs.PhaseSync, o.Sync)
+	}
+	if peds != nil {
+		add(pedestrians.WatchName, ecs.PhaseSync, peds.Watcher())
 	}
 	return list
 }

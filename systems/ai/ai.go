@@ -1,0 +1,476 @@
+// Package ai is the AI world beside the simulation: every tick, before the
+// physics step, it writes the inputs (the Drive components) of the NPCs it
+// runs, and never moves an entity itself: the physics does.
+//
+// It runs three things:
+//
+//   - Ambient traffic. It keeps the room's traffic count of cars (the
+//     rules' Traffic, else the level's, else DefaultTrafficMain on a main-*
+//     level and none on a test-* one), brings them out of the level's
+//     traffic spawn points (or, when every one in reach is taken, points
+//     along the traffic's lanes) near the players but out of every player's
+//     sight, drives them along the lanes of the road graph (a lookahead
+//     point on the lane and the next, the next chosen at each node from the
+//     world's random source), keeps them behind what is in their way
+//     (cars, people, players), within the speed limits and slow through the
+//     turns, takes them through the crossings by the junction rules of
+//     junction.go, and takes them away far from every player, unseen. A car
+//     whose driver is no longer its NPC (carjacked) is released: it becomes
+//     an ordinary car, and its driver, on foot, a pedestrian (the
+//     pedestrian system makes them flee). A spawner's driver (RoleDriver)
+//     is driven the same way, but neither counted nor taken away.
+//   - The crowd. It keeps the room's pedestrians count around the players:
+//     new ones on the pavements near a player (drawn at random) but out of
+//     sight, with a role (walker, jogger, idler); those far from every
+//     player, unseen, are taken off. The pedestrian system
+//     (systems/pedestrians) walks them.
+//   - Chasers. Every vehicle with a components.Chaser (the police give it)
+//     is driven after its Target: along the road graph's shortest way
+//     (nav.Field) while far, straight at it when close with a clear way,
+//     round buildings by probing ahead, past slower vehicles on the left,
+//     ramming a moving target and boxing a standing one in. Chaser.Sees says
+//     whether it has the target in sight, for the police. An officer on foot
+//     with a Chaser walks (runs) to the target. An NPC's vehicle the AI has
+//     no job for (a police car taken off its chase) is braked to a stop.
+//
+// The AI keeps its state in the world: the NPC components, and a Route on
+// every vehicle it drives (a component of this package, plain data). It
+// goes through the vehicles and people by wire id wherever the random
+// source is drawn or entities come and go, so a replay draws the same
+// numbers and gives the same wire ids, and it allocates nothing per tick
+// once its buffers have grown, unless it spawns. Readout gives the debug
+// readout (the counts and every chaser's state).
+package ai
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/chewxy/math32"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/nav"
+	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/prefab"
+	"github.com/mlange-42/arche/generic"
+)
+
+// Name is the system's name in the schedule.
+const Name = "ai"
+
+// The counts kept when neither the room's rules nor the level say: a few
+// dozen cars and a crowd on a main-* level, nothing on any other (test-*).
+const (
+	DefaultTrafficMain     = 40
+	DefaultPedestriansMain = 60
+)
+
+// PedModels is the number of person models (skins) the AI chooses from.
+const PedModels = 8
+
+// trafficModels are the car models of the ambient traffic, sedans twice as
+// often as the rest.
+var trafficModels = [...]uint8{phys.ModelCompact, phys.ModelSedan, phys.ModelSedan, phys.ModelSports, phys.ModelVan, phys.ModelTruck}
+
+// BodyCell is the side (m) of the cells the bodies are filed under each
+// tick: a car scanning the road ahead looks at a few.
+const BodyCell = 16
+
+// Tuning holds the AI's distances and rates. DefaultTuning gives the
+// game's; tests on small levels shrink the distances.
+type Tuning struct {
+	// SightRange (m) is how far a player can see anything: beyond it
+	// nothing is sent to them (netsync's AOI leave radius, 275 m), nearer
+	// it the buildings decide (a line of sight along the ground).
+	SightRange float32
+	// TrafficSpawnMin and TrafficSpawnMax (m): a car comes out of a spawn
+	// point at least Min from every player and within Max of one (so it
+	// comes where the players are); TrafficDespawn: a car farther than it
+	// from every player, and seen by none, is taken away. Max is well under
+	// TrafficDespawn so a new car is not taken away at once.
+	TrafficSpawnMin, TrafficSpawnMax, TrafficDespawn float32
+	// PedSpawnMin, PedSpawnMax, PedDespawn and PedSight are the crowd's:
+	// pedestrians come nearer and go sooner; PedSight is how far a player
+	// makes out a pedestrian.
+	PedSpawnMin, PedSpawnMax, PedDespawn, PedSight float32
+	// CarsPerTick and PedsPerTick cap the spawns of one tick, so a room
+	// fills over a second or so instead of in one long tick.
+	CarsPerTick, PedsPerTick int
+	// CheckEvery is how often (ticks) each NPC is checked for being taken
+	// away, spread over the ticks by wire id: a quarter of a second.
+	CheckEvery uint64
+	// WaitDespawn is how long (ticks) a car may stand blocked before it is
+	// taken away when no player sees it: a minute.
+	WaitDespawn uint32
+	// ChaseSight (m) is how far a chaser sees its target (with a clear
+	// line); DirectRange (m) is how near it must be, with a clear way, to
+	// leave the roads and go straight at it.
+	ChaseSight, DirectRange float32
+	// FieldEvery is how often (ticks) a target's road distances are solved
+	// again: half a second, or sooner when the target moved FieldMove m.
+	FieldEvery uint64
+	FieldMove  float32
+}
+
+// DefaultTuning returns the game's tuning.
+func DefaultTuning() Tuning {
+	return Tuning{
+		SightRange:      275,
+		TrafficSpawnMin: 60, TrafficSpawnMax: 240, TrafficDespawn: 300,
+		PedSpawnMin: 35, PedSpawnMax: 110, PedDespawn: 140, PedSight: 160,
+		CarsPerTick: 1, PedsPerTick: 2,
+		CheckEvery:  15,
+		WaitDespawn: 60 * ecs.TickRate,
+		ChaseSight:  120, DirectRange: 60,
+		FieldEvery: 30, FieldMove: 15,
+	}
+}
+
+// System is the AI system. Make it with New.
+type System struct {
+	// Tuning is the AI's distances and rates; change it before the first
+	// Update.
+	Tuning Tuning
+
+	nav    *nav.Map
+	static *phys.Static
+	level  *levels.Level
+	build  *prefab.Builder
+
+	playerQ  *generic.Filter2[components.Identity, components.Pose]
+	vehicleQ *generic.Filter6[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.Seats]
+	personQ  *generic.Filter6[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.SeatedIn]
+	trafficQ *generic.Filter3[components.NPC, components.Identity, components.Seats]
+	chaserQ  *generic.Filter3[components.Chaser, components.Identity, components.Seats]
+	officerQ *generic.Filter3[components.Chaser, components.Identity, components.SeatedIn]
+	crowdQ   *generic.Filter5[components.NPC, components.Identity, components.Pose, components.SeatedIn, components.Health]
+
+	npc     generic.Map1[components.NPC]
+	route   generic.Map1[Route]
+	drive   generic.Map1[components.Drive]
+	pose    generic.Map2[components.Pose, components.Velocity]
+	ident   generic.Map2[components.Kind, components.Identity]
+	body    generic.Map1[components.Body]
+	seats   generic.Map1[components.Seats]
+	seated  generic.Map1[components.SeatedIn]
+	action  generic.Map1[components.PersonAction]
+	health  generic.Map1[components.Health]
+	chaserM generic.Map1[components.Chaser]
+
+	players       []player
+	bodies        []body
+	pts           []nav.Vec
+	grid          *nav.Grid
+	byWire        []int32 // wire id -> body index this tick, -1 none
+	cars          []car
+	chasers       []chaser
+	fields        []field
+	gone          []victim // to take away at the end of the tick
+	release       []ecs.Entity
+	routes        []routeAdd
+	wids          []int32   // scratch: wire ids, spawn point indices
+	spawned       []nav.Vec // where things came into the world this tick
+	trafficSpawns []spawnPoint
+
+	traffic, crowd         int // counted this tick, after what was taken away
+	trafficWant, crowdWant int
+	readout                Readout
+}
+
+// player is a player's character this tick.
+type player struct {
+	e   ecs.Entity
+	wid uint16
+	pos nav.Vec
+}
+
+// body is one body of this tick (a vehicle, or a person on foot), for the
+// neighbour queries.
+type body struct {
+	e      ecs.Entity
+	wid    uint16
+	kind   components.Kind
+	pos    nav.Vec
+	vel    nav.Vec
+	fwd    nav.Vec // unit heading
+	hx, hy float32 // half extents along and across the heading (a person's radius twice)
+	car    int32   // index in System.cars, -1
+}
+
+// victim is an entity to take away.
+type victim struct {
+	e   ecs.Entity
+	wid uint16
+}
+
+// routeAdd is a Route to give a vehicle that has none.
+type routeAdd struct {
+	e ecs.Entity
+	r Route
+}
+
+// spawnPoint is a traffic spawn point and the lane it stands on.
+type spawnPoint struct {
+	pos  nav.Vec
+	yaw  float32
+	lane int32
+}
+
+// New returns the AI system of w on level l (nil: no level, no traffic or
+// crowd) with static its baked geometry (nil: no buildings).
+func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
+	return NewWithMap(w, nav.New(l), static)
+}
+
+// NewWithMap returns the AI system of w on a navigation map already built
+// (nav.New of the room's level: one map serves every room, and the
+// pedestrian system, on a level).
+func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
+	l := m.Level
+	s := &System{
+		Tuning:   DefaultTuning(),
+		nav:      m,
+		static:   static,
+		level:    l,
+		build:    prefab.New(w),
+		playerQ:  generic.NewFilter2[components.Identity, components.Pose]().With(generic.T[components.Player]()),
+		vehicleQ: generic.NewFilter6[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.Seats](),
+		personQ:  generic.NewFilter6[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.SeatedIn](),
+		trafficQ: generic.NewFilter3[components.NPC, components.Identity, components.Seats](),
+		chaserQ:  generic.NewFilter3[components.Chaser, components.Identity, components.Seats](),
+		officerQ: generic.NewFilter3[components.Chaser, components.Identity, components.SeatedIn]().Without(generic.T[components.Player]()),
+		crowdQ:   generic.NewFilter5[components.NPC, components.Identity, components.Pose, components.SeatedIn, components.Health](),
+		npc:      generic.NewMap1[components.NPC](w.Arche),
+		route:    generic.NewMap1[Route](w.Arche),
+		drive:    generic.NewMap1[components.Drive](w.Arche),
+		pose:     generic.NewMap2[components.Pose, components.Velocity](w.Arche),
+		ident:    generic.NewMap2[components.Kind, components.Identity](w.Arche),
+		body:     generic.NewMap1[components.Body](w.Arche),
+		seats:    generic.NewMap1[components.Seats](w.Arche),
+		seated:   generic.NewMap1[components.SeatedIn](w.Arche),
+		action:   generic.NewMap1[components.PersonAction](w.Arche),
+		health:   generic.NewMap1[components.Health](w.Arche),
+		chaserM:  generic.NewMap1[components.Chaser](w.Arche),
+		grid:     nav.NewGrid(m.Bounds(), BodyCell),
+		byWire:   make([]int32, ecs.MaxWireIDs+1),
+	}
+	s.playerQ.Register(w.Arche)
+	s.vehicleQ.Register(w.Arche)
+	s.personQ.Register(w.Arche)
+	s.trafficQ.Register(w.Arche)
+	s.chaserQ.Register(w.Arche)
+	s.officerQ.Register(w.Arche)
+	s.crowdQ.Register(w.Arche)
+	for i := range s.byWire {
+		s.byWire[i] = -1
+	}
+	if l != nil {
+		for _, i := range l.SpawnsOf(levels.RoleTraffic) {
+			sp := l.Spawns[i]
+			pos := nav.Vec{X: sp.Pos.X, Y: sp.Pos.Y}
+			si, co := math32.Sincos(sp.Yaw)
+			if lane, _ := s.nav.NearestLane(pos, nav.Vec{X: co, Y: si}, 6, 40, true); lane >= 0 {
+				s.trafficSpawns = append(s.trafficSpawns, spawnPoint{pos: pos, yaw: sp.Yaw, lane: lane})
+			}
+		}
+	}
+	return s
+}
+
+// Nav returns the navigation map the system drives on.
+func (s *System) Nav() *nav.Map { return s.nav }
+
+// TrafficWant returns the ambient cars to keep in w: the room's traffic
+// option, else the level's, else DefaultTrafficMain on a main-* level and
+// none on any other.
+func TrafficWant(w *ecs.World, l *levels.Level) int {
+	return want(w.Rules.Traffic, l, func(r levels.Rules) *int { return r.Traffic }, DefaultTrafficMain)
+}
+
+// PedestriansWant returns the pedestrians to keep around the players in w:
+// the room's pedestrians option, else the level's, else
+// DefaultPedestriansMain on a main-* level and none on any other.
+func PedestriansWant(w *ecs.World, l *levels.Level) int {
+	return want(w.Rules.Pedestrians, l, func(r levels.Rules) *int { return r.Pedestrians }, DefaultPedestriansMain)
+}
+
+func want(room int, l *levels.Level, field func(levels.Rules) *int, mainDefault int) int {
+	switch {
+	case room >= 0:
+		return room
+	case l == nil:
+		return 0
+	case field(l.Rules) != nil:
+		return max(*field(l.Rules), 0)
+	case strings.HasPrefix(l.Name, "main-"):
+		return mainDefault
+	}
+	return 0
+}
+
+// Update runs the AI for one tick.
+func (s *System) Update(w *ecs.World) {
+	s.trafficWant = TrafficWant(w, s.level)
+	s.crowdWant = PedestriansWant(w, s.level)
+	s.gather(w)
+	s.driveTraffic(w)
+	s.driveChasers(w)
+	s.walkOfficers(w)
+	s.countCrowd(w)
+	s.applyChanges(w)
+	s.spawnTraffic(w)
+	s.spawnCrowd(w)
+	s.fillReadout(w)
+	for i := range s.bodies {
+		s.byWire[s.bodies[i].wid] = -1
+	}
+}
+
+// gather lists the players and the bodies of this tick and files the
+// bodies in the grid.
+func (s *System) gather(w *ecs.World) {
+	s.players = s.players[:0]
+	pq := s.playerQ.Query(w.Arche)
+	for pq.Next() {
+		id, pose := pq.Get()
+		s.players = append(s.players, player{e: pq.Entity(), wid: id.WireID, pos: phys.Flat(pose.Pos)})
+	}
+	slices.SortFunc(s.players, func(a, b player) int { return int(a.wid) - int(b.wid) })
+
+	s.bodies = s.bodies[:0]
+	vq := s.vehicleQ.Query(w.Arche)
+	for vq.Next() {
+		kind, id, pose, vel, b, _ := vq.Get()
+		if b.Mask == 0 {
+			continue // collides with nothing: an open gate
+		}
+		s.addBody(vq.Entity(), *kind, id, pose, vel, b.HalfX, b.HalfY)
+	}
+	bq := s.personQ.Query(w.Arche)
+	for bq.Next() {
+		kind, id, pose, vel, b, in := bq.Get()
+		if !in.Vehicle.IsZero() {
+			continue // a seated person rides their vehicle and is no body
+		}
+		s.addBody(bq.Entity(), *kind, id, pose, vel, b.Radius, b.Radius)
+	}
+	s.pts = s.pts[:0]
+	for i := range s.bodies {
+		s.pts = append(s.pts, s.bodies[i].pos)
+	}
+	s.grid.Build(s.pts)
+}
+
+func (s *System) addBody(e ecs.Entity, kind components.Kind, id *components.Identity, pose *components.Pose, vel *components.Velocity, hx, hy float32) {
+	co, si := pose.Rot.Heading()
+	s.byWire[id.WireID] = int32(len(s.bodies))
+	s.bodies = append(s.bodies, body{
+		e: e, wid: id.WireID, kind: kind, pos: phys.Flat(pose.Pos), vel: phys.Flat(vel.Lin),
+		fwd: nav.Vec{X: co, Y: si}, hx: hx, hy: hy, car: -1,
+	})
+}
+
+// nearestPlayer returns the distance from p to the nearest player, and
+// false when there are no players.
+func (s *System) nearestPlayer(p nav.Vec) (float32, bool) {
+	if len(s.players) == 0 {
+		return 0, false
+	}
+	best := float32(math32.MaxFloat32)
+	for i := range s.players {
+		best = min(best, s.players[i].pos.Sub(p).Len())
+	}
+	return best, true
+}
+
+// seen reports whether a player within rng of p has a clear line of sight
+// to it.
+func (s *System) seen(p nav.Vec, rng float32) bool {
+	for i := range s.players {
+		q := s.players[i].pos
+		if q.Sub(p).Len() > rng {
+			continue
+		}
+		if s.static == nil || s.static.SegmentClear(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// due reports whether entity wid is checked for being taken away this
+// tick (each is checked once every CheckEvery ticks, spread by wire id).
+func (s *System) due(w *ecs.World, wid uint16) bool {
+	n := max(s.Tuning.CheckEvery, 1)
+	return (w.Tick()+uint64(wid))%n == 0
+}
+
+// takeAway records e and every NPC seated in it, to take away at the end
+// of the tick.
+func (s *System) takeAway(w *ecs.World, e ecs.Entity, wid uint16) {
+	s.gone = append(s.gone, victim{e, wid})
+	st := s.seats.Get(e)
+	if st == nil {
+		return
+	}
+	for _, o := range st.Occupant {
+		if o.IsZero() || !w.Arche.Alive(o) || s.npc.Get(o) == nil {
+			continue
+		}
+		_, id := s.ident.Get(o)
+		s.gone = append(s.gone, victim{o, id.WireID})
+	}
+}
+
+// applyChanges makes the tick's structural changes, with no query open:
+// the Routes given, the cars released from the AI, the entities taken
+// away (by wire id).
+func (s *System) applyChanges(w *ecs.World) {
+	for _, ra := range s.routes {
+		if w.Arche.Alive(ra.e) && s.route.Get(ra.e) == nil {
+			r := ra.r
+			s.route.Assign(ra.e, &r)
+		}
+	}
+	s.routes = s.routes[:0]
+	for _, e := range s.release {
+		if !w.Arche.Alive(e) {
+			continue
+		}
+		if s.route.Get(e) != nil {
+			s.route.Remove(e)
+		}
+		if s.npc.Get(e) != nil {
+			s.npc.Remove(e)
+		}
+	}
+	s.release = s.release[:0]
+	slices.SortFunc(s.gone, func(a, b victim) int { return int(a.wid) - int(b.wid) })
+	for _, v := range s.gone {
+		w.Despawn(v.e)
+	}
+	s.gone = s.gone[:0]
+}
+
+// unit returns v scaled to length 1, or zero for a zero v.
+func unit(v nav.Vec) nav.Vec {
+	l := v.Len()
+	if l <= 1e-6 {
+		return nav.Vec{}
+	}
+	return v.Scale(1 / l)
+}
+
+func clamp(x, lo, hi float32) float32 {
+	switch {
+	case x > hi:
+		return hi
+	case x < lo:
+		return lo
+	case x != x:
+		return lo
+	}
+	return x
+}

@@ -1,0 +1,201 @@
+package ai_test
+
+import (
+	"testing"
+
+	"github.com/chewxy/math32"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/pedestrians"
+)
+
+// policeCar makes a police car at (x, y) facing yaw chasing target.
+func (r *rig) policeCar(t testing.TB, x, y, yaw float32, target ecs.Entity) ecs.Entity {
+	t.Helper()
+	e, err := r.b.Vehicle(components.KindPoliceCar, phys.ModelPolice, components.Vec3{X: x, Y: y}, yaw, ecs.Entity{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := genericMap[components.Chaser](r.w)
+	m.Assign(e, &components.Chaser{Target: target})
+	return e
+}
+
+// TestChaserReaches sends a police car after a player standing still
+// blocks away on main-city: it gets to them along the roads (round the
+// buildings, through the traffic), sees them when near, and pulls up
+// against them.
+func TestChaserReaches(t *testing.T) {
+	cases := []struct {
+		name         string
+		fromX, fromY float32
+		yaw          float32
+		targX, targY float32
+		traffic      int
+		within       int // seconds
+	}{
+		{"across the city", -200, -193.75, 0, 150, 193.75, 0, 60},
+		{"through traffic", -200, -193.75, 0, 150, 193.75, 30, 70},
+		{"facing away", 100, -97.75, 0, -150, 100, 0, 60},
+		{"out of the police lot", 228, -284, -math32.Pi / 2, 0, -150, 0, 60},
+	}
+	l := loadLevel(t, "main-city")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t, l, ecs.Rules{Traffic: c.traffic, Pedestrians: 0}, 1, nil)
+			target := r.character(t, c.targX, c.targY)
+			car := r.policeCar(t, c.fromX, c.fromY, c.yaw, target)
+			tp := phys.Vec{X: c.targX, Y: c.targY}
+			if r.st.Overlaps(tp, 0.5) || r.st.Overlaps(phys.Vec{X: c.fromX, Y: c.fromY}, 2.5) {
+				t.Fatal("the test's places are in buildings")
+			}
+			start := pos(r.w, car).Sub(tp).Len()
+			reached := -1
+			for sec := 0; sec < c.within && reached < 0; sec++ {
+				r.step(60)
+				if pos(r.w, car).Sub(pos(r.w, target)).Len() < 8 {
+					reached = sec
+				}
+				if testing.Verbose() && sec%2 == 0 {
+					ro := r.ai.Readout()
+					t.Logf("t=%d pos %v %+v", sec, pos(r.w, car), ro.Chasers)
+				}
+			}
+			if reached < 0 {
+				ro := r.ai.Readout()
+				t.Fatalf("from %.0f m away, still %.0f m off after %d s: %+v", start, pos(r.w, car).Sub(pos(r.w, target)).Len(), c.within, ro.Chasers)
+			}
+			r.step(60 * 3)
+			if !get[components.Chaser](r.w, car).Sees {
+				t.Fatal("beside its target and does not see it")
+			}
+			if v := speedOf(r.w, car); v > 2 {
+				t.Fatalf("at its standing target and going %.1f m/s", v)
+			}
+			t.Logf("%.0f m in %d s", start, reached+1)
+		})
+	}
+}
+
+// TestChaserSees checks Sees: in sight within range, not behind a
+// building, not too far.
+func TestChaserSees(t *testing.T) {
+	l := loadLevel(t, "main-city")
+	cases := []struct {
+		name   string
+		cx, cy float32
+		tx, ty float32
+		want   bool
+	}{
+		{"along the street", -150, -193.75, -100, -193.75, true},
+		{"round the corner", 140, -97.75, 94.25, -50, false},
+		{"too far", -350, -193.75, 0, -193.75, false},
+	}
+	for _, c := range cases {
+		r := newRig(t, l, ecs.Rules{}, 1, nil)
+		target := r.character(t, c.tx, c.ty)
+		car := r.policeCar(t, c.cx, c.cy, 0, target)
+		r.step(1)
+		if got := get[components.Chaser](r.w, car).Sees; got != c.want {
+			t.Errorf("%s: Sees %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestChaserTakenByPlayer: a player at the wheel of a chaser drives it;
+// the AI leaves it alone.
+func TestChaserTakenByPlayer(t *testing.T) {
+	l := loadLevel(t, "main-city")
+	r := newRig(t, l, ecs.Rules{}, 1, nil)
+	target := r.character(t, -100, -193.75)
+	car := r.policeCar(t, -150, -193.75, 0, target)
+	thief := r.character(t, -150, -193.75+2.4)
+	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+		if e == thief && tick == 0 {
+			d.Pressed = components.BtnUse
+		}
+	}
+	r.step(60)
+	if s := get[components.Seats](r.w, car); s.Occupant[0] != thief {
+		t.Fatal("the thief is not at the wheel")
+	}
+	if p := pos(r.w, car); p.Sub(phys.Vec{X: -150, Y: -193.75}).Len() > 1 {
+		t.Fatalf("the AI drove the taken car to %v", p)
+	}
+}
+
+// TestCarjackedTrafficReleased: a player pulls the driver out of an
+// ambient car: the car is an ordinary one from then on, and the driver,
+// on foot, runs away as a pedestrian.
+func TestCarjackedTrafficReleased(t *testing.T) {
+	l := parseLevel(t, crossLevel)
+	r := newRig(t, l, ecs.Rules{Traffic: 1}, 1, nil)
+	car := r.trafficCar(t, phys.ModelSedan, -90, -1.75, 0, 0, 2)
+	driver := get[components.Seats](r.w, car).Occupant[0]
+	jacker := r.character(t, -90, -1.75+2.3)
+	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+		if tick == 0 {
+			d.Pressed = components.BtnUse
+		}
+	}
+	r.step(2)
+	if get[components.Seats](r.w, car).Occupant[0] != jacker {
+		t.Fatal("no carjack")
+	}
+	if get[components.NPC](r.w, car) != nil || get[ai.Route](r.w, car) != nil {
+		t.Fatal("the jacked car is still the AI's")
+	}
+	r.step(60 * 2)
+	npc := get[components.NPC](r.w, driver)
+	if npc.Role != components.RoleWalker || npc.Mode&0x7f != pedestrians.ModeFlee {
+		t.Fatalf("driver's NPC %+v: want a fleeing walker", *npc)
+	}
+	if d := pos(r.w, driver).Sub(pos(r.w, car)).Len(); d < 6 {
+		t.Fatalf("the driver is %.1f m from the car after 2 s", d)
+	}
+}
+
+// TestPoliceUnitRecalled drives a police unit as the police make it (an
+// officer at the wheel): the AI chases with it, and when the police take
+// its Chaser away it pulls up and stands.
+func TestPoliceUnitRecalled(t *testing.T) {
+	l := loadLevel(t, "main-city")
+	r := newRig(t, l, ecs.Rules{}, 1, nil)
+	target := r.character(t, 150, 193.75)
+	car, officer, err := r.b.PoliceCar(components.Vec3{X: -200, Y: -193.75}, 0, target, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.step(60 * 5)
+	if v := speedOf(r.w, car); v < 8 {
+		t.Fatalf("the unit goes %.1f m/s after 5 s of chase", v)
+	}
+	if a := get[components.PersonAction](r.w, officer); a.Act != components.ActDriving {
+		t.Fatal("the officer left the wheel")
+	}
+	chasers := genericMap[components.Chaser](r.w)
+	chasers.Remove(car)
+	r.step(60 * 5)
+	if v := speedOf(r.w, car); v > 0.2 {
+		t.Fatalf("recalled, the unit still goes %.1f m/s", v)
+	}
+	if n := len(r.ai.Readout().Chasers); n != 0 {
+		t.Fatalf("%d chasers in the readout", n)
+	}
+}
+
+func TestReadoutText(t *testing.T) {
+	r := ai.Readout{Tick: 1200, Traffic: 38, TrafficWant: 40, Pedestrians: 58, PedestriansWant: 60, Chasers: []ai.ChaserState{
+		{WireID: 12, Target: 3, Mode: ai.ModeFollow, Dist: 84.25, Speed: 17.94, Lane: 17},
+		{WireID: 13, Target: 3, Mode: ai.ModeDirect, Dist: 9.5, Speed: 3, Sees: true, Lane: -1},
+	}}
+	want := "ai tick 1200 traffic 38/40 crowd 58/60 chasers 2\n" +
+		"chaser 12 -> 3 follow 84.2m 17.9m/s lane 17 unseen\n" +
+		"chaser 13 -> 3 direct 9.5m 3.0m/s lane -1 sees"
+	if got := string(r.AppendText(nil)); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
