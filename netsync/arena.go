@@ -2,6 +2,7 @@ package netsync
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/fiveonit/engine/netsync/wire"
 )
@@ -11,8 +12,9 @@ import (
 // indexed by wire id (sized by the highest id seen: no map, no per-entity
 // allocation once grown), with what the encoders need without decoding a
 // record: the entity's ground position for the area of interest, its kind,
-// whether it goes to everyone, the tick each group last changed, its life
-// and whether it is at rest.
+// whether it goes to everyone, the ticks its pose and its other groups last
+// changed, its life, whether it is at rest, and a log of each tick's changes
+// (which ids changed, which jumped or came to life).
 //
 // Each tick: Begin, then Put every replicated entity (and AddEvent every
 // event), then End. An id not Put between Begin and End is gone. An Arena is
@@ -21,11 +23,10 @@ import (
 type Arena struct {
 	tick uint32
 
-	recs      []wire.Record
-	changedAt [][wire.GroupCount]uint32 // tick each group last changed
-	hot       []hotEnt                  // what every encoder reads of every candidate
-	putAt     []uint32                  // tick of the last Put
-	input     []wire.Entity             // the entity last Put: unchanged, it is not quantized again
+	recs  []wire.Record
+	hot   []hotEnt      // what every encoder reads of every candidate
+	putAt []uint32      // tick of the last Put
+	input []wire.Entity // the entity last Put: unchanged, it is not quantized again
 
 	live   []uint16 // ids present after End, in the order Put
 	next   []uint16 // ids Put since Begin
@@ -127,7 +128,7 @@ const EventKeepTicks = 30
 // NewArena returns an empty arena.
 func NewArena() *Arena {
 	a := &Arena{}
-	a.grid.cell = GridCell
+	a.grid.setCell(GridCell)
 	return a
 }
 
@@ -150,16 +151,16 @@ func (a *Arena) grow(wid uint16) {
 		n = min(2*len(a.recs), 1<<16)
 	}
 	a.recs = append(a.recs, make([]wire.Record, n-len(a.recs))...)
-	a.changedAt = append(a.changedAt, make([][wire.GroupCount]uint32, n-len(a.changedAt))...)
 	a.hot = append(a.hot, make([]hotEnt, n-len(a.hot))...)
 	a.putAt = append(a.putAt, make([]uint32, n-len(a.putAt))...)
 	a.input = append(a.input, make([]wire.Entity, n-len(a.input))...)
 }
 
-// Put quantizes entity wid of this tick into its record and marks the groups
-// whose bytes changed since the last tick. An id that was not present at the
-// last End, or whose generation changed, starts a new life: every group
-// counts as changed. always sends the entity to every client whatever the
+// Put quantizes entity wid of this tick into its record and marks whether
+// its pose groups or its others changed since the last tick (an entity Put
+// with the very values of the last tick is not quantized again). An id that
+// was not present at the last End, or whose generation changed, starts a new
+// life: everything counts as changed. always sends the entity to every client whatever the
 // distance (a player, whatever a player sits in, Replicated.Always). Put of
 // id 0 does nothing.
 func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
@@ -185,7 +186,7 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	}
 	flipped := st != h.state
 	h.state = st
-	if !newLife && a.input[wid] == *e {
+	if !newLife && sameInput(&a.input[wid], e) {
 		if flipped {
 			a.logChange(wid)
 			a.markChanged(wid)
@@ -197,26 +198,17 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	a.step(wid, h, e.Pos.X, e.Pos.Y, newLife || flipped)
 	var q wire.Record
 	q.Quantize(e)
-	ch := &a.changedAt[wid]
 	switch {
 	case newLife:
 		h.life++
 		*rec = q
-		for g := range ch {
-			ch[g] = a.tick
-		}
 		h.poseAt, h.stateAt = a.tick, a.tick
 	case *rec != q:
-		for g := 0; g < wire.GroupCount; g++ {
-			if wire.GroupEqual(rec, &q, g) {
-				continue
-			}
-			ch[g] = a.tick
-			if wire.MaskPose&(1<<g) != 0 {
-				h.poseAt = a.tick
-			} else {
-				h.stateAt = a.tick
-			}
+		if string(rec[:wire.PoseAt]) != string(q[:wire.PoseAt]) {
+			h.stateAt = a.tick
+		}
+		if string(rec[wire.PoseAt:]) != string(q[wire.PoseAt:]) {
+			h.poseAt = a.tick
 		}
 		*rec = q
 	}
@@ -226,13 +218,27 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	}
 }
 
+// sameInput reports whether a and b hold the same bytes. It compares
+// memory, not fields: a field-by-field compare of the 30-odd fields cost
+// more than all the rest of an unchanged entity's Put. Bytes are also the
+// stricter test (0 and -0 differ, a NaN equals itself); a padding byte that
+// differed would only make a needless quantize, never a missed change.
+func sameInput(a, b *wire.Entity) bool {
+	return *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(a)) == *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(b))
+}
+
+// maxStepOdo caps one step on the odometer: a NaN or infinite position
+// counts as this far, past every edge an encoder measures, and keeps the
+// odometer finite.
+const maxStepOdo = 1e9
+
 // step moves wid's ground position to (x, y): its odometer counts the way,
 // and the log lists a jump (or a new life, or a switch of Always: logged).
 func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 	dx, dy := float64(x-h.x), float64(y-h.y)
 	d := math.Sqrt(dx*dx + dy*dy)
-	if d != d { // NaN: a position the encoders cannot place
-		d = math.Inf(1)
+	if !(d < maxStepOdo) { // NaN or far beyond: count a step past every edge
+		d = maxStepOdo
 	}
 	h.x, h.y = x, y
 	h.odo += d
@@ -255,7 +261,7 @@ func (a *Arena) logChange(wid uint16) {
 func (a *Arena) End() {
 	for _, wid := range a.live {
 		if a.putAt[wid] != a.tick {
-			a.hot[wid].state &^= stPresent
+			a.hot[wid].state &^= stPresent | stAlways
 			a.markChanged(wid)
 		}
 	}
@@ -339,11 +345,15 @@ func (a *Arena) Always(wid uint16) bool { return a.hot[wid].state&stAlways != 0 
 // AtRest reports whether wid's quantized velocity and spin are zero.
 func (a *Arena) AtRest(wid uint16) bool { return a.hot[wid].state&stRest != 0 }
 
-// ChangedAt returns the tick group g of wid last changed.
-func (a *Arena) ChangedAt(wid uint16, g int) uint32 { return a.changedAt[wid][g] }
+// PoseChangedAt returns the tick a pose group of wid (wire.MaskPose) last
+// changed, StateChangedAt the tick another group did. Which group changed
+// the encoders find by comparing records: two ticks an entity are all they
+// need to know whether to compare.
+func (a *Arena) PoseChangedAt(wid uint16) uint32 { return a.hot[wid].poseAt }
 
-// AnyChangedAt returns the tick any group of wid last changed.
-func (a *Arena) AnyChangedAt(wid uint16) uint32 { return max(a.hot[wid].poseAt, a.hot[wid].stateAt) }
+// StateChangedAt returns the tick a group of wid other than the pose's last
+// changed.
+func (a *Arena) StateChangedAt(wid uint16) uint32 { return a.hot[wid].stateAt }
 
 // Ground returns wid's position on the ground (X, Y), in metres.
 func (a *Arena) Ground(wid uint16) (x, y float32) { return a.hot[wid].x, a.hot[wid].y }

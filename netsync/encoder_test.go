@@ -1,6 +1,7 @@
 package netsync
 
 import (
+	"math"
 	"testing"
 
 	"github.com/fiveonit/engine/netsync/wire"
@@ -48,5 +49,80 @@ func TestEventsOfInterest(t *testing.T) {
 	a.End()
 	if got := frame(near); len(got) != 2 {
 		t.Fatalf("%d events from two ticks, want 2", len(got))
+	}
+}
+
+// TestEncodersConcurrent: the encoders of different clients may run at once
+// between the arena's End and its next Begin (go test -race checks that they
+// only read the arena).
+func TestEncodersConcurrent(t *testing.T) {
+	w := newSimWorld(21, 300, 600)
+	for range 200 {
+		w.spawn()
+	}
+	a := NewArena()
+	encs := make([]*Encoder, 4)
+	decs := make([]*wire.Decoder, len(encs))
+	views := make([]View, len(encs))
+	for i := range encs {
+		encs[i], decs[i] = NewEncoder(a), wire.NewDecoder()
+		views[i].Center = wire.Vec3{X: float32(150 * i), Y: 300}
+	}
+	for range 60 {
+		for range wire.SnapshotEvery {
+			w.step()
+			w.fill(a)
+		}
+		done := make(chan error, len(encs))
+		for i := range encs {
+			go func() {
+				_, err := decs[i].Apply(encs[i].Encode(&views[i]))
+				done <- err
+			}()
+		}
+		for range encs {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestNaNPositions: an entity whose position is NaN or infinite (a bug
+// upstream) neither panics nor breaks the stream: the client holds what it
+// is sent, and the entity is placed again once its position is whole.
+func TestNaNPositions(t *testing.T) {
+	a := NewArena()
+	enc, dec := NewEncoder(a), wire.NewDecoder()
+	view := View{Center: wire.Vec3{X: 10, Y: 10}}
+	nan := float32(math.NaN())
+	ents := []wire.Entity{
+		{Kind: wire.KindCar, Pos: wire.Vec3{X: 12, Y: 10}},
+		{Kind: wire.KindItem, Pos: wire.Vec3{X: 11, Y: 10}},
+	}
+	for tick := uint32(1); tick <= 40; tick++ {
+		switch tick {
+		case 5:
+			ents[0].Pos.X = nan
+			ents[1].Pos.Y = float32(math.Inf(1))
+		case 20:
+			ents[0].Pos.X, ents[1].Pos.Y = 14, 10
+		}
+		a.Begin(tick)
+		a.Put(1, &ents[0], false)
+		a.Put(2, &ents[1], true)
+		a.End()
+		if _, err := dec.Apply(enc.Encode(&view)); err != nil {
+			t.Fatalf("tick %d: %v", tick, err)
+		}
+		if ok, eid := dec.Store().EqualRecords(enc.State()); !ok {
+			t.Fatalf("tick %d: entity %d differs", tick, eid)
+		}
+	}
+	for wid := uint16(1); wid <= 2; wid++ {
+		held := enc.State().Get(wid)
+		if held == nil || held.Rec.Position() != a.Record(wid).Position() {
+			t.Fatalf("entity %d is not where it is once its position is whole again", wid)
+		}
 	}
 }

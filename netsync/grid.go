@@ -22,6 +22,7 @@ const GridBuckets = 4096
 // query rejects the entities out of reach reading one array in order.
 type grid struct {
 	cell    float32 // GridCell; the tests make it small, to test the rings
+	inv     float32 // 1 / cell: every cell is computed alike, by a product
 	start   [GridBuckets + 1]int32
 	entries []gridEntry
 	bucket  []uint16 // scratch: each live entity's bucket, in live order
@@ -32,9 +33,34 @@ type gridEntry struct {
 	wid  uint16
 }
 
-func (g *grid) cellOf(v float32) int32 {
-	return int32(math.Floor(float64(v / g.cell)))
+// cellLimit bounds the coordinates the grid places, in cells: beyond it (or
+// NaN) an entity lands in the edge cell, which is only a slower query, and
+// the floors below stay exact.
+const cellLimit = 1 << 24
+
+func (g *grid) setCell(cell float32) { g.cell, g.inv = cell, 1/cell }
+
+func (g *grid) cellOf(v float32) int32 { return floorCell(v * g.inv) }
+
+// floorCell is floor(c) for a coordinate in cells, clamped to ±cellLimit
+// (NaN to -cellLimit). Truncation corrected for negatives is exact within
+// the limit and cheaper than math.Floor.
+func floorCell(c float32) int32 {
+	if !(c > -cellLimit) {
+		return -cellLimit
+	}
+	if c > cellLimit {
+		return cellLimit
+	}
+	i := int32(c)
+	if float32(i) > c {
+		i--
+	}
+	return i
 }
+
+// ceilCell is -floorCell(-c).
+func ceilCell(c float32) int32 { return -floorCell(-c) }
 
 func bucketOf(cx, cy int32) uint32 {
 	return (uint32(cx)*73856093 ^ uint32(cy)*19349663) & (GridBuckets - 1)
@@ -86,7 +112,11 @@ func (g *grid) build(a *Arena) {
 // distance and whether it has it already.
 func (g *grid) cells(cx, cy, r, inner float32, buckets []uint16) []uint16 {
 	buckets = buckets[:0]
-	y0, y1 := g.cellOf(cy-r), g.cellOf(cy+r)
+	if !(cx-cx == 0 && cy-cy == 0) { // NaN or infinite: no cell
+		return buckets
+	}
+	inv := g.inv
+	y0, y1 := floorCell((cy-r)*inv), floorCell((cy+r)*inv)
 	for row := y0; row <= y1; row++ {
 		lo, hi := float32(row)*g.cell, float32(row+1)*g.cell
 		var dy float32 // nearest distance to the row
@@ -104,10 +134,10 @@ func (g *grid) cells(cx, cy, r, inner float32, buckets []uint16) []uint16 {
 		inLo, inHi := int32(1), int32(0)
 		if fy := max(cy-lo, hi-cy); inner > 0 && fy < inner {
 			hwIn := float32(math.Sqrt(float64(inner*inner - fy*fy)))
-			inLo = int32(math.Ceil(float64((cx - hwIn) / g.cell)))
-			inHi = int32(math.Floor(float64((cx+hwIn)/g.cell))) - 1
+			inLo = ceilCell((cx - hwIn) * inv)
+			inHi = floorCell((cx+hwIn)*inv) - 1
 		}
-		for col := g.cellOf(cx - hw); col <= g.cellOf(cx+hw); col++ {
+		for col, last := floorCell((cx-hw)*inv), floorCell((cx+hw)*inv); col <= last; col++ {
 			if col >= inLo && col <= inHi {
 				col = inHi
 				continue

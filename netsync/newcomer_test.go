@@ -22,7 +22,7 @@ func TestNewcomersByStep(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := NewArena()
-			a.grid.cell = 1
+			a.grid.setCell(1)
 			enc := NewEncoder(a)
 			view := View{}
 			ents := map[uint16]*wire.Entity{}

@@ -31,7 +31,7 @@ func TestPropertyDecoderHoldsMirror(t *testing.T) {
 		w.spawn()
 	}
 	a := NewArena()
-	a.grid.cell = 8 // small cells: a newcomer missed by the rings shows
+	a.grid.setCell(8) // small cells: a newcomer missed by the rings shows
 	clients := make([]*simClient, 8)
 	for i := range clients {
 		clients[i] = &simClient{enc: NewEncoder(a), dec: wire.NewDecoder(), full: map[uint16]bool{}}

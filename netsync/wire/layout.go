@@ -78,6 +78,12 @@ const (
 
 	// RecordBytes is a whole record.
 	RecordBytes = EntityRecordBytes + QuantPoseBytes // 110
+
+	// PoseAt splits a record in two: the pose groups (the full pose and the
+	// quantized one, MaskPose) are its bytes from PoseAt on, the others
+	// (MaskState) the bytes before. The arena tells a pose change from
+	// another with two compares.
+	PoseAt = FullPoseAt // 30
 )
 
 // Record is one entity's record: the bytes a client holds for it.

@@ -22,6 +22,12 @@ func TestLayout(t *testing.T) {
 			t.Fatalf("byte %d in no group", i)
 		}
 	}
+	for g := 0; g < GroupCount; g++ {
+		pose := MaskPose&(1<<g) != 0
+		if pose != (GroupAt(g) >= PoseAt) || GroupAt(g)+GroupBytes(g) > RecordBytes {
+			t.Fatalf("group %d at %d: pose %v, but PoseAt is %d", g, GroupAt(g), pose, PoseAt)
+		}
+	}
 	if EntityRecordBytes != 82 || QuantPoseBytes != 28 || RecordBytes != 110 || GenAt != 5 {
 		t.Fatalf("layout moved: record %d + %d, gen at %d", EntityRecordBytes, QuantPoseBytes, GenAt)
 	}
