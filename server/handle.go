@@ -11,6 +11,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/systems/ai"
 )
 
 // drain handles what s sent since the last tick, and its leaving.
@@ -141,6 +142,26 @@ func (g *GameServer) trailerOf(v ecs.Entity) uint16 {
 	return 0
 }
 
+// ReadoutEvery is the ticks between two debug readouts: twice a second (the
+// reference).
+const ReadoutEvery = ecs.TickRate / 2
+
+// readout sends a debug client the AI's readout, when the room runs an AI.
+func (g *GameServer) readout(s *Session) {
+	a, ok := g.w.Sched.System(ai.Name).(*ai.System)
+	if !ok {
+		return
+	}
+	r := a.Readout()
+	f := textframe.ReadoutFrame{Type: "readout", Tick: r.Tick, Traffic: r.Traffic, TrafficWant: r.TrafficWant,
+		Pedestrians: r.Pedestrians, PedestriansWant: r.PedestriansWant, Chasers: make([]textframe.ReadoutChaser, 0, len(r.Chasers))}
+	for _, c := range r.Chasers {
+		f.Chasers = append(f.Chasers, textframe.ReadoutChaser{ID: c.WireID, Target: c.Target, Mode: ai.ModeName(c.Mode),
+			Dist: c.Dist, Speed: c.Speed, Sees: c.Sees, Lane: c.Lane})
+	}
+	g.sendText(s, f)
+}
+
 // HeatEvery is the ticks between two Wanted frames that only carry a
 // changed Heat: at most twice a second (the reference).
 const HeatEvery = ecs.TickRate / 2
@@ -152,6 +173,9 @@ func (g *GameServer) notify(s *Session) {
 		return
 	}
 	w := g.w
+	if s.debug && w.Tick()%ReadoutEvery == 0 {
+		g.readout(s)
+	}
 	if rev := w.Clock.Revision(); rev != s.sent.clock {
 		s.sent.clock = rev
 		g.sendText(s, textframe.ClockFrame{Type: "clock", Minutes: w.Clock.Minutes(), Pace: w.Clock.Pace(), Tick: w.Tick()})

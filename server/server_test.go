@@ -405,3 +405,37 @@ func TestSteadyTickAllocatesNothing(t *testing.T) {
 		t.Fatalf("only %d frames sent", conns[0].frames)
 	}
 }
+
+// TestDebugReadout: twice a second a debug client gets the AI's readout
+// (traffic and crowd counts, chasers); a client without debug never does.
+func TestDebugReadout(t *testing.T) {
+	l, _ := levels.Load("main-city")
+	g, err := New(Config{Room: "t", Level: l, Seed: 1, Rules: ecs.FreeRoam()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := join(t, g, Who{})
+	dbg := join(t, g, Who{Debug: true})
+	for i := 0; i < 2*ecs.TickRate; i++ {
+		g.Tick()
+	}
+	plain.read()
+	dbg.read()
+	n := 0
+	var last map[string]any
+	for _, m := range dbg.texts {
+		if m["type"] == "readout" {
+			n++
+			last = m
+		}
+	}
+	if n < 3 || n > 5 {
+		t.Fatalf("%d readouts in 2 s, want 4", n)
+	}
+	if last["trafficWant"].(float64) != 40 || last["traffic"].(float64) < 1 {
+		t.Fatalf("readout %v", last)
+	}
+	if plain.lastText("readout") != nil {
+		t.Fatal("a client without debug got a readout")
+	}
+}

@@ -127,3 +127,27 @@ func Type(b []byte) string {
 	}
 	return t.Type
 }
+
+// ReadoutFrame is the debug readout, twice a second to every client whose
+// debug commands are honoured: the traffic and crowd against what the room
+// keeps, and every chaser's state.
+type ReadoutFrame struct {
+	Type            string          `json:"type"` // "readout"
+	Tick            uint64          `json:"tick"`
+	Traffic         int             `json:"traffic"`
+	TrafficWant     int             `json:"trafficWant"`
+	Pedestrians     int             `json:"pedestrians"`
+	PedestriansWant int             `json:"pedestriansWant"`
+	Chasers         []ReadoutChaser `json:"chasers"`
+}
+
+// ReadoutChaser is one chaser of the readout.
+type ReadoutChaser struct {
+	ID     uint16  `json:"id"`     // the chaser's wire id
+	Target uint16  `json:"target"` // its target's wire id, 0 none
+	Mode   string  `json:"mode"`
+	Dist   float32 `json:"dist"`  // metres to the target
+	Speed  float32 `json:"speed"` // m/s
+	Sees   bool    `json:"sees"`
+	Lane   int32   `json:"lane"` // the lane it follows, -1 none
+}
