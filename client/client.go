@@ -145,6 +145,10 @@ func (c *Client) TickPeriod(nominal time.Duration) time.Duration {
 	return nominal
 }
 
+// InputBuffer returns how many of the client's inputs were waiting on the
+// server at the last snapshot (the snapshots' inputBuffer).
+func (c *Client) InputBuffer() uint8 { return c.buffer }
+
 // SetStatic sets the level's geometry the prediction collides with (once
 // the welcome has said which level it is).
 func (c *Client) SetStatic(st *phys.Static) { c.cfg.Static = st }

@@ -11,6 +11,8 @@ type MemConn struct {
 
 	mu     sync.Mutex
 	frames []MemFrame
+	spare  []MemFrame // the slice Recv handed out last, reused
+	free   [][]byte   // buffers given back by Release
 	closed bool
 	reason string
 }
@@ -41,7 +43,11 @@ func (c *MemConn) Send(frame []byte, text, reliable bool) error {
 	if c.limit > 0 && len(c.frames) >= c.limit {
 		return ErrSendFull
 	}
-	c.frames = append(c.frames, MemFrame{append([]byte(nil), frame...), text, reliable})
+	var buf []byte
+	if n := len(c.free); n > 0 {
+		buf, c.free = c.free[n-1][:0], c.free[:n-1]
+	}
+	c.frames = append(c.frames, MemFrame{append(buf, frame...), text, reliable})
 	return nil
 }
 
@@ -54,13 +60,26 @@ func (c *MemConn) Close(reason string) {
 	}
 }
 
-// Recv takes every frame waiting.
+// Recv takes every frame waiting. The frames are the caller's until it
+// gives them back with Release (or forever, if it never does).
 func (c *MemConn) Recv() []MemFrame {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f := c.frames
-	c.frames = nil
+	c.frames, c.spare = c.spare[:0], nil
 	return f
+}
+
+// Release gives back frames from Recv that the caller is done with: their
+// buffers are reused by Send, so a steady stream allocates nothing.
+func (c *MemConn) Release(frames []MemFrame) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, f := range frames {
+		c.free = append(c.free, f.Data)
+	}
+	clear(frames)
+	c.spare = frames[:0]
 }
 
 // Closed returns whether the server closed the connection, and why.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
@@ -86,6 +87,7 @@ type GameServer struct {
 
 	sessions []*Session // by id
 	stats    Stats
+	lastSnap time.Duration // the last tick's snapshot encoding and sending
 
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
@@ -150,6 +152,10 @@ func (g *GameServer) Arena() *netsync.Arena { return g.arena }
 // Level returns the room's level.
 func (g *GameServer) Level() *levels.Level { return g.cfg.Level }
 
+// SnapshotTime returns how long the last tick took to encode and send its
+// snapshots (0 on a tick without). Room goroutine only.
+func (g *GameServer) SnapshotTime() time.Duration { return g.lastSnap }
+
 // Stats returns the server's counters. Room goroutine only.
 func (g *GameServer) Stats() Stats { return g.stats }
 
@@ -177,7 +183,7 @@ func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
 	}
 	g.nextID++
 	g.count++
-	s := &Session{id: g.nextID, conn: conn, who: who, tokens: TextBurst}
+	s := &Session{id: g.nextID, conn: conn, who: who, tokens: TextBurst, bucket: FrameBurst}
 	g.joining = append(g.joining, s)
 	return s, nil
 }
@@ -193,10 +199,13 @@ func (g *GameServer) Tick() {
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 	g.w.Step()
 	g.stats.Ticks++
+	g.lastSnap = 0
 	if g.w.Tick()%SnapshotEvery == 0 {
+		start := time.Now()
 		for _, s := range g.sessions {
 			g.snapshot(s)
 		}
+		g.lastSnap = time.Since(start)
 	}
 	for _, s := range g.sessions {
 		g.notify(s)
@@ -433,6 +442,14 @@ func (g *GameServer) unhitch(v ecs.Entity) {
 // exactly one input (or a guess), onto its character's Drive.
 func (g *GameServer) applyInputs(w *ecs.World) {
 	for _, s := range g.sessions {
+		if s.who.Spectate {
+			// A spectator's inputs steer nothing, but its ticks run like
+			// anyone's: its queue drains and its lastSeq moves on.
+			if seq, _, _, ok := s.queue.Take(); ok {
+				s.lastSeq = seq
+			}
+			continue
+		}
 		if !s.joined || !w.Arche.Alive(s.char) {
 			continue
 		}

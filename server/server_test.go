@@ -109,6 +109,10 @@ func TestJoinDriveLeave(t *testing.T) {
 	if !a.welcome.Debug {
 		t.Fatal("a test-* room honours debug commands")
 	}
+	var rules ecs.Rules
+	if err := json.Unmarshal(a.welcome.Rules, &rules); err != nil || rules.PlayersHurt != "on" {
+		t.Fatalf("welcome rules %s: %v", a.welcome.Rules, err)
+	}
 	snap := a.dec.Snapshot()
 	if n := len(snap.Entities); n != 4 {
 		t.Fatalf("client holds %d entities, want 4 (two characters, two cars)", n)
@@ -191,7 +195,7 @@ func TestBadFramesDisconnect(t *testing.T) {
 		{"bad json", func(p *probe) error { return p.s.Receive([]byte(`{"type":`), true) }, "malformed"},
 		{"unknown field", func(p *probe) error { return p.s.Receive([]byte(`{"type":"debug","cmd":"kill","evil":1}`), true) }, "malformed"},
 		{"flood", func(p *probe) error {
-			for i := 0; i < MaxInbox+1; i++ {
+			for i := 0; i < FrameBurst+1; i++ {
 				if err := p.s.Receive([]byte{0}, false); err != nil {
 					return err
 				}

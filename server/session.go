@@ -18,10 +18,16 @@ const (
 	MaxBinaryFrame = wire.InputHeaderBytes + wire.MaxInputsPerFrame*wire.InputBytes
 	// MaxTextFrame is the largest text frame (a JSON command): 4 KiB.
 	MaxTextFrame = 4096
-	// MaxInbox is the frames a client may queue between two ticks: a
-	// client sends one frame a tick, so 32 covers a half-second stall's
-	// burst; more is a flood.
-	MaxInbox = 32
+	// FramesPerSecond and FrameBurst bound the frames a client sends: a
+	// bucket of FrameBurst refilled by FramesPerSecond a second of room
+	// ticks. A client sends one input frame a tick (60 a second, a little
+	// more while it catches up) and a few commands; the burst (5 s of
+	// input) rides out a room that stalls and then drains late.
+	FramesPerSecond = 150
+	FrameBurst      = 300
+	// MaxInbox bounds the frames waiting for the room (10 s of input):
+	// only a room stalled that long reaches it.
+	MaxInbox = 600
 	// TextBurst and TextPerSecond bound the text frames (commands): a
 	// bucket of 20 refilled at 10 a second.
 	TextBurst     = 20
@@ -82,6 +88,7 @@ type Session struct {
 	inbox   []inFrame
 	spare   []inFrame // the last drained inbox, reused
 	bufs    [][]byte  // frame buffers given back by the room, reused by Receive
+	bucket  float32   // frames the client may still send now
 	bad     error     // set by Receive: close the session with this
 	leaving bool
 
@@ -140,8 +147,10 @@ func (s *Session) Receive(data []byte, text bool) error {
 	switch {
 	case len(data) > limit:
 		s.bad = fmt.Errorf("%w: %d bytes, at most %d", ErrTooBig, len(data), limit)
+	case s.bucket < 1:
+		s.bad = fmt.Errorf("%w: more than %d a second", ErrFlood, FramesPerSecond)
 	case len(s.inbox) >= MaxInbox:
-		s.bad = fmt.Errorf("%w: more than %d between ticks", ErrFlood, MaxInbox)
+		s.bad = fmt.Errorf("%w: %d frames waiting", ErrFlood, MaxInbox)
 	}
 	if s.bad != nil {
 		return s.bad
@@ -150,6 +159,7 @@ func (s *Session) Receive(data []byte, text bool) error {
 	if n := len(s.bufs); n > 0 {
 		buf, s.bufs = s.bufs[n-1][:0], s.bufs[:n-1]
 	}
+	s.bucket--
 	s.inbox = append(s.inbox, inFrame{append(buf, data...), text})
 	return nil
 }
@@ -177,6 +187,7 @@ func (s *Session) Leave() {
 // take swaps the inbox out for the room goroutine.
 func (s *Session) take() (frames []inFrame, bad error, leaving bool) {
 	s.mu.Lock()
+	s.bucket = min(s.bucket+float32(FramesPerSecond)/ecs.TickRate, FrameBurst)
 	frames, s.inbox = s.inbox, s.spare[:0]
 	bad, leaving = s.bad, s.leaving
 	s.mu.Unlock()

@@ -12,23 +12,23 @@ import (
 // Welcome is the first frame a client gets: who it is, where, and the rules
 // and constants its client needs.
 type Welcome struct {
-	Type      string        `json:"type"` // "welcome"
-	Session   uint32        `json:"session"`
-	Player    uint8         `json:"player"`
-	Name      string        `json:"name"`
-	Party     uint8         `json:"party"`
-	Character uint16        `json:"character"`          // wire id, 0 for a spectator
-	Car       uint16        `json:"car"`                // wire id of the car you start in
-	Spectate  bool          `json:"spectate,omitempty"` // you watch without a character
-	Watch     uint8         `json:"watch,omitempty"`    // the player you watch (0: the first)
-	Room      string        `json:"room"`
-	Level     string        `json:"level"`
-	Rules     any           `json:"rules"`
-	Debug     bool          `json:"debug"`  // your debug commands are honoured
-	Acked     bool          `json:"acked"`  // you get acked snapshots (kind 6)
-	Tick      uint64        `json:"tick"`   // the server's tick now
-	Consts    WelcomeConsts `json:"consts"` //
-	Zones     []WelcomeZone `json:"zones,omitempty"`
+	Type      string          `json:"type"` // "welcome"
+	Session   uint32          `json:"session"`
+	Player    uint8           `json:"player"`
+	Name      string          `json:"name"`
+	Party     uint8           `json:"party"`
+	Character uint16          `json:"character"`          // wire id, 0 for a spectator
+	Car       uint16          `json:"car"`                // wire id of the car you start in
+	Spectate  bool            `json:"spectate,omitempty"` // you watch without a character
+	Watch     uint8           `json:"watch,omitempty"`    // the player you watch (0: the first)
+	Room      string          `json:"room"`
+	Level     string          `json:"level"`
+	Rules     json.RawMessage `json:"rules"`  // the game's rules (ecs.Rules)
+	Debug     bool            `json:"debug"`  // your debug commands are honoured
+	Acked     bool            `json:"acked"`  // you get acked snapshots (kind 6)
+	Tick      uint64          `json:"tick"`   // the server's tick now
+	Consts    WelcomeConsts   `json:"consts"` //
+	Zones     []WelcomeZone   `json:"zones,omitempty"`
 }
 
 // WelcomeConsts are the protocol constants a client needs.
