@@ -28,11 +28,13 @@ type Farm struct {
 	G    *server.GameServer
 	Bots []*Bot
 
-	// TickTimes are the durations of every g.Tick run by Step, and
-	// SystemTimes[i] the time of schedule entry i in each.
-	TickTimes   []time.Duration
-	SystemTimes [][]time.Duration
-	Record      bool
+	// TickTimes are the durations of every g.Tick run by Step,
+	// SystemTimes[i] the time of schedule entry i in each, and
+	// SnapshotTimes the snapshots' encoding and sending in each.
+	TickTimes     []time.Duration
+	SystemTimes   [][]time.Duration
+	SnapshotTimes []time.Duration
+	Record        bool
 }
 
 // New joins n bots to g (they come in at its next tick).
@@ -71,6 +73,7 @@ func (f *Farm) Step() error {
 	f.G.Tick()
 	if f.Record {
 		f.TickTimes = append(f.TickTimes, time.Since(start))
+		f.SnapshotTimes = append(f.SnapshotTimes, f.G.SnapshotTime())
 		tm := f.G.World().Sched.Timings()
 		if len(f.SystemTimes) != len(tm) {
 			f.SystemTimes = make([][]time.Duration, len(tm))
@@ -82,12 +85,24 @@ func (f *Farm) Step() error {
 	return nil
 }
 
+// StepClients runs every bot's client tick without ticking the server.
+func (f *Farm) StepClients() error {
+	for _, b := range f.Bots {
+		if err := b.step(f.G); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (b *Bot) step(g *server.GameServer) error {
-	for _, fr := range b.Conn.Recv() {
+	frames := b.Conn.Recv()
+	for _, fr := range frames {
 		if err := b.Client.HandleFrame(fr.Data, fr.Text); err != nil {
 			b.err = err
 		}
 	}
+	b.Conn.Release(frames)
 	if b.Brain == nil {
 		w, ok := b.Client.Welcome()
 		if !ok {
