@@ -33,6 +33,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/nav"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city/zones"
 	"github.com/mlange-42/arche/generic"
@@ -83,8 +84,7 @@ type System struct {
 	state    []pstate // by entity index
 	respawns []respawn
 	expired  []ecs.Entity
-	bodies   []phys.Vec
-	bodiesAt uint64
+	bodies   nav.Points // where the bodies are this tick, and the spots given
 
 	chars   *generic.Filter5[components.Player, components.Identity, components.Pose, components.Health, components.PersonAction]
 	ghosts  *generic.Filter3[components.Ghost, components.Flags, components.Body]
@@ -201,7 +201,7 @@ func (s *System) respawn(w *ecs.World, e ecs.Entity) {
 	*drive = components.Drive{LookYaw: yaw}
 	*act = components.PersonAction{Act: components.ActOnFoot, AimYaw: yaw}
 	hp.HP = hp.Max
-	s.bodies = append(s.bodies, at)
+	s.bodies.Add(at)
 	ticks := uint64(math32.Ceil(max(w.Rules.GhostSeconds, 0) * ecs.TickRate))
 	if ticks == 0 {
 		return
@@ -251,7 +251,7 @@ func (s *System) personSpot(w *ecs.World, sp levels.Spawn) (phys.Vec, float32) {
 // none or every spot is taken. The same world and player give the same
 // answer.
 func (s *System) PlayerSpawn(w *ecs.World, player uint8) (components.Vec3, float32, bool) {
-	s.bodiesAt = 0 // the server moves things between ticks
+	s.bodies.Invalidate() // the server moves things between ticks
 	return s.spawnSpot(w, player)
 }
 
@@ -280,22 +280,14 @@ func (s *System) spawnSpot(w *ecs.World, player uint8) (components.Vec3, float32
 // room reports whether no body's centre lies within r of p (the bodies are
 // gathered once a tick, and the spots given this tick added).
 func (s *System) room(w *ecs.World, p phys.Vec, r float32) bool {
-	if s.bodiesAt != w.Tick()+1 {
-		s.bodiesAt = w.Tick() + 1
-		s.bodies = s.bodies[:0]
+	if s.bodies.Stale(w.Tick()) {
 		q := s.shapes.Query(w.Arche)
 		for q.Next() {
 			pose, _ := q.Get()
-			s.bodies = append(s.bodies, phys.Flat(pose.Pos))
+			s.bodies.Add(phys.Flat(pose.Pos))
 		}
 	}
-	for _, b := range s.bodies {
-		d := b.Sub(p)
-		if d.Dot(d) < r*r {
-			return false
-		}
-	}
-	return true
+	return !s.bodies.Near(p, r)
 }
 
 // expireGhosts ends every ghost whose time is up: the body collides with

@@ -26,6 +26,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/nav"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/mlange-42/arche/generic"
@@ -71,10 +72,8 @@ type System struct {
 	started bool
 	reset   bool
 
-	bodies   []phys.Vec
-	bodiesAt uint64 // tick the bodies were gathered, +1
-	players  []phys.Vec
-	playerAt uint64
+	bodies  nav.Points // where the bodies are this tick, and the cars parked
+	players nav.Points // where the players are this tick
 
 	shapes   *generic.Filter2[components.Pose, components.Body]
 	chars    *generic.Filter2[components.Player, components.Pose]
@@ -237,7 +236,7 @@ func (s *System) wrecked(e ecs.Entity) bool {
 func (s *System) fillBay(w *ecs.World, b *bay) {
 	if s.inBay(w, b, b.wreck) && !s.occupied(w, b.wreck) {
 		w.Despawn(b.wreck)
-		s.bodiesAt = 0
+		s.bodies.Invalidate()
 	}
 	b.wreck = ecs.Entity{}
 	if !s.room(w, phys.Vec{X: b.pos.X, Y: b.pos.Y}, BayClear) {
@@ -249,7 +248,7 @@ func (s *System) fillBay(w *ecs.World, b *bay) {
 		return // no wire id left: try again later
 	}
 	b.car = car
-	s.bodies = append(s.bodies, phys.Flat(pos))
+	s.bodies.Add(phys.Flat(pos))
 }
 
 // occupied reports whether anyone sits in vehicle e.
@@ -282,22 +281,14 @@ func (s *System) playerAboard(w *ecs.World, e ecs.Entity) bool {
 
 // room reports whether no body's centre lies within r of p.
 func (s *System) room(w *ecs.World, p phys.Vec, r float32) bool {
-	if s.bodiesAt != w.Tick()+1 {
-		s.bodiesAt = w.Tick() + 1
-		s.bodies = s.bodies[:0]
+	if s.bodies.Stale(w.Tick()) {
 		q := s.shapes.Query(w.Arche)
 		for q.Next() {
 			pose, _ := q.Get()
-			s.bodies = append(s.bodies, phys.Flat(pose.Pos))
+			s.bodies.Add(phys.Flat(pose.Pos))
 		}
 	}
-	for _, b := range s.bodies {
-		d := b.Sub(p)
-		if d.Dot(d) < r*r {
-			return false
-		}
-	}
-	return true
+	return !s.bodies.Near(p, r)
 }
 
 // npcs runs the NPC spawners: their hours, their losses and refills.
@@ -382,23 +373,16 @@ func (s *System) take(w *ecs.World, sl *slot) {
 	*sl = slot{}
 }
 
+// playerNear reports whether a player's character is within r of p.
 func (s *System) playerNear(w *ecs.World, p phys.Vec, r float32) bool {
-	if s.playerAt != w.Tick()+1 {
-		s.playerAt = w.Tick() + 1
-		s.players = s.players[:0]
+	if s.players.Stale(w.Tick()) {
 		q := s.chars.Query(w.Arche)
 		for q.Next() {
 			_, pose := q.Get()
-			s.players = append(s.players, phys.Flat(pose.Pos))
+			s.players.Add(phys.Flat(pose.Pos))
 		}
 	}
-	for _, pl := range s.players {
-		d := pl.Sub(p)
-		if d.Dot(d) < r*r {
-			return true
-		}
-	}
-	return false
+	return s.players.Near(p, r)
 }
 
 // fillSlot puts slot k of group g's NPC in the room, taking away what is
@@ -519,7 +503,7 @@ func (s *System) takeAll(w *ecs.World) {
 	for i := range s.groups {
 		s.groups[i].active = false
 	}
-	s.bodiesAt = 0
+	s.bodies.Invalidate()
 }
 
 // emptyOut takes the NPCs out of a vehicle that is about to go (its seats'
