@@ -40,6 +40,9 @@ func (g *GameServer) drain(s *Session) {
 			g.kick(s, err)
 			return
 		}
+		if s.closed { // a reply it could not take cut it off
+			return
+		}
 	}
 }
 
@@ -146,11 +149,12 @@ func (g *GameServer) trailerOf(v ecs.Entity) uint16 {
 // reference).
 const ReadoutEvery = ecs.TickRate / 2
 
-// readout sends a debug client the AI's readout, when the room runs an AI.
-func (g *GameServer) readout(s *Session) {
+// readout sends a debug client the AI's readout, when the room runs an AI,
+// and reports whether s is still connected.
+func (g *GameServer) readout(s *Session) bool {
 	a, ok := g.w.Sched.System(ai.Name).(*ai.System)
 	if !ok {
-		return
+		return true
 	}
 	r := a.Readout()
 	f := textframe.ReadoutFrame{Type: "readout", Tick: r.Tick, Traffic: r.Traffic, TrafficWant: r.TrafficWant,
@@ -159,7 +163,7 @@ func (g *GameServer) readout(s *Session) {
 		f.Chasers = append(f.Chasers, textframe.ReadoutChaser{ID: c.WireID, Target: c.Target, Mode: ai.ModeName(c.Mode),
 			Dist: c.Dist, Speed: c.Speed, Sees: c.Sees, Lane: c.Lane})
 	}
-	g.sendText(s, f)
+	return g.sendText(s, f)
 }
 
 // HeatEvery is the ticks between two Wanted frames that only carry a
@@ -173,28 +177,22 @@ func (g *GameServer) notify(s *Session) {
 		return
 	}
 	w := g.w
-	if s.debug && w.Tick()%ReadoutEvery == 0 {
-		g.readout(s)
+	if s.debug && w.Tick()%ReadoutEvery == 0 && !g.readout(s) {
+		return
 	}
 	if rev := w.Clock.Revision(); rev != s.sent.clock {
 		s.sent.clock = rev
-		g.sendText(s, textframe.ClockFrame{Type: "clock", Minutes: w.Clock.Minutes(), Pace: w.Clock.Pace(), Tick: w.Tick()})
+		if !g.sendText(s, textframe.ClockFrame{Type: "clock", Minutes: w.Clock.Minutes(), Pace: w.Clock.Pace(), Tick: w.Tick()}) {
+			return
+		}
 	}
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return
 	}
-	wa, cash := g.wanted.Get(s.char)
-	if wa != nil {
-		heatDue := wa.Heat != s.sent.heat && w.Tick()%HeatEvery == 0
-		if !s.sent.wanted || wa.Stars != s.sent.stars || wa.Arrests != s.sent.arrests || heatDue {
-			f := textframe.WantedFrame{Type: "wanted", Stars: wa.Stars, Heat: wa.Heat, Cash: cash.Amount}
-			if s.sent.wanted && wa.Arrests != s.sent.arrests {
-				f.Arrested, f.Fine = true, wa.Fine
-			}
-			s.sent.wanted, s.sent.stars, s.sent.heat, s.sent.arrests = true, wa.Stars, wa.Heat, wa.Arrests
-			g.sendText(s, f)
-		}
+	if !g.notifyWanted(s) {
+		return
 	}
+	_, cash := g.wanted.Get(s.char)
 	h := g.health.Get(s.char)
 	if !s.sent.status || h.HP != s.sent.hp || (cash != nil && cash.Amount != s.sent.cash) {
 		f := textframe.StatusFrame{Type: "status", HP: h.HP, MaxHP: h.Max, Dead: h.HP == 0}
@@ -207,20 +205,43 @@ func (g *GameServer) notify(s *Session) {
 	}
 }
 
-// sendText sends s a JSON text frame on the reliable channel. A text frame
-// that does not fit the queue is lost with the client: it is cut off.
-func (g *GameServer) sendText(s *Session, v any) {
+// notifyWanted sends s its Wanted level when it changed (the Heat alone at
+// most every HeatEvery ticks), with the fine of an arrest. It reports
+// whether s is still connected.
+func (g *GameServer) notifyWanted(s *Session) bool {
+	wa, cash := g.wanted.Get(s.char)
+	if wa == nil {
+		return true
+	}
+	heatDue := wa.Heat != s.sent.heat && g.w.Tick()%HeatEvery == 0
+	if s.sent.wanted && wa.Stars == s.sent.stars && wa.Arrests == s.sent.arrests && !heatDue {
+		return true
+	}
+	f := textframe.WantedFrame{Type: "wanted", Stars: wa.Stars, Heat: wa.Heat, Cash: cash.Amount}
+	if s.sent.wanted && wa.Arrests != s.sent.arrests {
+		f.Arrested, f.Fine = true, wa.Fine
+	}
+	s.sent.wanted, s.sent.stars, s.sent.heat, s.sent.arrests = true, wa.Stars, wa.Heat, wa.Arrests
+	return g.sendText(s, f)
+}
+
+// sendText sends s a JSON text frame on the reliable channel and reports
+// whether s is still connected. A text frame that does not fit the queue is
+// lost with the client: it is cut off (its character leaves the world, so
+// the caller must not touch it again).
+func (g *GameServer) sendText(s *Session, v any) bool {
 	b := textframe.Marshal(v)
 	if err := s.conn.Send(b, true, true); err != nil {
 		if errors.Is(err, ErrSendFull) {
 			g.kick(s, ErrTooSlow)
-			return
+			return false
 		}
 		g.leave(s, "connection closed")
-		return
+		return false
 	}
 	s.stats.FramesOut++
 	s.stats.BytesOut += uint64(len(b))
+	return true
 }
 
 // command handles a text frame. A frame that is not a valid command is an

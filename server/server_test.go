@@ -443,3 +443,49 @@ func TestDebugReadout(t *testing.T) {
 		t.Fatal("a client without debug got a readout")
 	}
 }
+
+// textFullConn takes binary frames but refuses text frames once armed, as a
+// transport whose reliable queue is full.
+type textFullConn struct {
+	MemConn
+	armed bool
+}
+
+func (c *textFullConn) Send(frame []byte, text, reliable bool) error {
+	if text && c.armed {
+		return ErrSendFull
+	}
+	return c.MemConn.Send(frame, text, reliable)
+}
+
+// TestTextSendFullMidNotify: a Wanted frame that finds the client's queue
+// full cuts the client off in the middle of its notifications; the server
+// must not touch its character after that (it used to panic on a dead
+// entity), and the room goes on.
+func TestTextSendFullMidNotify(t *testing.T) {
+	l, _ := levels.Load("main-city")
+	g, err := New(Config{Room: "t", Level: l, Seed: 1, Rules: ecs.FreeRoam()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := join(t, g, Who{})
+	c := &textFullConn{}
+	s, _ := g.Join(c, Who{Debug: true})
+	g.Tick()
+	c.armed = true
+	wa, _ := g.wanted.Get(s.char)
+	wa.Stars = 2 // a Wanted frame is due, then a status frame
+	g.health.Get(s.char).HP = 50
+	g.Tick()
+	if closed, reason := c.Closed(); !closed || !strings.Contains(reason, "too slow") {
+		t.Fatalf("closed %v %q", closed, reason)
+	}
+	for i := 0; i < 6; i++ {
+		other.send(components.Drive{})
+		g.Tick()
+	}
+	other.read()
+	if other.frames == 0 {
+		t.Fatal("the room stopped")
+	}
+}
