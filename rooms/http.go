@@ -2,8 +2,11 @@ package rooms
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +14,7 @@ import (
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
@@ -20,10 +24,25 @@ type HTTPConfig struct {
 	Secret []byte
 	// WebSocket are the WebSocket transport's options (origins).
 	WebSocket websocket.Options
+	// WebRTC answers the offers of POST /rooms/{name}/rtc (nil: the
+	// route answers 404).
+	WebRTC *webrtc.Transport
+	// Track, if set, is told of every joined client's connection while
+	// it lasts, with its transport ("websocket", "webrtc") and its
+	// counters (metrics: clients, frames and bytes per transport); it
+	// returns the func to call when the connection has ended.
+	Track func(transport string, counts func() Counts) (untrack func())
+}
+
+// Counts are what a connection counted so far.
+type Counts struct {
+	FramesIn, BytesIn, FramesOut, BytesOut uint64
 }
 
 // Handler returns the routes: GET /rooms/{name} joins over a WebSocket,
-// GET /rooms lists the rooms, GET /levels/{name} returns a level's JSON.
+// POST /rooms/{name}/rtc joins over WebRTC (the offer in, the answer out:
+// package transport/webrtc), GET /rooms lists the rooms, GET
+// /levels/{name} returns a level's JSON.
 // The query of a join: token (a join token; without one the player is
 // "player N"), acked=1 (ask for the acked snapshots), spectate=1 and
 // watch=N (watch player N without a character), and the options of a new
@@ -31,6 +50,7 @@ type HTTPConfig struct {
 func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /rooms/{name}", func(w http.ResponseWriter, r *http.Request) { m.serveJoin(w, r, hc) })
+	mux.HandleFunc("POST /rooms/{name}/rtc", func(w http.ResponseWriter, r *http.Request) { m.serveRTC(w, r, hc) })
 	mux.HandleFunc("GET /rooms", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(m.List())
@@ -104,7 +124,101 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 	}
 	log := room.log.With("session", sess.ID(), "account", who.Account, "transport", "websocket")
 	log.Info("client joined", "remote", r.RemoteAddr)
+	if hc.Track != nil {
+		untrack := hc.Track("websocket", func() Counts {
+			return Counts{conn.FramesIn.Load(), conn.BytesIn.Load(), conn.FramesOut.Load(), conn.BytesOut.Load()}
+		})
+		defer untrack()
+	}
 	conn.Serve(r.Context(), sess)
 	<-conn.Done()
 	log.Info("client left")
+}
+
+// serveRTC joins a client over WebRTC: its offer in the body, the query of
+// a WebSocket join, the answer back. An error is an HTTP status with the
+// reason as text.
+func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig) {
+	if hc.WebRTC == nil {
+		http.Error(w, "WebRTC is off on this server", http.StatusNotFound)
+		return
+	}
+	name := r.PathValue("name")
+	if err := checkOrigin(r, hc.WebSocket); err != nil {
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return
+	}
+	o, err := ParseOptions(r.URL.Query(), m.cfg.DefaultLevel)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
+	if err != nil {
+		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc")
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return
+	}
+	offer, err := webrtc.ReadOffer(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	conn, answer, err := hc.WebRTC.Accept(r.Context(), offer)
+	if err != nil {
+		m.log.Info("webrtc offer refused", "room", name, "err", err)
+		status := http.StatusServiceUnavailable
+		if errors.Is(err, webrtc.ErrBadSignal) {
+			status = http.StatusBadRequest
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+	room, sess, err := m.Join(name, o, conn, who)
+	if err != nil {
+		conn.Close(err.Error())
+		status := http.StatusServiceUnavailable // room full, too many rooms, shutting down
+		if errors.Is(err, ErrBadRoomName) {
+			status = http.StatusBadRequest
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+	log := room.log.With("session", sess.ID(), "account", who.Account, "transport", "webrtc")
+	log.Info("client joined", "remote", r.RemoteAddr)
+	untrack := func() {}
+	if hc.Track != nil {
+		untrack = hc.Track("webrtc", func() Counts {
+			return Counts{conn.FramesIn.Load(), conn.BytesIn.Load(), conn.FramesOut.Load(), conn.BytesOut.Load()}
+		})
+	}
+	conn.Serve(sess, func() {
+		untrack()
+		log.Info("client left")
+	})
+	webrtc.WriteAnswer(w, answer)
+}
+
+// checkOrigin refuses a browser's WebRTC join from a page of another
+// origin, as the WebSocket join does (the same options): the server's own
+// host, o.OriginPatterns (path.Match patterns of the origin's host) or any
+// with o.AnyOrigin. A request without an Origin (not a browser's) passes.
+func checkOrigin(r *http.Request, o websocket.Options) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" || o.AnyOrigin {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("origin %q is not a URL with a host", origin)
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return nil
+	}
+	for _, p := range o.OriginPatterns {
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("origin %q may not join this server", u.Host)
 }

@@ -104,6 +104,20 @@ type Config struct {
 	// OnTick, if set, is called in the room's goroutine after every tick
 	// (metrics read the game server there).
 	OnTick func(r *Room)
+	// Observe, if set, is called in a room's goroutine as the room
+	// starts; the observer it returns (nil: none) is told of each of the
+	// room's ticks and of its end, in that goroutine (metrics).
+	Observe func(r *Room) RoomObserver
+}
+
+// RoomObserver watches one room from the room's goroutine, where it may
+// read the room's game server (Room.Server).
+type RoomObserver interface {
+	// Ticked is called after each tick (Room.LastTick says how long
+	// it took).
+	Ticked(r *Room)
+	// Closed is called once, when the room has stopped.
+	Closed(r *Room)
 }
 
 // Manager owns the rooms.
@@ -312,6 +326,11 @@ type Room struct {
 
 	ticks    atomic.Uint64
 	overruns atomic.Uint64
+
+	// Room goroutine only.
+	obs      RoomObserver
+	lastTick time.Duration
+	lastWarn time.Time
 }
 
 // Server returns the room's game server. Use it only from OnTick (the
@@ -326,6 +345,15 @@ func (r *Room) Info() RoomInfo {
 
 // Overruns returns the ticks skipped or run late.
 func (r *Room) Overruns() uint64 { return r.overruns.Load() }
+
+// LastTick returns how long the last tick took (the game server's whole
+// Tick). Room goroutine only (OnTick, a RoomObserver).
+func (r *Room) LastTick() time.Duration { return r.lastTick }
+
+// OverrunWarnEvery is the least time between two warnings that a room
+// skipped ticks: a room that cannot keep up would otherwise log 60 a
+// second.
+const OverrunWarnEvery = 10 * time.Second
 
 // Stop ends the room: its clients get reason. It does not wait.
 func (r *Room) Stop(reason string) {
@@ -343,6 +371,12 @@ func (r *Room) Done() <-chan struct{} { return r.done }
 func (r *Room) run() {
 	defer r.m.wg.Done()
 	defer close(r.done)
+	if r.m.cfg.Observe != nil {
+		r.obs = r.m.cfg.Observe(r)
+	}
+	if r.obs != nil {
+		defer r.obs.Closed(r)
+	}
 	t := time.NewTicker(TickPeriod)
 	defer t.Stop()
 	next := time.Now()
@@ -376,16 +410,24 @@ func (r *Room) catchUp(now time.Time, next *time.Time) {
 			behind := uint64(now.Sub(*next)/TickPeriod) + 1
 			r.overruns.Add(behind)
 			*next = now.Add(TickPeriod)
+			if now.Sub(r.lastWarn) >= OverrunWarnEvery {
+				r.lastWarn = now
+				r.log.Warn("room fell behind: ticks skipped", "skipped", behind, "overruns", r.overruns.Load(), "last_tick", r.lastTick)
+			}
 			return
 		}
 		start := time.Now()
 		r.gs.Tick()
-		if time.Since(start) > TickPeriod {
+		r.lastTick = time.Since(start)
+		if r.lastTick > TickPeriod {
 			r.overruns.Add(1)
 		}
 		r.ticks.Add(1)
 		if r.m.cfg.OnTick != nil {
 			r.m.cfg.OnTick(r)
+		}
+		if r.obs != nil {
+			r.obs.Ticked(r)
 		}
 		*next = next.Add(TickPeriod)
 	}

@@ -3,6 +3,7 @@
 // and prints a one-line summary at the end:
 //
 //	go run ./cmd/bots -url ws://127.0.0.1:8080/rooms/NAME -n 16 -duration 30s
+//	go run ./cmd/bots -transport webrtc -loss 0.1 -n 16
 //
 // It exits 1 if a bot failed to connect or was still refusing snapshots (a
 // kept desync) at the end.
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/bot"
+	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
@@ -44,12 +46,17 @@ func main() {
 	}
 }
 
-func dial(ctx context.Context, url, transport string, loss float64) (bot.Conn, error) {
+// dial connects bot i. Over WebRTC the room's URL (ws:// or http://) is
+// turned into its signalling URL (.../rtc) and each bot loses its own
+// frames, seeded by seed and i.
+func dial(ctx context.Context, url, transport string, loss float64, seed uint64, i int) (bot.Conn, error) {
 	switch transport {
 	case "ws":
 		return websocket.Dial(ctx, url)
+	case "webrtc":
+		return webrtc.Dial(ctx, url, webrtc.DialOptions{Loss: loss, Seed: seed*7919 + uint64(i)})
 	}
-	return nil, fmt.Errorf("transport %q is not available (ws)", transport)
+	return nil, fmt.Errorf("transport %q is not available (ws, webrtc)", transport)
 }
 
 func run(ctx context.Context, url, transport string, loss float64, n int, d time.Duration, seed uint64) ([]bot.Result, int) {
@@ -62,7 +69,7 @@ func run(ctx context.Context, url, transport string, loss float64, n int, d time
 		go func(i int) {
 			defer wg.Done()
 			dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			conn, err := dial(dctx, url, transport, loss)
+			conn, err := dial(dctx, url, transport, loss, seed, i)
 			cancel()
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, err)

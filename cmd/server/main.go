@@ -22,11 +22,15 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
+	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
+	"github.com/fiveonit/engine/web"
 )
 
 // config is the server's settings, from flags and the environment.
@@ -40,6 +44,11 @@ type config struct {
 	grace           time.Duration
 	drain           time.Duration
 	logLevel        string
+	logFormat       string
+	rtc             bool
+	rtcIPs          string
+	rtcPublicIPs    string
+	rtcPorts        string
 }
 
 func env(key, def string) string {
@@ -79,6 +88,11 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.grace, "grace", envDuration("FOI_GRACE", 30*time.Second), "how long an empty room other than the default stays open (env FOI_GRACE)")
 	fs.DurationVar(&c.drain, "drain", envDuration("FOI_DRAIN", 5*time.Second), "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
 	fs.StringVar(&c.logLevel, "log-level", env("FOI_LOG_LEVEL", "info"), "debug, info, warn or error (env FOI_LOG_LEVEL)")
+	fs.StringVar(&c.logFormat, "log-format", env("FOI_LOG_FORMAT", "text"), "text (logfmt) or json (env FOI_LOG_FORMAT)")
+	fs.BoolVar(&c.rtc, "rtc", envBool("FOI_RTC", true), "serve WebRTC joins at POST /rooms/{name}/rtc (env FOI_RTC)")
+	fs.StringVar(&c.rtcIPs, "rtc-ips", env("FOI_RTC_IPS", ""), "comma-separated local IPs WebRTC gathers host candidates on; empty: every interface's and loopback (env FOI_RTC_IPS)")
+	fs.StringVar(&c.rtcPublicIPs, "rtc-public-ips", env("FOI_RTC_PUBLIC_IPS", ""), "comma-separated public IPs announced instead of the host candidates', behind a 1:1 NAT (env FOI_RTC_PUBLIC_IPS)")
+	fs.StringVar(&c.rtcPorts, "rtc-ports", env("FOI_RTC_PORTS", ""), "UDP port range MIN-MAX for WebRTC; empty: ephemeral ports (env FOI_RTC_PORTS)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -105,7 +119,20 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("-log-level: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	var log *slog.Logger
+	switch c.logFormat {
+	case "text":
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	case "json":
+		log = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	default:
+		return fmt.Errorf("-log-format %q: text or json", c.logFormat)
+	}
+	rtcOpts, err := c.rtcOptions()
+	if err != nil {
+		return err
+	}
+	rtcOpts.Log = log.With("transport", "webrtc")
 	secret := []byte(c.secret)
 	if len(secret) == 0 {
 		secret = make([]byte, 32)
@@ -114,22 +141,39 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	} else if len(secret) < 16 {
 		return errors.New("-secret must be at least 16 bytes")
 	}
-	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, Debug: c.debug, Log: log})
+	met := metrics.New()
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, Debug: c.debug, Log: log,
+		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
 		return err
 	}
-	var origins []string
-	for _, o := range strings.Split(c.origins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			origins = append(origins, o)
+	var rtc *webrtc.Transport
+	if c.rtc {
+		if rtc, err = webrtc.New(rtcOpts); err != nil {
+			m.Shutdown(context.Background(), "server failed to start")
+			return err
 		}
 	}
+	routes := m.Handler(rooms.HTTPConfig{
+		Secret:    secret,
+		WebSocket: websocket.Options{OriginPatterns: list(c.origins), AnyOrigin: c.anyOrigin},
+		WebRTC:    rtc,
+		Track: func(transport string, counts func() rooms.Counts) func() {
+			return met.Track(transport, func() metrics.Counts { return metrics.Counts(counts()) })
+		},
+	})
 	mux := http.NewServeMux()
-	mux.Handle("/rooms", m.Handler(rooms.HTTPConfig{Secret: secret, WebSocket: websocket.Options{OriginPatterns: origins, AnyOrigin: c.anyOrigin}}))
-	mux.Handle("/rooms/", m.Handler(rooms.HTTPConfig{Secret: secret, WebSocket: websocket.Options{OriginPatterns: origins, AnyOrigin: c.anyOrigin}}))
-	mux.Handle("/levels/", m.Handler(rooms.HTTPConfig{Secret: secret}))
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintln(w, "fiveonit engine: GET /rooms lists the rooms; join one with a WebSocket at /rooms/{name}")
+	mux.Handle("/rooms", routes)
+	mux.Handle("/rooms/", routes)
+	mux.Handle("/levels/", routes)
+	mux.Handle("/", web.Handler()) // the page at / and its files; the routes above win
+	// handlers counts the requests being served, the WebSocket joins
+	// (hijacked: http.Server.Shutdown does not wait for them) included.
+	var handlers sync.WaitGroup
+	public := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handlers.Add(1)
+		defer handlers.Done()
+		mux.ServeHTTP(w, r)
 	})
 
 	ln, err := net.Listen("tcp", c.addr)
@@ -141,12 +185,12 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		ln.Close()
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	admin := &http.Server{Handler: adminMux(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: public, ReadHeaderTimeout: 10 * time.Second}
+	admin := &http.Server{Handler: adminMux(met), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	go func() { errc <- admin.Serve(aln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "level", c.level)
+	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "level", c.level, "webrtc", c.rtc)
 	if ready != nil {
 		ready(ln.Addr().String(), aln.Addr().String())
 	}
@@ -160,21 +204,89 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	log.Info("shutting down", "drain", c.drain)
 	dctx, cancel := context.WithTimeout(context.Background(), c.drain)
 	defer cancel()
-	rerr := m.Shutdown(dctx, "server shutting down")
+	const reason = "server shutting down"
+	rerr := m.Shutdown(dctx, reason)
+	if rtc != nil {
+		if err := rtc.Shutdown(dctx, reason); err != nil && rerr == nil {
+			rerr = err
+		}
+	}
 	srv.Shutdown(dctx)
 	admin.Shutdown(dctx)
+	if err := wait(dctx, &handlers); err != nil && rerr == nil {
+		rerr = fmt.Errorf("connections still open: %w", err)
+	}
 	srv.Close()
 	admin.Close()
 	if rerr != nil {
-		return fmt.Errorf("rooms did not stop in %s: %w", c.drain, rerr)
+		return fmt.Errorf("did not drain in %s: %w", c.drain, rerr)
 	}
 	log.Info("stopped")
 	return nil
 }
 
-// adminMux serves pprof (the admin listener only: 127.0.0.1 by default).
-func adminMux() *http.ServeMux {
+// wait waits for wg, or for ctx.
+func wait(ctx context.Context, wg *sync.WaitGroup) error {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// rtcOptions reads the WebRTC flags.
+func (c config) rtcOptions() (webrtc.Options, error) {
+	o := webrtc.Options{Loopback: true}
+	for _, s := range list(c.rtcIPs) {
+		ip := net.ParseIP(s)
+		if ip == nil {
+			return o, fmt.Errorf("-rtc-ips: %q is not an IP", s)
+		}
+		o.IPs = append(o.IPs, ip)
+	}
+	for _, s := range list(c.rtcPublicIPs) {
+		if net.ParseIP(s) == nil {
+			return o, fmt.Errorf("-rtc-public-ips: %q is not an IP", s)
+		}
+		o.PublicIPs = append(o.PublicIPs, s)
+	}
+	if c.rtcPorts != "" {
+		lo, hi, ok := strings.Cut(c.rtcPorts, "-")
+		pmin, err1 := strconv.ParseUint(lo, 10, 16)
+		pmax, err2 := strconv.ParseUint(hi, 10, 16)
+		if !ok || err1 != nil || err2 != nil || pmin == 0 || pmax < pmin {
+			return o, fmt.Errorf("-rtc-ports %q: want MIN-MAX, 1 <= MIN <= MAX <= 65535", c.rtcPorts)
+		}
+		o.PortMin, o.PortMax = uint16(pmin), uint16(pmax)
+	}
+	return o, nil
+}
+
+// list splits a comma-separated flag, dropping blanks.
+func list(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// roomMetrics publishes a room's metrics from its goroutine.
+type roomMetrics struct{ m *metrics.Room }
+
+func (o roomMetrics) Ticked(r *rooms.Room) { o.m.Observe(r.Server(), r.LastTick(), r.Overruns()) }
+func (o roomMetrics) Closed(*rooms.Room)   { o.m.Close() }
+
+// adminMux serves the metrics and pprof: the admin listener only
+// (127.0.0.1 by default), never the public one.
+func adminMux(met *metrics.Metrics) *http.ServeMux {
 	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", met.Handler())
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)

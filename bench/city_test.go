@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/fiveonit/engine/bench/loadgen"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/server"
+)
+
+var city64Plot = flag.String("city64.plot", "", "write the city-64 plot of tick time per system to this file (.svg or .png)")
+
+// newCity64 makes the city-64 room: main-city in free roam (police on),
+// 40 traffic cars, 200 pedestrians, 64 in-memory bot players, warmed up
+// for 20 s so that the traffic and the crowd are out and the police have
+// had crimes to chase.
+func newCity64(b testing.TB) *loadgen.Farm {
+	l, err := levels.Load("main-city")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rules := ecs.FreeRoam()
+	rules.Traffic, rules.Pedestrians = 40, 200
+	g, err := server.New(server.Config{Room: "city-64", Level: l, Seed: 64, Rules: rules})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := loadgen.New(g, 64, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 20*ecs.TickRate; i++ {
+		if err := f.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return f
+}
+
+// BenchmarkCity64 is the city-64: one op is one server tick (the
+// bots' own client work is outside the timings reported). Run it on one
+// core: GOMAXPROCS=1. It reports the server tick's p50 and p99 in total
+// and per system, the server's allocations per tick, and the bytes sent
+// per client per second; with -city64.plot it draws each system's p50 and
+// p99.
+func BenchmarkCity64(b *testing.B) {
+	f := newCity64(b)
+	g := f.G
+	var before uint64
+	for _, bt := range f.Bots {
+		before += bt.Session.Stats().BytesOut
+	}
+	f.Record = true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := f.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	var after uint64
+	for _, bt := range f.Bots {
+		after += bt.Session.Stats().BytesOut
+	}
+	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.5)), "p50-us/tick")
+	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.99)), "p99-us/tick")
+	entries := g.World().Sched.Entries()
+	for i, e := range entries {
+		b.ReportMetric(us(loadgen.Percentile(f.SystemTimes[i], 0.99)), e.Name+"-p99-us")
+	}
+	b.ReportMetric(us(loadgen.Percentile(f.SnapshotTimes, 0.99)), "snapshots-p99-us")
+	b.ReportMetric(float64(after-before)/64/(float64(b.N)/ecs.TickRate), "B/client/s")
+	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")
+	if *city64Plot != "" {
+		if err := plotSystems(*city64Plot, f, entries); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// serverAllocs measures the server's own allocations per tick over n
+// ticks (the bots' are left out).
+func serverAllocs(f *loadgen.Farm, n int) float64 {
+	f.Record = false
+	var ms runtime.MemStats
+	var total uint64
+	for i := 0; i < n; i++ {
+		f.Step() // the bots and a tick, to keep the load going
+		f.StepClients()
+		runtime.ReadMemStats(&ms)
+		m0 := ms.Mallocs
+		f.G.Tick()
+		runtime.ReadMemStats(&ms)
+		total += ms.Mallocs - m0
+	}
+	return float64(total) / float64(n)
+}
+
+// plotSystems draws each system's p50 and p99 tick time as bars.
+func plotSystems(path string, f *loadgen.Farm, entries []ecs.Entry) error {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("city-64: server tick time per system (p50 %.0f us, p99 %.0f us a tick)",
+		float64(loadgen.Percentile(f.TickTimes, 0.5).Nanoseconds())/1000, float64(loadgen.Percentile(f.TickTimes, 0.99).Nanoseconds())/1000)
+	p.Y.Label.Text = "microseconds per tick"
+	var p50, p99 plotter.Values
+	var names []string
+	for i, e := range entries {
+		p50 = append(p50, float64(loadgen.Percentile(f.SystemTimes[i], 0.5).Nanoseconds())/1000)
+		p99 = append(p99, float64(loadgen.Percentile(f.SystemTimes[i], 0.99).Nanoseconds())/1000)
+		names = append(names, e.Name)
+	}
+	p50 = append(p50, float64(loadgen.Percentile(f.SnapshotTimes, 0.5).Nanoseconds())/1000)
+	p99 = append(p99, float64(loadgen.Percentile(f.SnapshotTimes, 0.99).Nanoseconds())/1000)
+	names = append(names, "snapshots (1 tick in 3)")
+	w := vg.Points(8)
+	b50, err := plotter.NewBarChart(p50, w)
+	if err != nil {
+		return err
+	}
+	b99, err := plotter.NewBarChart(p99, w)
+	if err != nil {
+		return err
+	}
+	b50.Color, b99.Color = plotutil.Color(0), plotutil.Color(1)
+	b50.Offset, b99.Offset = -w/2, w/2
+	p.Add(b50, b99)
+	p.Legend.Add("p50", b50)
+	p.Legend.Add("p99", b99)
+	p.Legend.Top = true
+	p.NominalX(names...)
+	p.X.Tick.Label.Rotation = 0.6
+	p.X.Tick.Label.XAlign = -0.9
+	return p.Save(10*vg.Inch, 5*vg.Inch, path)
+}

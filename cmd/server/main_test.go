@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/fiveonit/engine/textframe"
+	"github.com/fiveonit/engine/transport/webrtc"
+	"github.com/fiveonit/engine/transport/websocket"
+)
+
+func testConfig() config {
+	return config{
+		addr: "127.0.0.1:0", adminAddr: "127.0.0.1:0", level: "test-flat",
+		secret: "drain-test-secret-0123456789", grace: time.Second, drain: 10 * time.Second,
+		logLevel: "warn", logFormat: "text", rtc: true, rtcIPs: "127.0.0.1",
+	}
+}
+
+// get fetches url without keeping the connection (nothing may outlive the
+// test) and returns the status and body.
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 5 * time.Second}
+	defer hc.CloseIdleConnections()
+	resp, err := hc.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// reader is what a client's Read returns.
+type reader interface {
+	Read(ctx context.Context) ([]byte, bool, error)
+}
+
+// welcome reads the client's frames up to its first text frame, its
+// welcome (over WebRTC a snapshot may come before it: the two data
+// channels are not ordered one against the other).
+func welcome(t *testing.T, name string, c reader) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		frame, text, err := c.Read(ctx)
+		if err == nil && !text {
+			continue
+		}
+		if err != nil || textframe.Type(frame) != "welcome" {
+			t.Fatalf("%s: first text frame %.80q err=%v, want the welcome", name, frame, err)
+		}
+		return
+	}
+}
+
+// closeReason reads until the connection ends and returns the reason the
+// server gave.
+func closeReason(t *testing.T, name string, c reader) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		_, _, err := c.Read(ctx)
+		if err == nil {
+			continue
+		}
+		var wse *websocket.CloseError
+		var rtce *webrtc.CloseError
+		switch {
+		case errors.As(err, &wse):
+			return wse.Reason
+		case errors.As(err, &rtce):
+			return rtce.Reason
+		}
+		t.Fatalf("%s: %v, want a close with a reason", name, err)
+	}
+}
+
+// TestDrain starts the server on loopback ports with a WebSocket and a
+// WebRTC client, checks the listeners serve what they should (the metrics
+// and pprof on the admin listener only), then cancels run's context (what
+// SIGTERM does): both clients get the close reason, run returns nil (the
+// process exits 0) well within the drain timeout, and no goroutine is left.
+func TestDrain(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs := make(chan [2]string, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, testConfig(), func(addr, admin string) { addrs <- [2]string{addr, admin} })
+	}()
+	var addr, admin string
+	select {
+	case a := <-addrs:
+		addr, admin = a[0], a[1]
+	case err := <-errc:
+		t.Fatal(err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not start")
+	}
+
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer dcancel()
+	ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	rtc, err := webrtc.Dial(dctx, "ws://"+addr+"/rooms/default", webrtc.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rtc.Close()
+	welcome(t, "websocket", ws)
+	welcome(t, "webrtc", rtc)
+
+	for _, path := range []string{"/metrics", "/debug/pprof/", "/debug/pprof/cmdline"} {
+		if code, body := get(t, "http://"+addr+path); code == http.StatusOK || strings.Contains(body, "foi_") || strings.Contains(body, "goroutine") {
+			t.Errorf("the public listener serves %s: %d %.80q", path, code, body)
+		}
+	}
+	if code, _ := get(t, "http://"+admin+"/debug/pprof/"); code != http.StatusOK {
+		t.Errorf("admin /debug/pprof/: %d", code)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, body := get(t, "http://"+admin+"/metrics")
+		want := []string{
+			`foi_clients{transport="websocket"} 1`, `foi_clients{transport="webrtc"} 1`,
+			`foi_tick_seconds_count{room="default"}`, `foi_system_seconds_bucket{room="default",system="physics"`,
+			`foi_entities{room="default"}`, `foi_players{room="default"} 2`, `foi_transport_bytes_total{direction="out",transport="webrtc"}`,
+		}
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				missing = w
+				break
+			}
+		}
+		if code == http.StatusOK && missing == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("admin /metrics: %d, no %q in\n%s", code, missing, grep(body, "foi_"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	start := time.Now()
+	cancel()
+	for name, c := range map[string]reader{"websocket": ws, "webrtc": rtc} {
+		if r := closeReason(t, name, c); r != "server shutting down" {
+			t.Errorf("%s: closed with %q", name, r)
+		}
+	}
+	ws.Close()
+	rtc.Close()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not return")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the drain took %s", d)
+	}
+}
+
+// grep returns body's lines that start with prefix.
+func grep(body, prefix string) string {
+	var out []string
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestFlagsAndEnv(t *testing.T) {
+	t.Setenv("FOI_RTC_PORTS", "50000-50100")
+	t.Setenv("FOI_LOG_FORMAT", "json")
+	t.Setenv("FOI_RTC", "false")
+	c, err := parseFlags([]string{"-rtc-ips", "127.0.0.1, ::1", "-log-level", "debug"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" {
+		t.Errorf("config %+v", c)
+	}
+	o, err := c.rtcOptions()
+	if err != nil || o.PortMin != 50000 || o.PortMax != 50100 || len(o.IPs) != 2 {
+		t.Errorf("rtc options %+v, %v", o, err)
+	}
+	for _, bad := range []config{{rtcPorts: "9-1"}, {rtcPorts: "x"}, {rtcPorts: "0-5"}, {rtcIPs: "nope"}, {rtcPublicIPs: "1.2.3"}} {
+		if _, err := bad.rtcOptions(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	bad := testConfig()
+	bad.logFormat = "xml"
+	if err := run(context.Background(), bad, nil); err == nil {
+		t.Error("-log-format xml: no error")
+	}
+}

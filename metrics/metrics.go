@@ -1,0 +1,344 @@
+// Package metrics publishes the server's Prometheus metrics
+// (github.com/prometheus/client_golang): per room, what its game server did
+// (read in the room's goroutine after each tick, so nothing is shared with
+// the simulation), and per transport, the clients and their traffic (read
+// from the connections' atomic counters when scraped).
+//
+// Every name starts with foi_. Per room (label room):
+//
+//	foi_tick_seconds            histogram  a whole tick (inputs, step, snapshots)
+//	foi_system_seconds          histogram  each system's part of it (label system)
+//	foi_tick_overruns_total     counter    ticks run late or skipped
+//	foi_entities                gauge      replicated entities (wire ids in use)
+//	foi_players                 gauge      clients joined or joining
+//	foi_keyframes_total         counter    keyframes sent
+//	foi_check_mismatches_total  counter    input frames asking for a keyframe (a wrong check, a base not held)
+//	foi_input_guesses_total     counter    input ticks run on a guess
+//	foi_input_late_total        counter    inputs that came after their tick
+//	foi_input_dropped_total     counter    inputs dropped by a full queue
+//	foi_kicked_total            counter    clients cut off (a bad frame, a flood, too slow)
+//	foi_snapshot_bytes_total    counter    snapshot bytes sent
+//
+// Per transport (label transport: websocket, webrtc):
+//
+//	foi_clients                 gauge      connections open
+//	foi_transport_frames_total  counter    frames (label direction: in, out)
+//	foi_transport_bytes_total   counter    bytes (label direction: in, out)
+//
+// The Go runtime's and the process's standard metrics (go_*, process_*)
+// come too.
+package metrics
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/server"
+)
+
+// TickBuckets are the tick histogram's buckets (seconds): fine below the
+// 16.7 ms a tick may take at 60 Hz, which is one of them.
+var TickBuckets = []float64{.0001, .00025, .0005, .001, .002, .004, .006, .008, .01, .0125, 1.0 / 60, .025, .05, .1}
+
+// SystemBuckets are the per-system histogram's buckets (seconds).
+var SystemBuckets = []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025}
+
+// Transports are the transports whose series exist from start (at zero).
+var Transports = []string{"websocket", "webrtc"}
+
+// Metrics is the server's registry and its metrics.
+type Metrics struct {
+	reg *prometheus.Registry
+
+	tick, system                         *prometheus.HistogramVec
+	overruns, keyframes, resyncs         *prometheus.CounterVec
+	guesses, late, dropped, kicked, snap *prometheus.CounterVec
+	entities, players                    *prometheus.GaugeVec
+	conns                                *connCollector
+}
+
+// New makes the metrics in a registry of their own, with the Go runtime's
+// and the process's collectors.
+func New() *Metrics {
+	room := []string{"room"}
+	counter := func(name, help string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, room)
+	}
+	gauge := func(name, help string) *prometheus.GaugeVec {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, room)
+	}
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		tick: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "foi_tick_seconds",
+			Help: "How long a room's tick took: inputs, the world's step, snapshots.", Buckets: TickBuckets}, room),
+		system: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "foi_system_seconds",
+			Help: "How long each system of a room's schedule took in a tick.", Buckets: SystemBuckets}, []string{"room", "system"}),
+		overruns:  counter("foi_tick_overruns_total", "Ticks a room ran late or skipped."),
+		keyframes: counter("foi_keyframes_total", "Keyframes sent."),
+		resyncs: counter("foi_check_mismatches_total", "Input frames that asked for a keyframe: the client's decoder refused a frame (a wrong check, a base it does not hold). "+
+			"A client flags each input frame until a frame applies, so one refusal counts once per input frame sent meanwhile."),
+		guesses:  counter("foi_input_guesses_total", "Input ticks run on a guess: the client's input had not come."),
+		late:     counter("foi_input_late_total", "Inputs that came after their tick had been run on a guess."),
+		dropped:  counter("foi_input_dropped_total", "Inputs dropped by a full input queue."),
+		kicked:   counter("foi_kicked_total", "Clients cut off for a bad frame, a flood or slowness."),
+		snap:     counter("foi_snapshot_bytes_total", "Snapshot bytes sent."),
+		entities: gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
+		players:  gauge("foi_players", "Clients joined to a room or joining."),
+		conns:    newConnCollector(),
+	}
+	m.reg.MustRegister(m.tick, m.system, m.overruns, m.keyframes, m.resyncs, m.guesses, m.late, m.dropped,
+		m.kicked, m.snap, m.entities, m.players, m.conns,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Registry returns the registry (tests gather from it).
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Handler serves the metrics in Prometheus's text format: mount it on the
+// admin listener only.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// Room is one room's metrics, fed by Observe in the room's goroutine. Its
+// series are made when the room opens, so that Observe allocates nothing.
+type Room struct {
+	m    *Metrics
+	name string
+
+	tick                                     prometheus.Observer
+	systems                                  []prometheus.Observer
+	systemNames                              []string
+	overruns, keyframes, resyncs             prometheus.Counter
+	guesses, late, dropped, kicked, snapshot prometheus.Counter
+	entities, players                        prometheus.Gauge
+
+	last         server.Stats
+	lastOverruns uint64
+	// seen is each session's Resyncs at the last Observe (the game
+	// server counts them per session only), with the generation it was
+	// last seen in, to forget those gone.
+	seen  map[uint32]seenSession
+	gen   uint32
+	ticks uint64
+}
+
+type seenSession struct {
+	resyncs uint64
+	gen     uint32
+}
+
+// pruneEvery is the Observes between two sweeps of the sessions gone: once
+// a second at 60 Hz.
+const pruneEvery = 60
+
+// Room makes room name's series (the system series are made on the first
+// Observe, from the room's schedule).
+func (m *Metrics) Room(name string) *Room {
+	return &Room{
+		m: m, name: name,
+		tick:      m.tick.WithLabelValues(name),
+		overruns:  m.overruns.WithLabelValues(name),
+		keyframes: m.keyframes.WithLabelValues(name),
+		resyncs:   m.resyncs.WithLabelValues(name),
+		guesses:   m.guesses.WithLabelValues(name),
+		late:      m.late.WithLabelValues(name),
+		dropped:   m.dropped.WithLabelValues(name),
+		kicked:    m.kicked.WithLabelValues(name),
+		snapshot:  m.snap.WithLabelValues(name),
+		entities:  m.entities.WithLabelValues(name),
+		players:   m.players.WithLabelValues(name),
+		seen:      map[uint32]seenSession{},
+	}
+}
+
+// Observe publishes what gs did in its last tick: tick is how long the
+// whole tick took, overruns the room's count of ticks run late or skipped
+// so far. Call it from the room's goroutine after each tick; it allocates
+// nothing once the room's sessions have been seen.
+func (r *Room) Observe(gs *server.GameServer, tick time.Duration, overruns uint64) {
+	r.tick.Observe(tick.Seconds())
+	w := gs.World()
+	timings := w.Sched.Timings()
+	if len(timings) != len(r.systems) {
+		r.makeSystems(timings)
+	}
+	for i := range timings {
+		r.systems[i].Observe(timings[i].Last.Seconds())
+	}
+	st := gs.Stats()
+	add(r.keyframes, st.Keyframes, r.last.Keyframes)
+	add(r.guesses, st.Guesses, r.last.Guesses)
+	add(r.late, st.Late, r.last.Late)
+	add(r.dropped, st.Dropped, r.last.Dropped)
+	add(r.kicked, st.Kicked, r.last.Kicked)
+	add(r.snapshot, st.SnapBytes, r.last.SnapBytes)
+	add(r.overruns, overruns, r.lastOverruns)
+	r.last, r.lastOverruns = st, overruns
+	r.entities.Set(float64(w.IDs.InUse()))
+	r.players.Set(float64(gs.Players()))
+	r.observeResyncs(gs.Sessions())
+}
+
+func add(c prometheus.Counter, now, before uint64) {
+	if now > before {
+		c.Add(float64(now - before))
+	}
+}
+
+// observeResyncs adds what each session's Resyncs grew by since the last
+// Observe.
+func (r *Room) observeResyncs(sessions []*server.Session) {
+	r.gen++
+	var n uint64
+	for _, s := range sessions {
+		cur := s.Stats().Resyncs
+		prev := r.seen[s.ID()]
+		if cur > prev.resyncs {
+			n += cur - prev.resyncs
+		}
+		r.seen[s.ID()] = seenSession{resyncs: cur, gen: r.gen}
+	}
+	if n > 0 {
+		r.resyncs.Add(float64(n))
+	}
+	if r.ticks++; r.ticks%pruneEvery == 0 {
+		for id, s := range r.seen {
+			if s.gen != r.gen {
+				delete(r.seen, id)
+			}
+		}
+	}
+}
+
+// makeSystems makes the per-system series of a schedule.
+func (r *Room) makeSystems(timings []ecs.Timing) {
+	for _, name := range r.systemNames {
+		r.m.system.DeleteLabelValues(r.name, name)
+	}
+	r.systems, r.systemNames = r.systems[:0], r.systemNames[:0]
+	for _, t := range timings {
+		r.systems = append(r.systems, r.m.system.WithLabelValues(r.name, t.Name))
+		r.systemNames = append(r.systemNames, t.Name)
+	}
+}
+
+// Close removes the room's series (a room that closed).
+func (r *Room) Close() {
+	for _, v := range []interface {
+		DeleteLabelValues(...string) bool
+	}{r.m.tick, r.m.overruns, r.m.keyframes, r.m.resyncs, r.m.guesses, r.m.late, r.m.dropped, r.m.kicked, r.m.snap, r.m.entities, r.m.players} {
+		v.DeleteLabelValues(r.name)
+	}
+	for _, name := range r.systemNames {
+		r.m.system.DeleteLabelValues(r.name, name)
+	}
+}
+
+// Counts are what a connection counted so far.
+type Counts struct {
+	FramesIn, BytesIn, FramesOut, BytesOut uint64
+}
+
+// Track counts a connection of transport while it is open: counts reads
+// its counters (atomics: it is called from the scrape's goroutine). Call
+// the func it returns when the connection has ended; its counts are kept.
+func (m *Metrics) Track(transport string, counts func() Counts) (untrack func()) {
+	return m.conns.track(transport, counts)
+}
+
+// connCollector sums the connections' counters per transport at each
+// scrape: those open, read then, and those ended, kept at their end.
+type connCollector struct {
+	clients, frames, bytes *prometheus.Desc
+
+	mu    sync.Mutex
+	open  map[*tracked]struct{}
+	ended map[string]*Counts // by transport
+}
+
+type tracked struct {
+	transport string
+	counts    func() Counts
+}
+
+func newConnCollector() *connCollector {
+	c := &connCollector{
+		clients: prometheus.NewDesc("foi_clients", "Client connections open.", []string{"transport"}, nil),
+		frames:  prometheus.NewDesc("foi_transport_frames_total", "Frames to and from the clients.", []string{"transport", "direction"}, nil),
+		bytes:   prometheus.NewDesc("foi_transport_bytes_total", "Bytes of frames to and from the clients.", []string{"transport", "direction"}, nil),
+		open:    map[*tracked]struct{}{},
+		ended:   map[string]*Counts{},
+	}
+	for _, t := range Transports {
+		c.ended[t] = &Counts{}
+	}
+	return c
+}
+
+func (c *connCollector) track(transport string, counts func() Counts) func() {
+	t := &tracked{transport, counts}
+	c.mu.Lock()
+	c.open[t] = struct{}{}
+	if c.ended[transport] == nil {
+		c.ended[transport] = &Counts{}
+	}
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			final := counts()
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			delete(c.open, t)
+			e := c.ended[transport]
+			e.FramesIn += final.FramesIn
+			e.BytesIn += final.BytesIn
+			e.FramesOut += final.FramesOut
+			e.BytesOut += final.BytesOut
+		})
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (c *connCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.clients
+	ch <- c.frames
+	ch <- c.bytes
+}
+
+// Collect implements prometheus.Collector.
+func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
+	c.mu.Lock()
+	sums := make(map[string]Counts, len(c.ended))
+	open := make(map[string]int, len(c.ended))
+	for tr, e := range c.ended {
+		sums[tr] = *e
+		open[tr] = 0
+	}
+	for t := range c.open {
+		n := t.counts()
+		s := sums[t.transport]
+		s.FramesIn += n.FramesIn
+		s.BytesIn += n.BytesIn
+		s.FramesOut += n.FramesOut
+		s.BytesOut += n.BytesOut
+		sums[t.transport] = s
+		open[t.transport]++
+	}
+	c.mu.Unlock()
+	for tr, s := range sums {
+		ch <- prometheus.MustNewConstMetric(c.clients, prometheus.GaugeValue, float64(open[tr]), tr)
+		ch <- prometheus.MustNewConstMetric(c.frames, prometheus.CounterValue, float64(s.FramesIn), tr, "in")
+		ch <- prometheus.MustNewConstMetric(c.frames, prometheus.CounterValue, float64(s.FramesOut), tr, "out")
+		ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.CounterValue, float64(s.BytesIn), tr, "in")
+		ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.CounterValue, float64(s.BytesOut), tr, "out")
+	}
+}

@@ -1,0 +1,451 @@
+package webrtc_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/fiveonit/engine/bot"
+
+	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/rooms"
+	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/textframe"
+	"github.com/fiveonit/engine/transport/webrtc"
+)
+
+var secret = []byte("webrtc-test-secret-0123456789")
+
+var loopback = webrtc.Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}}
+
+// stack is a rooms manager with its HTTP routes on a loopback httptest
+// server, WebRTC on, and the default room's server stats read after every
+// tick.
+type stack struct {
+	m     *rooms.Manager
+	rtc   *webrtc.Transport
+	url   string // http://127.0.0.1:port
+	stats atomic.Pointer[server.Stats]
+	// resyncs counts the keyframes the clients asked for (their decoder
+	// refused a frame: a wrong check, a base it does not hold).
+	resyncs atomic.Uint64
+	close   func()
+}
+
+func newStack(t *testing.T) *stack {
+	t.Helper()
+	st := &stack{}
+	seen := map[uint32]uint64{} // resyncs by session, room goroutine only
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond,
+		OnTick: func(r *rooms.Room) {
+			if r.Name != "default" {
+				return
+			}
+			s := r.Server().Stats()
+			st.stats.Store(&s)
+			for _, sess := range r.Server().Sessions() {
+				n := sess.Stats().Resyncs
+				st.resyncs.Add(n - seen[sess.ID()])
+				seen[sess.ID()] = n
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtc, err := webrtc.New(loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m.Handler(rooms.HTTPConfig{Secret: secret, WebRTC: rtc}))
+	st.m, st.rtc, st.url = m, rtc, srv.URL
+	closed := false
+	st.close = func() {
+		if closed {
+			return
+		}
+		closed = true
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := m.Shutdown(ctx, "test over"); err != nil {
+			t.Errorf("rooms shutdown: %v", err)
+		}
+		if err := rtc.Shutdown(ctx, "test over"); err != nil {
+			t.Errorf("webrtc shutdown: %v", err)
+		}
+		srv.Close()
+	}
+	t.Cleanup(st.close)
+	return st
+}
+
+func (st *stack) Stats() server.Stats {
+	if s := st.stats.Load(); s != nil {
+		return *s
+	}
+	return server.Stats{}
+}
+
+func dial(t *testing.T, url string, o webrtc.DialOptions) *webrtc.ClientConn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := webrtc.Dial(ctx, url, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestJoinAndClose joins over WebRTC: the welcome comes as a text frame
+// (on the reliable channel), snapshots follow, the input frames the client
+// sends are run by the server, and the server's close reaches the client
+// as a *CloseError with the reason. Nothing is left running.
+func TestJoinAndClose(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	st := newStack(t)
+	c := dial(t, st.url+"/rooms/default", webrtc.DialOptions{})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// The welcome first, or after snapshots: the two channels are not
+	// ordered one against the other.
+	frame, text, err := c.Read(ctx)
+	for err == nil && !text {
+		frame, text, err = c.Read(ctx)
+	}
+	if err != nil || textframe.Type(frame) != "welcome" {
+		t.Fatalf("first text frame %q err=%v, want the welcome", frame, err)
+	}
+	var w textframe.Welcome
+	if err := json.Unmarshal(frame, &w); err != nil {
+		t.Fatal(err)
+	}
+	if !w.Acked || w.Consts.InputsPerFrame != wire.InputsLossy {
+		t.Errorf("welcome acked=%v inputs/frame=%d, want a lossy client's", w.Acked, w.Consts.InputsPerFrame)
+	}
+	snaps := 0
+	for seq := uint32(1); snaps < 10; seq++ {
+		f := wire.InputFrame{FirstSeq: seq, Count: 1}
+		if err := c.Send(ctx, wire.AppendInputFrame(nil, &f), false); err != nil {
+			t.Fatal(err)
+		}
+		frame, text, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !text && len(frame) > 0 {
+			snaps++
+		}
+	}
+	if c.FramesOut.Load() == 0 || c.FramesIn.Load() < 11 {
+		t.Errorf("client counted %d out, %d in", c.FramesOut.Load(), c.FramesIn.Load())
+	}
+	st.close()
+	for {
+		_, _, err := c.Read(ctx)
+		if err == nil {
+			continue
+		}
+		var ce *webrtc.CloseError
+		if !errors.As(err, &ce) || ce.Reason != "test over" {
+			t.Fatalf("read after the shutdown: %v, want a close with the reason", err)
+		}
+		break
+	}
+	c.Close()
+	if n := st.rtc.Open(); n != 0 {
+		t.Errorf("%d connections still open", n)
+	}
+}
+
+func TestRTCURL(t *testing.T) {
+	cases := []struct{ in, want, err string }{
+		{"ws://127.0.0.1:8080/rooms/default", "http://127.0.0.1:8080/rooms/default/rtc", ""},
+		{"wss://example.org/rooms/a?token=x&level=test-flat", "https://example.org/rooms/a/rtc?token=x&level=test-flat", ""},
+		{"http://h/rooms/a/rtc?acked=1", "http://h/rooms/a/rtc?acked=1", ""},
+		{"http://h/rooms/a/", "http://h/rooms/a/rtc", ""},
+		{"ftp://h/rooms/a", "", "scheme"},
+		{"://nope", "", "url"},
+	}
+	for _, c := range cases {
+		got, err := webrtc.RTCURL(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("RTCURL(%q) = %q, %v; want an error with %q", c.in, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("RTCURL(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
+// oneInput makes a bot send one input per frame over the lossy transport
+// (its client believes the transport loses nothing): what the redundant
+// inputs are measured against.
+type oneInput struct{ *webrtc.ClientConn }
+
+func (oneInput) Lossy() bool { return false }
+
+// lossRun is what the server counted of 8 bots' inputs in one
+// configuration, over a window of steady play.
+type lossRun struct {
+	guesses, late, ticks uint64
+	lostOut              uint64 // input frames the simulated loss dropped in the window
+	res                  []bot.Result
+}
+
+// missing returns the input ticks whose input never came: each guessed
+// tick whose input came later is counted late.
+func (r lossRun) missing() int64 { return int64(r.guesses) - int64(r.late) }
+
+// runBots runs 8 bots on WebRTC with loss each way, one input per frame
+// when single is set, and counts the server's guesses over d of steady
+// play (from half a second after the bots start, so that joins and leaves
+// are out of it).
+func runBots(t *testing.T, loss float64, single bool, d time.Duration) lossRun {
+	st := newStack(t)
+	ctx := context.Background()
+	conns := make([]*webrtc.ClientConn, 8)
+	for i := range conns {
+		conns[i] = dial(t, st.url+"/rooms/default", webrtc.DialOptions{Loss: loss, Seed: uint64(i + 1)})
+	}
+	lost := func() (n uint64) {
+		for _, c := range conns {
+			n += c.LostOut.Load()
+		}
+		return n
+	}
+	var wg sync.WaitGroup
+	out := lossRun{res: make([]bot.Result, len(conns))}
+	for i, c := range conns {
+		var bc bot.Conn = c
+		if single {
+			bc = oneInput{c}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out.res[i] = bot.Run(ctx, bc, uint64(i), d+time.Second)
+		}()
+	}
+	time.Sleep(500 * time.Millisecond)
+	before, lostBefore := st.Stats(), lost()
+	time.Sleep(d)
+	after, lostAfter := st.Stats(), lost()
+	wg.Wait()
+	out.guesses = after.Guesses - before.Guesses
+	out.late = after.Late - before.Late
+	out.ticks = (after.Ticks - before.Ticks) * uint64(len(conns))
+	out.lostOut = lostAfter - lostBefore
+	st.close()
+	return out
+}
+
+// TestEightBotsWithLoss runs the rooms' handler and 8 bots over real pion
+// data channels on loopback three times, 5 s each (2 s with -short):
+// without loss, with 10% of the lossy channel's frames lost each way, and
+// with that loss but one input per frame. Every bot connects, gets its
+// welcome and its snapshots. With four inputs a frame the lost input
+// frames cost nothing: every input reaches the server (a tick is run on a
+// guess only when its input is late, as without loss); with one input a
+// frame each lost frame's input never comes and its tick is a guess.
+//
+// It counts the inputs that never came (the guessed ticks less those
+// whose input came late) rather than the guesses themselves: on a loaded
+// machine the bots' clocks jitter and late inputs make guesses in every
+// configuration, but they come in the end; a lost one does not.
+func TestEightBotsWithLoss(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	d := 5 * time.Second
+	if testing.Short() {
+		d = 2 * time.Second
+	}
+	clean := runBots(t, 0, false, d)
+	lossy := runBots(t, 0.1, false, d)
+	single := runBots(t, 0.1, true, d)
+	for _, r := range []struct {
+		name string
+		r    lossRun
+	}{{"no loss", clean}, {"10% loss, 4 inputs/frame", lossy}, {"10% loss, 1 input/frame", single}} {
+		for i, b := range r.r.res {
+			if b.Err != nil || b.Stats.Snapshots == 0 {
+				t.Errorf("%s: bot %d: err %v, %d snapshots", r.name, i, b.Err, b.Stats.Snapshots)
+			}
+		}
+		t.Logf("%s: %d input ticks, %d guessed (%.2f%%), %d late, %d never came; %d input frames lost",
+			r.name, r.r.ticks, r.r.guesses, 100*float64(r.r.guesses)/float64(max(r.r.ticks, 1)), r.r.late, r.r.missing(), r.r.lostOut)
+	}
+	if lossy.lostOut < lossy.ticks/20 || single.lostOut < single.ticks/20 {
+		t.Fatalf("the simulated loss lost %d and %d input frames of %d and %d", lossy.lostOut, single.lostOut, lossy.ticks, single.ticks)
+	}
+	// Four inputs a frame: an input is lost only with four frames in a
+	// row (1 in 10,000 at 10%).
+	if m := lossy.missing(); m > 8+int64(lossy.lostOut/100) { // 8: a late input per bot at the window's edge
+		t.Errorf("4 inputs/frame at 10%% loss: %d inputs never came of %d frames lost", m, lossy.lostOut)
+	}
+	if m := clean.missing(); m > 8 {
+		t.Errorf("no loss: %d inputs never came", m)
+	}
+	// One input a frame: every lost frame's input is gone.
+	if m := single.missing(); m < int64(single.lostOut)/2 {
+		t.Errorf("1 input/frame at 10%% loss: %d inputs never came of %d frames lost", m, single.lostOut)
+	}
+}
+
+// TestAckedInvariantsOverLossyWebRTC is the acked snapshots' end-to-end
+// test: 8 bots over real pion data channels with 10% of the lossy
+// channel's frames lost each way play for 5 s, and every frame a client
+// shows equals the ordered state at its tick (the frames' checks, the
+// ordered deltas' FNV-1a of the state the frame produces, all verify: no
+// client refuses a frame, none asks for a keyframe), and every event is
+// shown once.
+//
+// Events: the server and the clients count them (server.SessionStats and
+// client.Stats.Events); with a per-session count of the events the server
+// sent for the first time, the test compares the two.
+func TestAckedInvariantsOverLossyWebRTC(t *testing.T) {
+	t.Skip("needs the acked snapshots: netsync.AckedEncoder in the server and wire.AckedDecoder (kind 6) in the client " +
+		"for lossy sessions; until then a lossy client decodes ordered deltas, which a lost frame breaks")
+	defer goleak.VerifyNone(t)
+	d := 5 * time.Second
+	if testing.Short() {
+		d = 2 * time.Second
+	}
+	st := newStack(t)
+	ctx := context.Background()
+	res := make([]bot.Result, 8)
+	var lost atomic.Uint64
+	var wg sync.WaitGroup
+	for i := range res {
+		c := dial(t, st.url+"/rooms/default", webrtc.DialOptions{Loss: 0.1, Seed: uint64(100 + i)})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i] = bot.Run(ctx, c, uint64(i), d)
+			lost.Add(c.LostIn.Load())
+		}()
+	}
+	wg.Wait()
+	if lost.Load() == 0 {
+		t.Fatal("the simulated loss lost no snapshot")
+	}
+	want := uint64(d.Seconds()*20) * 8 / 10 * 9 / 10 // 20 a second, less joining, less the loss
+	for i, r := range res {
+		s := r.Stats
+		if r.Err != nil || r.Desynced || s.Resyncs != 0 || s.Snapshots < want || s.Keyframes > 1 {
+			t.Errorf("bot %d: err %v, desynced %v, %d frames refused, %d snapshots (want %d), %d keyframes (want 1)",
+				i, r.Err, r.Desynced, s.Resyncs, s.Snapshots, want, s.Keyframes)
+		}
+	}
+	if n := st.resyncs.Load(); n != 0 {
+		t.Errorf("the clients asked for %d keyframes", n)
+	}
+	st.close()
+}
+
+// TestSignalErrors: a join the server refuses is an HTTP error with the
+// reason, which Dial returns; nothing is left running.
+func TestSignalErrors(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	st := newStack(t)
+	cases := []struct {
+		name, path, want string
+	}{
+		{"bad token", "/rooms/default?token=xyz", "403 Forbidden: join token refused"},
+		{"bad level", "/rooms/new?level=nowhere", "400 Bad Request: rooms: unknown level"},
+		{"bad room name", "/rooms/BAD_NAME", "400 Bad Request: rooms: a room name"},
+	}
+	for _, c := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		conn, err := webrtc.Dial(ctx, st.url+c.path, webrtc.DialOptions{})
+		cancel()
+		if err == nil {
+			conn.Close()
+			t.Errorf("%s: joined", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	for _, body := range []string{"", "{", `{"type":"answer","sdp":"v=0"}`, `{"type":"offer","sdp":"garbage"}`} {
+		code, text := post(t, st.url+"/rooms/default/rtc", body)
+		if code != http.StatusBadRequest || !strings.Contains(text, "bad signal") {
+			t.Errorf("offer %q: %d %q, want 400 bad signal", body, code, text)
+		}
+	}
+	for origin, want := range map[string]int{"http://evil.example": http.StatusForbidden, "not a url": http.StatusForbidden, st.url: http.StatusBadRequest} {
+		req, _ := http.NewRequest("POST", st.url+"/rooms/default/rtc", strings.NewReader("{"))
+		req.Header.Set("Origin", origin)
+		hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("origin %q: %d, want %d", origin, resp.StatusCode, want)
+		}
+	}
+	// A server without WebRTC.
+	m := st.m
+	off := httptest.NewServer(m.Handler(rooms.HTTPConfig{Secret: secret}))
+	defer off.Close()
+	if code, _ := post(t, off.URL+"/rooms/default/rtc", `{"type":"offer","sdp":"v=0"}`); code != http.StatusNotFound {
+		t.Errorf("WebRTC off: %d, want 404", code)
+	}
+	off.Close()
+	st.close()
+}
+
+func post(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	defer hc.CloseIdleConnections()
+	resp, err := hc.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestDialTimeout: a server that never answers the offer holds Dial only
+// until its context ends, and Dial leaves nothing running.
+func TestDialTimeout(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	c, err := webrtc.Dial(ctx, srv.URL+"/rooms/default", webrtc.DialOptions{})
+	if err == nil {
+		c.Close()
+		t.Fatal("joined a server that never answered")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Dial took %s to give up", d)
+	}
+}

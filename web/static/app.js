@@ -1,0 +1,746 @@
+// The page: a lobby (GET /rooms, a join form) and the game view. The
+// snapshots are decoded by the project's Go client compiled to WebAssembly
+// (web/wasm): this file only moves bytes between the socket and the wasm
+// (foi.frame), ticks it at 60 Hz with the keys held (foi.tick), and draws
+// the list it returns (foi.view).
+"use strict";
+
+// Key bits: web/wasm/page.go Key*; both change together.
+const KEY_UP = 1, KEY_DOWN = 2, KEY_LEFT = 4, KEY_RIGHT = 8, KEY_HANDBRAKE = 16,
+  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256;
+
+// Draw list layout: web/wasm/page.go Draw*; both change together.
+const D_EID = 0, D_KIND = 1, D_MODEL = 2, D_X = 3, D_Y = 4, D_YAW = 5, D_HX = 6, D_HY = 7,
+  D_FLAGS = 8, D_ACT = 9, D_PLAYER = 10, D_VEHICLE = 11, D_OWN = 12, D_HP = 13, D_MAXHP = 14,
+  D_SPEED = 15, D_STRIDE = 16;
+const OWN_PREDICTED = 1, OWN_CHARACTER = 2, OWN_WATCHED = 4;
+
+// netsync/wire Kind*, Act*, Flag*.
+const K_CHARACTER = 1, K_CAR = 2, K_TRAILER = 3, K_PEDESTRIAN = 4, K_POLICE_CAR = 5,
+  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10;
+const ACT_DEAD = 5;
+const F_SIREN = 1, F_HEADLIGHTS = 2, F_BRAKING = 4, F_WRECKED = 16, F_GHOST = 32, F_OPEN = 128,
+  F_ALERT = 256, F_SUSPICIOUS = 512;
+
+const $ = (id) => document.getElementById(id);
+
+const PLAYER_COLOURS = ["#4fc3f7", "#ff8a65", "#ba68c8", "#81c784", "#f06292", "#ffb74d", "#4db6ac", "#9575cd"];
+const CAR_COLOURS = ["#6d8bb0", "#8c9aa8", "#c0504d", "#9b8e6a", "#7a6a58", "#e8eef5", "#8a7f72"];
+const BUILDING_COLOURS = {
+  generic: "#5b616b", residential: "#6b6560", commercial: "#5f6a78", office: "#56657a",
+  industrial: "#6a655a", warehouse: "#66625a", shop: "#74677a", hospital: "#c9d3db",
+  police: "#3d5a8a", garage: "#6b6b6b", wall: "#8a8478",
+};
+
+// ---- the connection ------------------------------------------------------
+
+const game = {
+  conn: null,        // {send(frame, n), close()}
+  room: "",
+  query: null,       // URLSearchParams of the join
+  lossy: false,
+  status: "idle",
+  level: null,       // the level JSON (GET /levels/{name})
+  paths: null,       // its Path2Ds
+  levelName: "",
+  welcome: null,
+  wanted: { stars: 0, cash: 0, heat: 0 },
+  status_: { hp: 0, maxHp: 0, cash: 0, dead: false },
+  clock: null,       // {minutes, pace, at}
+  state: null,       // foi.state()
+  keys: 0,
+  pressed: 0,        // one-shot presses waiting for the next tick
+  mouse: { x: 0, y: 0, down: false },
+  zoom: 9,           // pixels per metre at rest (the wheel sets it)
+  zoomNow: 9,        // the zoom drawn: farther out the faster the focus moves
+  cam: { x: 0, y: 0 },
+  ownPos: null,
+  lastBytes: 0, lastBytesAt: 0, bps: 0,
+  drawMs: 0,
+  running: false,
+  closeReason: "",
+};
+window.foiGame = game; // for the browser tests and the console
+
+function setStatus(s, cls) {
+  game.status = s;
+  const el = $("status");
+  el.textContent = s;
+  el.className = cls || "";
+}
+
+function sendFn(frame, n) {
+  return game.conn ? game.conn.send(frame, n) : false;
+}
+
+function onFrame(data) {
+  if (typeof data === "string") {
+    foi.frame(data);
+    onText(data);
+    return;
+  }
+  const err = foi.frame(new Uint8Array(data));
+  if (err) console.debug("frame:", err);
+}
+
+function onText(s) {
+  let m;
+  try { m = JSON.parse(s); } catch (e) { return; }
+  switch (m.type) {
+    case "welcome":
+      game.welcome = m;
+      setStatus("connected", "ok");
+      $("who").textContent = m.spectate
+        ? `spectating${m.watch ? " player " + m.watch : ""} in ${m.room} (${m.level})`
+        : `${m.name || "player " + m.player} in ${m.room} (${m.level})`;
+      $("watchPanel").hidden = !m.spectate;
+      loadLevel(m.level);
+      break;
+    case "wanted":
+      game.wanted = m;
+      game.status_.cash = m.cash;
+      if (m.arrested) banner(`Busted! Fine $${m.fine}`);
+      break;
+    case "status":
+      game.status_ = m;
+      if (m.dead) banner("Wasted");
+      break;
+    case "clock":
+      game.clock = { minutes: m.minutes, pace: m.pace, at: performance.now() };
+      break;
+    case "close":
+      game.closeReason = m.reason || "closed";
+      break;
+    case "error":
+      console.warn("server:", m.error);
+      break;
+  }
+}
+
+function banner(text) {
+  const b = $("banner");
+  b.textContent = text;
+  b.hidden = false;
+  clearTimeout(banner.t);
+  banner.t = setTimeout(() => (b.hidden = true), 3000);
+}
+
+function onClosed(reason) {
+  if (!game.running) return;
+  setStatus("closed: " + (game.closeReason || reason || "connection lost"), "bad");
+  game.conn = null;
+}
+
+function connectWebSocket(url) {
+  const ws = new WebSocket(url);
+  ws.binaryType = "arraybuffer";
+  ws.onopen = () => setStatus("joining", "");
+  ws.onmessage = (e) => onFrame(e.data);
+  ws.onclose = (e) => onClosed(e.reason || `code ${e.code}`);
+  ws.onerror = () => setStatus("error", "bad");
+  return {
+    send(frame, n) {
+      if (ws.readyState !== WebSocket.OPEN) return false;
+      ws.send(typeof frame === "string" ? frame : frame.subarray(0, n));
+      return true;
+    },
+    close() { ws.onclose = null; ws.close(1000, "bye"); },
+  };
+}
+
+// connectWebRTC: the browser's RTCPeerConnection against the server's pion.
+// Two data channels made here: "lossy" (unordered, no retransmits) for the
+// input and snapshot frames, "reliable" (ordered) for the text frames. The
+// offer goes whole (non-trickle) to POST /rooms/{name}/rtc, the answer back.
+function connectWebRTC(room, query) {
+  const pc = new RTCPeerConnection({ iceServers: [] });
+  const lossy = pc.createDataChannel("lossy", { ordered: false, maxRetransmits: 0 });
+  const reliable = pc.createDataChannel("reliable", { ordered: true });
+  for (const dc of [lossy, reliable]) {
+    dc.binaryType = "arraybuffer";
+    dc.onmessage = (e) => onFrame(e.data);
+  }
+  reliable.onclose = () => onClosed("data channel closed");
+  pc.onconnectionstatechange = () => {
+    if (pc.connectionState === "failed" || pc.connectionState === "closed") onClosed("peer connection " + pc.connectionState);
+  };
+  const conn = {
+    send(frame, n) {
+      if (typeof frame === "string") {
+        if (reliable.readyState !== "open") return false;
+        reliable.send(frame);
+        return true;
+      }
+      if (lossy.readyState !== "open") return false;
+      lossy.send(frame.subarray(0, n));
+      return true;
+    },
+    close() { reliable.onclose = null; pc.onconnectionstatechange = null; pc.close(); },
+  };
+  (async () => {
+    setStatus("offering", "");
+    await pc.setLocalDescription(await pc.createOffer());
+    await new Promise((resolve) => {
+      if (pc.iceGatheringState === "complete") return resolve();
+      const t = setTimeout(resolve, 3000);
+      pc.addEventListener("icegatheringstatechange", () => {
+        if (pc.iceGatheringState === "complete") { clearTimeout(t); resolve(); }
+      });
+    });
+    const res = await fetch(`/rooms/${encodeURIComponent(room)}/rtc?${query}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "offer", sdp: pc.localDescription.sdp }),
+    });
+    if (!res.ok) throw new Error(`POST /rtc: ${res.status} ${(await res.text()).trim()}`);
+    const answer = await res.json();
+    await pc.setRemoteDescription({ type: "answer", sdp: answer.sdp });
+    setStatus("joining", "");
+  })().catch((e) => { setStatus("error: " + e.message, "bad"); console.error(e); });
+  return conn;
+}
+
+function join(room, opts) {
+  leave();
+  const q = new URLSearchParams();
+  if (opts.level) q.set("level", opts.level);
+  if (opts.traffic !== "" && opts.traffic != null) q.set("traffic", opts.traffic);
+  if (opts.pedestrians !== "" && opts.pedestrians != null) q.set("pedestrians", opts.pedestrians);
+  if (opts.spectate) { q.set("spectate", "1"); if (opts.watch) q.set("watch", opts.watch); }
+  game.room = room; game.query = q; game.lossy = !!opts.webrtc; game.opts = opts;
+  game.welcome = null; game.state = null; game.closeReason = "";
+  game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
+  game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
+  const err = foi.start(sendFn, game.lossy);
+  if (err) throw new Error(err);
+  $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
+  setStatus("connecting", "");
+  if (game.lossy) {
+    game.conn = connectWebRTC(room, q.toString());
+  } else {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    game.conn = connectWebSocket(`${proto}//${location.host}/rooms/${encodeURIComponent(room)}?${q}`);
+  }
+  $("lobby").hidden = true;
+  $("game").hidden = false;
+  game.running = true;
+  history.replaceState(null, "", `#${room}`);
+  resize();
+}
+
+function leave() {
+  if (game.conn) game.conn.close();
+  game.conn = null;
+  game.running = false;
+}
+
+// ---- the 60 Hz tick --------------------------------------------------------
+
+// The client ticks on a fixed step kept by an accumulator: a timer fires
+// every few ms and runs the ticks that are due, each tick's period set by
+// the client (foi.tick returns it: 60 Hz nudged by 3% to keep its inputs a
+// tick or two ahead of the server). Not tied to requestAnimationFrame, so
+// the inputs keep their pace whatever the display's refresh.
+let nextTick = 0, lastPump = 0;
+function pump() {
+  if (!game.running) return;
+  const now = performance.now();
+  game.maxGap = Math.max(game.maxGap || 0, now - lastPump);
+  lastPump = now;
+  if (now - nextTick > 250) nextTick = now; // a stall: do not race to catch up
+  for (let n = 0; now >= nextTick && n < 5; n++) {
+    nextTick += foi.tick(game.keys | game.pressed, mouseYaw());
+    game.pressed = 0;
+  }
+}
+
+function mouseYaw() {
+  if (!game.ownPos) return NaN;
+  const c = $("view");
+  const dx = game.mouse.x - c.clientWidth / 2 - (game.ownPos.x - game.cam.x) * game.zoomNow;
+  const dy = -(game.mouse.y - c.clientHeight / 2) - (game.ownPos.y - game.cam.y) * game.zoomNow;
+  return Math.atan2(dy, dx);
+}
+
+const KEYMAP = {
+  KeyW: KEY_UP, ArrowUp: KEY_UP, KeyS: KEY_DOWN, ArrowDown: KEY_DOWN,
+  KeyA: KEY_LEFT, ArrowLeft: KEY_LEFT, KeyD: KEY_RIGHT, ArrowRight: KEY_RIGHT,
+  Space: KEY_HANDBRAKE, ShiftLeft: KEY_SPRINT, ShiftRight: KEY_SPRINT, KeyH: KEY_HORN,
+};
+
+window.addEventListener("keydown", (e) => {
+  if (!game.running || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.code === "KeyE" || e.code === "KeyF") {
+    if (!e.repeat) game.pressed |= KEY_USE;
+    e.preventDefault();
+    return;
+  }
+  if (e.code === "Escape") { showLobby(); return; }
+  const k = KEYMAP[e.code];
+  if (k) { game.keys |= k; e.preventDefault(); }
+});
+window.addEventListener("keyup", (e) => {
+  const k = KEYMAP[e.code];
+  if (k) game.keys &= ~k;
+});
+window.addEventListener("blur", () => { game.keys = 0; });
+
+// ---- the level -------------------------------------------------------------
+
+async function loadLevel(name) {
+  if (game.levelName === name && game.level) return;
+  game.levelName = name;
+  const res = await fetch(`/levels/${encodeURIComponent(name)}`);
+  if (!res.ok) { console.warn("level", name, res.status); return; }
+  game.level = await res.json();
+  game.paths = buildPaths(game.level);
+  const g = game.level.ground;
+  game.cam = { x: (g.min[0] + g.max[0]) / 2, y: (g.min[1] + g.max[1]) / 2 };
+}
+
+// buildPaths turns the level into Path2Ds in metres, once: drawing them
+// each frame under the camera's transform is a handful of fill calls.
+function buildPaths(l) {
+  const p = { lanes: [], centre: new Path2D(), pavements: [], buildings: {}, zones: [] };
+  const nodes = new Map();
+  for (const n of (l.roads && l.roads.nodes) || []) nodes.set(n.id, n.pos);
+  const byWidth = new Map();
+  for (const ln of (l.roads && l.roads.lanes) || []) {
+    const a = nodes.get(ln.from), b = nodes.get(ln.to);
+    if (!a || !b) continue;
+    const dx = b[0] - a[0], dy = b[1] - a[1], len = Math.hypot(dx, dy) || 1;
+    const rx = dy / len * ln.offset, ry = -dx / len * ln.offset; // to the right
+    let path = byWidth.get(ln.width);
+    if (!path) { path = new Path2D(); byWidth.set(ln.width, path); }
+    path.moveTo(a[0] + rx, a[1] + ry);
+    path.lineTo(b[0] + rx, b[1] + ry);
+    // A two-way road's centreline once (its two lanes share it), so the
+    // dashes of one do not fill the gaps of the other.
+    if (ln.offset > 0 && ln.from < ln.to) { p.centre.moveTo(a[0], a[1]); p.centre.lineTo(b[0], b[1]); }
+  }
+  for (const [w, path] of byWidth) p.lanes.push({ width: w, path });
+  for (const pv of l.pavements || []) {
+    const path = new Path2D();
+    pv.points.forEach((pt, i) => (i ? path.lineTo(pt[0], pt[1]) : path.moveTo(pt[0], pt[1])));
+    if (pv.closed) path.closePath();
+    p.pavements.push({ width: pv.width, path });
+  }
+  for (const b of l.buildings || []) {
+    const use = b.use || "generic";
+    const path = p.buildings[use] || (p.buildings[use] = new Path2D());
+    b.footprint.forEach((pt, i) => (i ? path.lineTo(pt[0], pt[1]) : path.moveTo(pt[0], pt[1])));
+    path.closePath();
+  }
+  for (const z of l.zones || []) {
+    const path = new Path2D();
+    z.polygon.forEach((pt, i) => (i ? path.lineTo(pt[0], pt[1]) : path.moveTo(pt[0], pt[1])));
+    path.closePath();
+    p.zones.push({ kind: z.kind, id: z.id, path, at: z.polygon[0] });
+  }
+  return p;
+}
+
+// ---- drawing ---------------------------------------------------------------
+
+function resize() {
+  const c = $("view");
+  const dpr = window.devicePixelRatio || 1;
+  c.width = Math.round(c.clientWidth * dpr);
+  c.height = Math.round(c.clientHeight * dpr);
+}
+window.addEventListener("resize", resize);
+
+function draw(now) {
+  requestAnimationFrame(draw);
+  if (!game.running) return;
+  const t0 = performance.now();
+  const c = $("view"), ctx = c.getContext("2d");
+  const dpr = window.devicePixelRatio || 1;
+  const W = c.width / dpr, H = c.height / dpr;
+  const n = foi.view();
+  const f = n ? new Float32Array(foi.drawBuf.buffer, 0, n * D_STRIDE) : new Float32Array(0);
+
+  // The camera follows the own body (predicted), else the watched player.
+  let focus = -1, watched = -1;
+  for (let i = 0; i < n; i++) {
+    const o = f[i * D_STRIDE + D_OWN];
+    if (o & OWN_PREDICTED) focus = i;
+    else if ((o & OWN_CHARACTER) && focus < 0) focus = i;
+    if ((o & OWN_WATCHED) && (watched < 0 || f[i * D_STRIDE + D_KIND] !== K_CHARACTER)) watched = i;
+  }
+  if (focus < 0) focus = watched;
+  let speed = 0;
+  if (focus >= 0) {
+    game.ownPos = { x: f[focus * D_STRIDE + D_X], y: f[focus * D_STRIDE + D_Y] };
+    game.cam = { x: game.ownPos.x, y: game.ownPos.y };
+    speed = f[focus * D_STRIDE + D_SPEED];
+  }
+  // Zoom out with speed (at 30 m/s to about half), eased over a second.
+  game.zoomNow += (game.zoom / (1 + speed / 25) - game.zoomNow) * 0.03;
+  const s = game.zoomNow, cx = game.cam.x, cy = game.cam.y;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.fillStyle = "#1b1f24";
+  ctx.fillRect(0, 0, W, H);
+  // World to screen: x east, y north (up).
+  ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
+  drawLevel(ctx, s);
+  const blink = Math.floor(now / 180) % 2;
+  // Vehicles under people.
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < n; i++) {
+      const b = i * D_STRIDE;
+      const k = f[b + D_KIND];
+      const vehicle = k === K_CAR || k === K_POLICE_CAR || k === K_TRAILER;
+      if ((pass === 0) !== vehicle) continue;
+      if (vehicle) drawVehicle(ctx, f, b, s, blink);
+      else drawThing(ctx, f, b, s);
+    }
+  }
+  // Labels, in screen space.
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.font = "bold 12px system-ui, sans-serif";
+  ctx.textAlign = "center";
+  for (let i = 0; i < n; i++) {
+    const b = i * D_STRIDE;
+    const player = f[b + D_PLAYER];
+    const k = f[b + D_KIND];
+    if (!player && !(f[b + D_FLAGS] & (F_ALERT | F_SUSPICIOUS))) continue;
+    if (k === K_CHARACTER && f[b + D_ACT] !== 0 && f[b + D_ACT] !== ACT_DEAD && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
+    const x = W / 2 + (f[b + D_X] - cx) * s, y = H / 2 - (f[b + D_Y] - cy) * s;
+    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player)
+      : (f[b + D_FLAGS] & F_ALERT ? "!" : "?");
+    ctx.fillStyle = "rgba(0,0,0,0.6)";
+    ctx.fillText(label, x + 1, y - 15);
+    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#ffd23f";
+    if (label === "you") ctx.fillStyle = "#ffd23f";
+    ctx.fillText(label, x, y - 16);
+  }
+  drawScale(ctx, W, H, s);
+  game.drawMs = game.drawMs * 0.95 + (performance.now() - t0) * 0.05;
+}
+
+function drawLevel(ctx, s) {
+  const l = game.level, p = game.paths;
+  if (!l) return;
+  const g = l.ground;
+  ctx.fillStyle = "#2b3a27";
+  ctx.fillRect(g.min[0], g.min[1], g.max[0] - g.min[0], g.max[1] - g.min[1]);
+  // A 50 m grid, faint, so motion reads even on an empty level.
+  ctx.strokeStyle = "rgba(255,255,255,0.05)";
+  ctx.lineWidth = 1 / s;
+  ctx.beginPath();
+  for (let x = Math.ceil(g.min[0] / 50) * 50; x <= g.max[0]; x += 50) { ctx.moveTo(x, g.min[1]); ctx.lineTo(x, g.max[1]); }
+  for (let y = Math.ceil(g.min[1] / 50) * 50; y <= g.max[1]; y += 50) { ctx.moveTo(g.min[0], y); ctx.lineTo(g.max[0], y); }
+  ctx.stroke();
+  ctx.lineCap = "round";
+  ctx.lineJoin = "round";
+  for (const pv of p.pavements) {
+    ctx.strokeStyle = "#7b7d78";
+    ctx.lineWidth = pv.width;
+    ctx.stroke(pv.path);
+  }
+  ctx.lineCap = "square";
+  for (const ln of p.lanes) {
+    ctx.strokeStyle = "#3b3f45";
+    ctx.lineWidth = ln.width;
+    ctx.stroke(ln.path);
+  }
+  ctx.strokeStyle = "rgba(240,200,80,0.7)";
+  ctx.lineWidth = Math.max(0.2, 1.2 / s);
+  ctx.setLineDash([3, 4]);
+  ctx.stroke(p.centre);
+  ctx.setLineDash([]);
+  for (const z of p.zones) {
+    ctx.fillStyle = z.kind === "safe" ? "rgba(66,217,107,0.12)" : "rgba(255,70,70,0.14)";
+    ctx.strokeStyle = z.kind === "safe" ? "rgba(66,217,107,0.7)" : "rgba(255,70,70,0.7)";
+    ctx.lineWidth = 2 / s;
+    ctx.fill(z.path);
+    ctx.setLineDash([6 / s, 4 / s]);
+    ctx.stroke(z.path);
+    ctx.setLineDash([]);
+  }
+  ctx.strokeStyle = "rgba(0,0,0,0.45)";
+  ctx.lineWidth = 1.5 / s;
+  for (const use in p.buildings) {
+    ctx.fillStyle = BUILDING_COLOURS[use] || BUILDING_COLOURS.generic;
+    ctx.fill(p.buildings[use]);
+    ctx.stroke(p.buildings[use]);
+  }
+}
+
+function drawVehicle(ctx, f, b, s, blink) {
+  const x = f[b + D_X], y = f[b + D_Y], yaw = f[b + D_YAW];
+  const hx = f[b + D_HX], hy = f[b + D_HY], flags = f[b + D_FLAGS], k = f[b + D_KIND];
+  const own = f[b + D_OWN] & OWN_PREDICTED, player = f[b + D_PLAYER], watched = f[b + D_OWN] & OWN_WATCHED;
+  ctx.save();
+  ctx.translate(x, y);
+  ctx.rotate(yaw);
+  const grow = Math.max(1, 6 / (hx * s)); // at least 12 px long: a car stays visible zoomed out
+  ctx.scale(grow, grow);
+  if (own || watched) { // a halo, so your car is found at a glance
+    ctx.fillStyle = "rgba(255,210,63,0.22)";
+    ctx.beginPath();
+    ctx.arc(0, 0, hx + 1.2, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  let body = CAR_COLOURS[f[b + D_MODEL] % CAR_COLOURS.length];
+  if (k === K_POLICE_CAR) body = "#f4f7fb";
+  if (player) body = PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length];
+  if (own) body = "#ffd23f";
+  if (flags & F_WRECKED) body = "#3a2e28";
+  ctx.fillStyle = body;
+  ctx.strokeStyle = own ? "#fff" : "rgba(0,0,0,0.7)";
+  ctx.lineWidth = own ? 0.35 : Math.max(0.12, 1 / s);
+  ctx.beginPath();
+  ctx.rect(-hx, -hy, 2 * hx, 2 * hy);
+  ctx.fill();
+  ctx.stroke();
+  if (k !== K_TRAILER) {
+    // Windscreen toward the front (+x), rear window behind.
+    ctx.fillStyle = "rgba(20,30,45,0.75)";
+    ctx.fillRect(hx * 0.25, -hy * 0.78, hx * 0.32, hy * 1.56);
+    ctx.fillRect(-hx * 0.78, -hy * 0.7, hx * 0.2, hy * 1.4);
+    ctx.fillStyle = "#fff7c8"; // headlights
+    ctx.fillRect(hx - 0.15, -hy * 0.85, 0.15, 0.35);
+    ctx.fillRect(hx - 0.15, hy * 0.85 - 0.35, 0.15, 0.35);
+  }
+  if (k === K_POLICE_CAR) {
+    ctx.fillStyle = "#1d3f8a";
+    ctx.fillRect(-hx * 0.2, -hy, hx * 0.4, 2 * hy);
+  }
+  ctx.fillStyle = flags & F_BRAKING ? "#ff2a2a" : "#7a1a1a";
+  ctx.fillRect(-hx, -hy * 0.85, 0.18, 0.35);
+  ctx.fillRect(-hx, hy * 0.85 - 0.35, 0.18, 0.35);
+  if (flags & F_SIREN) {
+    ctx.fillStyle = blink ? "#ff2a2a" : "#2a5bff";
+    ctx.fillRect(-0.2, -hy * 0.9, 0.5, hy * 0.9);
+    ctx.fillStyle = blink ? "#2a5bff" : "#ff2a2a";
+    ctx.fillRect(-0.2, 0, 0.5, hy * 0.9);
+    ctx.globalAlpha = 0.25;
+    ctx.beginPath();
+    ctx.arc(0, 0, hx + 4, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.globalAlpha = 1;
+  }
+  ctx.restore();
+}
+
+function drawThing(ctx, f, b, s) {
+  const x = f[b + D_X], y = f[b + D_Y], yaw = f[b + D_YAW], k = f[b + D_KIND];
+  const own = f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER), player = f[b + D_PLAYER];
+  const r = Math.max(f[b + D_HX], 4 / s); // at least 4 px: a person stays visible zoomed out
+  if (k === K_GATE) {
+    ctx.fillStyle = f[b + D_FLAGS] & F_OPEN ? "#4c8c4c" : "#c8a13a";
+    ctx.fillRect(x - 2, y - 0.3, 4, 0.6);
+    return;
+  }
+  if (k === K_PROJECTILE || k === K_ITEM) {
+    ctx.fillStyle = k === K_ITEM ? "#ffe27a" : "#ffffff";
+    ctx.beginPath();
+    ctx.arc(x, y, Math.max(0.25, 2 / s), 0, 2 * Math.PI);
+    ctx.fill();
+    return;
+  }
+  let colour = "#d9c7a7"; // pedestrians
+  if (k === K_OFFICER) colour = "#3d6cff";
+  if (k === K_GUARD) colour = "#e0483b";
+  if (k === K_CHARACTER) colour = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#fff";
+  if (own) colour = "#ffd23f";
+  if (f[b + D_ACT] === ACT_DEAD) {
+    ctx.strokeStyle = "#8a2020";
+    ctx.lineWidth = Math.max(0.15, 1.5 / s);
+    ctx.beginPath();
+    ctx.moveTo(x - r, y - r); ctx.lineTo(x + r, y + r);
+    ctx.moveTo(x - r, y + r); ctx.lineTo(x + r, y - r);
+    ctx.stroke();
+    return;
+  }
+  if (own || (f[b + D_OWN] & OWN_WATCHED)) {
+    ctx.fillStyle = "rgba(255,210,63,0.3)";
+    ctx.beginPath();
+    ctx.arc(x, y, r + 1.2, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  ctx.fillStyle = colour;
+  ctx.strokeStyle = "rgba(0,0,0,0.8)";
+  ctx.lineWidth = Math.max(0.06, 1 / s);
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  ctx.beginPath(); // facing
+  ctx.moveTo(x, y);
+  ctx.lineTo(x + Math.cos(yaw) * r * 1.6, y + Math.sin(yaw) * r * 1.6);
+  ctx.stroke();
+}
+
+function drawScale(ctx, W, H, s) {
+  const m = [5, 10, 20, 50, 100, 200, 500].find((v) => v * s >= 60) || 500;
+  ctx.strokeStyle = "#e8ecf2";
+  ctx.fillStyle = "#e8ecf2";
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(W - 20 - m * s, H - 56);
+  ctx.lineTo(W - 20, H - 56);
+  ctx.stroke();
+  ctx.font = "12px system-ui, sans-serif";
+  ctx.textAlign = "right";
+  ctx.fillText(`${m} m · N ↑`, W - 20, H - 62);
+}
+
+$("view").addEventListener("wheel", (e) => {
+  e.preventDefault();
+  game.zoom = Math.min(40, Math.max(0.5, game.zoom * Math.pow(1.0015, -e.deltaY)));
+}, { passive: false });
+$("view").addEventListener("mousemove", (e) => { game.mouse.x = e.offsetX; game.mouse.y = e.offsetY; });
+$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; });
+window.addEventListener("mouseup", () => { game.keys &= ~KEY_AIM; });
+
+// ---- the HUD -----------------------------------------------------------------
+
+function hud() {
+  if (!game.running) return;
+  const st = JSON.parse(foi.state());
+  game.state = st;
+  const now = performance.now();
+  if (now - game.lastBytesAt >= 1000) {
+    game.bps = (st.bytesIn - game.lastBytes) * 1000 / (now - game.lastBytesAt);
+    game.lastBytes = st.bytesIn;
+    game.lastBytesAt = now;
+  }
+  const stars = game.wanted.stars || 0;
+  $("wanted").querySelector(".stars").textContent = "★".repeat(stars) + "☆".repeat(Math.max(0, 5 - stars));
+  $("wanted").className = stars ? "hot" : "";
+  $("cash").textContent = "$" + (game.status_.cash || game.wanted.cash || 0).toLocaleString("en-US");
+  const hp = game.status_.maxHp ? game.status_.hp : null;
+  $("health").textContent = hp == null ? "–" : `${hp} / ${game.status_.maxHp}`;
+  $("healthBar").parentElement.hidden = hp == null;
+  $("healthBar").style.width = hp == null ? "0%" : `${Math.max(0, Math.min(100, 100 * hp / game.status_.maxHp))}%`;
+  if (game.clock) {
+    const m = game.clock.minutes + (now - game.clock.at) / 1000 * game.clock.pace;
+    const day = ((m % 1440) + 1440) % 1440;
+    $("clock").textContent = `${String(Math.floor(day / 60)).padStart(2, "0")}:${String(Math.floor(day % 60)).padStart(2, "0")}`;
+  }
+  $("ping").textContent = st.pingMs ? `${st.pingMs.toFixed(1)} ms` : "–";
+  $("pace").textContent = (game.welcome && !game.welcome.spectate && st.pace) || "–";
+  $("bps").textContent = `${(game.bps / 1024).toFixed(1)} KiB/s`;
+  $("entities").textContent = `${st.entities || 0}`;
+  $("tiers").textContent = (st.tiers || [0, 0, 0, 0]).join(" / ");
+  $("snapshots").textContent = `${st.snapshots || 0}` + (st.resyncs ? ` (${st.resyncs} refused)` : "");
+  $("keyframes").textContent = `${st.keyframes || 0}`;
+  $("corrections").textContent = `${st.corrections || 0} of ${st.reconciles || 0}` +
+    (st.corrections ? ` (last ${(st.lastCorrection * 100).toFixed(1)} cm)` : "");
+  $("drawMs").textContent = `${game.drawMs.toFixed(2)} ms/frame`;
+  if (game.welcome && game.welcome.spectate) updateWatch(st.players || []);
+}
+
+function updateWatch(players) {
+  const sel = $("watchSelect");
+  const want = players.map((p) => String(p.player)).join(",");
+  if (sel.dataset.players === want) return;
+  sel.dataset.players = want;
+  sel.innerHTML = "";
+  for (const p of players) {
+    const o = document.createElement("option");
+    o.value = p.player;
+    o.textContent = `player ${p.player}`;
+    if (p.player === game.welcome.watch) o.selected = true;
+    sel.appendChild(o);
+  }
+}
+
+$("watchSelect").addEventListener("change", (e) => {
+  join(game.room, Object.assign({}, game.opts, { spectate: true, watch: e.target.value }));
+});
+
+// ---- the lobby ---------------------------------------------------------------
+
+async function refreshRooms() {
+  try {
+    const res = await fetch("/rooms");
+    const rooms = await res.json();
+    const tb = $("rooms").querySelector("tbody");
+    tb.innerHTML = "";
+    for (const r of rooms) {
+      const tr = document.createElement("tr");
+      for (const v of [r.name, r.level, r.players, r.traffic, r.pedestrians]) {
+        const td = document.createElement("td");
+        td.textContent = v;
+        tr.appendChild(td);
+      }
+      const td = document.createElement("td");
+      const jb = document.createElement("button");
+      jb.textContent = "Join";
+      jb.disabled = !window.foi;
+      jb.onclick = () => join(r.name, { webrtc: $("webrtc").checked });
+      const wb = document.createElement("button");
+      wb.textContent = "Watch";
+      wb.className = "secondary";
+      wb.disabled = !window.foi;
+      wb.onclick = () => join(r.name, { webrtc: $("webrtc").checked, spectate: true, watch: 0 });
+      td.append(jb, wb);
+      tr.appendChild(td);
+      tb.appendChild(tr);
+    }
+    $("lobbyError").textContent = "";
+  } catch (e) {
+    $("lobbyError").textContent = "GET /rooms: " + e.message;
+  }
+}
+
+function formOpts(spectate) {
+  return {
+    level: $("level").value,
+    traffic: $("traffic").value,
+    pedestrians: $("pedestrians").value,
+    webrtc: $("webrtc").checked,
+    spectate,
+    watch: spectate ? $("watchN").value : 0,
+  };
+}
+
+$("create").addEventListener("submit", (e) => {
+  e.preventDefault();
+  join($("room").value, formOpts(false));
+});
+$("spectate").addEventListener("click", () => join($("room").value, formOpts(true)));
+$("refresh").addEventListener("click", refreshRooms);
+$("leave").addEventListener("click", showLobby);
+
+function showLobby() {
+  leave();
+  $("game").hidden = true;
+  $("lobby").hidden = false;
+  history.replaceState(null, "", location.pathname);
+  refreshRooms();
+}
+
+// ---- start -------------------------------------------------------------------
+
+window.foiReady = () => {
+  $("loading").hidden = true;
+  $("join").disabled = false;
+  $("spectate").disabled = false;
+  const sel = $("level");
+  for (const name of foi.levels.split(",")) {
+    const o = document.createElement("option");
+    o.value = o.textContent = name;
+    sel.appendChild(o);
+  }
+  if (/^#[a-z0-9-]{1,32}$/.test(location.hash)) $("room").value = location.hash.slice(1);
+  refreshRooms();
+  setInterval(pump, 4);
+  setInterval(hud, 250);
+  requestAnimationFrame(draw);
+};
+
+(async () => {
+  refreshRooms();
+  setInterval(() => { if (!game.running) refreshRooms(); }, 3000);
+  const go = new Go();
+  const res = await WebAssembly.instantiateStreaming(fetch("client.wasm"), go.importObject);
+  go.run(res.instance); // calls foiReady once the client is set up
+})().catch((e) => {
+  $("loading").textContent = "Could not load the client: " + e.message;
+  $("loading").className = "error";
+});
