@@ -135,6 +135,11 @@ loop:
 		}
 		if err := c.Tick(brain.Controls()); err != nil && ctx.Err() == nil {
 			res.Err = fmt.Errorf("bot: send: %w", err)
+			select { // the server closed it: its reason says more than the send's error
+			case rerr := <-readErr:
+				res.Err = rerr
+			case <-time.After(200 * time.Millisecond):
+			}
 			break loop
 		}
 	}

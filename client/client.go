@@ -128,16 +128,25 @@ func New(cfg Config) *Client {
 const (
 	BufferLow  = 1
 	BufferHigh = 3
+	// BufferLowLossy is BufferLow over a lossy transport: one more input
+	// waiting, so that a lost input frame (its inputs come again in the
+	// next) never leaves the server without the tick's input.
+	BufferLowLossy = 2
 )
 
 // TickPeriod returns how long the client should wait before its next tick,
 // given the nominal period: 3% shorter while the server holds fewer than
-// BufferLow of its inputs, 3% longer while it holds more than BufferHigh.
+// BufferLow of its inputs (BufferLowLossy over a lossy transport), 3% longer
+// while it holds more than BufferHigh.
 // Small steps keep the prediction smooth; they drift the client's clock by
 // a tick in about half a second.
 func (c *Client) TickPeriod(nominal time.Duration) time.Duration {
+	low := uint8(BufferLow)
+	if c.cfg.Lossy {
+		low = BufferLowLossy
+	}
 	switch {
-	case c.buffer < BufferLow:
+	case c.buffer < low:
 		return nominal * 97 / 100
 	case c.buffer > BufferHigh:
 		return nominal * 103 / 100

@@ -81,16 +81,15 @@ func New() *Metrics {
 			Help: "How long each system of a room's schedule took in a tick.", Buckets: SystemBuckets}, []string{"room", "system"}),
 		overruns:  counter("foi_tick_overruns_total", "Ticks a room ran late or skipped."),
 		keyframes: counter("foi_keyframes_total", "Keyframes sent."),
-		resyncs: counter("foi_check_mismatches_total", "Input frames that asked for a keyframe: the client's decoder refused a frame (a wrong check, a base it does not hold). "+
-			"A client flags each input frame until a frame applies, so one refusal counts once per input frame sent meanwhile."),
-		guesses:  counter("foi_input_guesses_total", "Input ticks run on a guess: the client's input had not come."),
-		late:     counter("foi_input_late_total", "Inputs that came after their tick had been run on a guess."),
-		dropped:  counter("foi_input_dropped_total", "Inputs dropped by a full input queue."),
-		kicked:   counter("foi_kicked_total", "Clients cut off for a bad frame, a flood or slowness."),
-		snap:     counter("foi_snapshot_bytes_total", "Snapshot bytes sent."),
-		entities: gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
-		players:  gauge("foi_players", "Clients joined to a room or joining."),
-		conns:    newConnCollector(),
+		resyncs:   counter("foi_check_mismatches_total", "Frames a client's decoder refused (a wrong check, a base it does not hold), each counted once and answered with a keyframe."),
+		guesses:   counter("foi_input_guesses_total", "Input ticks run on a guess: the client's input had not come."),
+		late:      counter("foi_input_late_total", "Inputs that came after their tick had been run on a guess."),
+		dropped:   counter("foi_input_dropped_total", "Inputs dropped: by a full input queue, or older than its history."),
+		kicked:    counter("foi_kicked_total", "Clients cut off for a bad frame, a flood or slowness."),
+		snap:      counter("foi_snapshot_bytes_total", "Snapshot bytes sent."),
+		entities:  gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
+		players:   gauge("foi_players", "Clients joined to a room or joining."),
+		conns:     newConnCollector(),
 	}
 	m.reg.MustRegister(m.tick, m.system, m.overruns, m.keyframes, m.resyncs, m.guesses, m.late, m.dropped,
 		m.kicked, m.snap, m.entities, m.players, m.conns,
@@ -122,22 +121,7 @@ type Room struct {
 
 	last         server.Stats
 	lastOverruns uint64
-	// seen is each session's Resyncs at the last Observe (the game
-	// server counts them per session only), with the generation it was
-	// last seen in, to forget those gone.
-	seen  map[uint32]seenSession
-	gen   uint32
-	ticks uint64
 }
-
-type seenSession struct {
-	resyncs uint64
-	gen     uint32
-}
-
-// pruneEvery is the Observes between two sweeps of the sessions gone: once
-// a second at 60 Hz.
-const pruneEvery = 60
 
 // Room makes room name's series (the system series are made on the first
 // Observe, from the room's schedule).
@@ -155,7 +139,6 @@ func (m *Metrics) Room(name string) *Room {
 		snapshot:  m.snap.WithLabelValues(name),
 		entities:  m.entities.WithLabelValues(name),
 		players:   m.players.WithLabelValues(name),
-		seen:      map[uint32]seenSession{},
 	}
 }
 
@@ -177,44 +160,19 @@ func (r *Room) Observe(gs *server.GameServer, tick time.Duration, overruns uint6
 	add(r.keyframes, st.Keyframes, r.last.Keyframes)
 	add(r.guesses, st.Guesses, r.last.Guesses)
 	add(r.late, st.Late, r.last.Late)
-	add(r.dropped, st.Dropped, r.last.Dropped)
+	add(r.dropped, st.Dropped+st.Stale, r.last.Dropped+r.last.Stale)
+	add(r.resyncs, st.Resyncs, r.last.Resyncs)
 	add(r.kicked, st.Kicked, r.last.Kicked)
 	add(r.snapshot, st.SnapBytes, r.last.SnapBytes)
 	add(r.overruns, overruns, r.lastOverruns)
 	r.last, r.lastOverruns = st, overruns
 	r.entities.Set(float64(w.IDs.InUse()))
 	r.players.Set(float64(gs.Players()))
-	r.observeResyncs(gs.Sessions())
 }
 
 func add(c prometheus.Counter, now, before uint64) {
 	if now > before {
 		c.Add(float64(now - before))
-	}
-}
-
-// observeResyncs adds what each session's Resyncs grew by since the last
-// Observe.
-func (r *Room) observeResyncs(sessions []*server.Session) {
-	r.gen++
-	var n uint64
-	for _, s := range sessions {
-		cur := s.Stats().Resyncs
-		prev := r.seen[s.ID()]
-		if cur > prev.resyncs {
-			n += cur - prev.resyncs
-		}
-		r.seen[s.ID()] = seenSession{resyncs: cur, gen: r.gen}
-	}
-	if n > 0 {
-		r.resyncs.Add(float64(n))
-	}
-	if r.ticks++; r.ticks%pruneEvery == 0 {
-		for id, s := range r.seen {
-			if s.gen != r.gen {
-				delete(r.seen, id)
-			}
-		}
 	}
 }
 

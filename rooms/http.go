@@ -132,6 +132,7 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 	}
 	conn.Serve(r.Context(), sess)
 	<-conn.Done()
+	<-conn.Finished() // the close frame is out before the handler returns
 	log.Info("client left")
 }
 

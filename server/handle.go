@@ -61,9 +61,8 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	if f.Ack > s.ack && f.Ack <= uint32(g.w.Tick()) {
 		s.ack = f.Ack
 	}
-	if f.Flags&wire.InputResync != 0 && s.enc != nil {
-		s.enc.RequestKeyframe()
-		s.stats.Resyncs++
+	if f.Flags&wire.InputResync != 0 {
+		g.resync(s, f.Ack)
 	}
 	before := s.queue.Stats()
 	for i := 0; i < f.Count; i++ {
@@ -75,7 +74,32 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	after := s.queue.Stats()
 	g.stats.Late += after.Late - before.Late
 	g.stats.Dropped += after.Dropped - before.Dropped
+	g.stats.Stale += after.Stale - before.Stale
 	return nil
+}
+
+// ResyncTimeout is how long a keyframe sent to a client may take to be
+// applied before a new request for one is honoured: half a second, ten
+// snapshots. A keyframe lost on a lossy channel is sent again after it.
+const ResyncTimeout = ecs.TickRate / 2
+
+// resync honours a client's request for a keyframe (its decoder refused a
+// frame). The client asks in every input frame until a keyframe applies, so
+// a request is taken only when no keyframe is on its way: none was sent
+// after the newest frame it applied (ack), or the last one is overdue. Each
+// refusal counts once.
+func (g *GameServer) resync(s *Session, ack uint32) {
+	if s.enc == nil || s.keyWanted {
+		return
+	}
+	inFlight := s.keySent != 0 && ack < s.keyTick && g.w.Tick()-s.keySent < ResyncTimeout
+	if inFlight {
+		return
+	}
+	s.keyWanted = true
+	s.enc.RequestKeyframe()
+	s.stats.Resyncs++
+	g.stats.Resyncs++
 }
 
 // snapshot sends s its frame of this tick. A frame the transport cannot
@@ -87,6 +111,7 @@ func (g *GameServer) snapshot(s *Session) {
 	if len(frame) > 0 && frame[0] == wire.FrameKeyframe {
 		s.stats.Keyframes++
 		g.stats.Keyframes++
+		s.keyWanted, s.keySent, s.keyTick = false, g.w.Tick(), uint32(g.w.Tick())
 	}
 	err := s.conn.Send(frame, false, s.conn.Lossy() && len(frame) > wire.ReliableAbove)
 	switch {

@@ -67,6 +67,8 @@ type Stats struct {
 	Late      uint64 // inputs that came after their tick
 	Dropped   uint64 // inputs dropped by a full queue
 	Keyframes uint64
+	Resyncs   uint64 // clients' refusals of a frame, each honoured with a keyframe
+	Stale     uint64 // inputs older than the queue's history, ignored
 	Snapshots uint64
 	SnapBytes uint64
 }

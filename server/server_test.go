@@ -489,3 +489,49 @@ func TestTextSendFullMidNotify(t *testing.T) {
 		t.Fatal("the room stopped")
 	}
 }
+
+// TestResyncHonouredOnce: a client that refused a frame asks for a
+// keyframe in every input frame until one applies; the server sends one
+// keyframe, not one per request, and honours a new refusal after the
+// client has applied it (or after ResyncTimeout, if it was lost).
+func TestResyncHonouredOnce(t *testing.T) {
+	g := newServer(t, "test-flat")
+	p := join(t, g, Who{})
+	for i := 0; i < 9; i++ {
+		p.send(components.Drive{})
+		g.Tick()
+	}
+	p.read()
+	keys := func() uint64 { return p.s.Stats().Keyframes }
+	before := keys()
+	ask := func(ack uint32) {
+		f := wire.InputFrame{Ack: ack, Flags: wire.InputResync, FirstSeq: p.seq, Count: 1}
+		p.seq++
+		p.s.Receive(wire.AppendInputFrame(nil, &f), false)
+		g.Tick()
+	}
+	old := p.dec.Tick()
+	for i := 0; i < 12; i++ { // the client still holds `old`: the keyframe is in flight
+		ask(old)
+	}
+	if got := keys() - before; got != 1 {
+		t.Fatalf("%d keyframes for one refusal", got)
+	}
+	p.c.Recv()
+	ask(uint32(g.w.Tick())) // it applied the keyframe, then refused another frame
+	for i := 0; i < 3; i++ {
+		ask(uint32(g.w.Tick()) - 3)
+	}
+	if got := keys() - before; got != 2 {
+		t.Fatalf("%d keyframes after a second refusal, want 2", got)
+	}
+	for i := 0; i < ResyncTimeout+3; i++ { // that keyframe is lost: asked again after the timeout
+		ask(old)
+	}
+	if got := keys() - before; got != 3 {
+		t.Fatalf("%d keyframes after a lost one, want 3", got)
+	}
+	if g.Stats().Resyncs != 3 {
+		t.Fatalf("%d resyncs counted, want 3", g.Stats().Resyncs)
+	}
+}

@@ -67,7 +67,7 @@ type SessionStats struct {
 	FramesIn, BytesIn   uint64
 	FramesOut, BytesOut uint64
 	Keyframes           uint64 // keyframes sent
-	Resyncs             uint64 // keyframes the client asked for
+	Resyncs             uint64 // refusals the client reported (each honoured once with a keyframe)
 	SendFull            uint64 // frames dropped: the send queue was full
 	BadInputs           uint64 // input frames refused
 }
@@ -110,6 +110,9 @@ type Session struct {
 	closed    bool
 	input     wire.InputFrame
 	view      netsync.View // the last frame's view: kept here so it does not escape per frame
+	keyWanted bool         // a keyframe is asked for and not sent yet
+	keySent   uint64       // the server tick the last keyframe went out, 0 none
+	keyTick   uint32       // its frame tick: the client has applied it once its ack reaches it
 }
 
 // sentState is what the session last told its client in text frames, so

@@ -56,6 +56,7 @@ type Conn struct {
 	q      chan outFrame
 	free   chan []byte // buffers written, reused by Send: no allocation per frame
 	done   chan struct{}
+	ended  chan struct{} // closed when the writer has written its last frame
 	once   sync.Once
 	closed atomic.Bool
 	reason string
@@ -75,7 +76,7 @@ func Accept(w http.ResponseWriter, r *http.Request, o Options) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(ReadLimit)
-	c := &Conn{ws: ws, q: make(chan outFrame, SendQueue), free: make(chan []byte, SendQueue+1), done: make(chan struct{})}
+	c := &Conn{ws: ws, q: make(chan outFrame, SendQueue), free: make(chan []byte, SendQueue+1), done: make(chan struct{}), ended: make(chan struct{})}
 	go c.writer()
 	return c, nil
 }
@@ -124,7 +125,13 @@ func (c *Conn) Close(reason string) {
 // Done is closed when Close has been called.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
+// Finished is closed when the connection is over: the frames queued and the
+// close frame written (or the write failed). A server that drains waits for
+// it, so that its clients get their close reason before the process ends.
+func (c *Conn) Finished() <-chan struct{} { return c.ended }
+
 func (c *Conn) writer() {
+	defer close(c.ended)
 	for {
 		select {
 		case f := <-c.q:

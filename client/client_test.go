@@ -1,0 +1,83 @@
+package client
+
+import (
+	"testing"
+	"time"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+// TestInputFrames: every tick sends one input frame carrying the last
+// input (ordered) or the last four (lossy), numbered by the client's
+// ticks, with the controls as the server will run them.
+func TestInputFrames(t *testing.T) {
+	for _, lossy := range []bool{false, true} {
+		var sent [][]byte
+		c := New(Config{Lossy: lossy, Send: func(b []byte, text bool) error {
+			sent = append(sent, append([]byte(nil), b...))
+			return nil
+		}})
+		for i := 0; i < 6; i++ {
+			c.Tick(components.Drive{Throttle: float32(i) / 10, Pressed: components.BtnUse})
+		}
+		var f wire.InputFrame
+		if err := wire.DecodeInputFrame(sent[5], &f); err != nil {
+			t.Fatal(err)
+		}
+		want := wire.InputsOrdered
+		if lossy {
+			want = wire.InputsLossy
+		}
+		if f.Count != want || f.FirstSeq+uint32(f.Count)-1 != 6 {
+			t.Fatalf("lossy %v: frame of %d inputs from %d", lossy, f.Count, f.FirstSeq)
+		}
+		if last := f.Inputs[f.Count-1]; last.Throttle != 128 || last.Pressed != uint16(components.BtnUse) {
+			t.Fatalf("last input %+v", last)
+		}
+		if err := wire.DecodeInputFrame(sent[0], &f); err != nil || f.Count != 1 || f.FirstSeq != 1 {
+			t.Fatalf("first frame: %d inputs from %d (%v)", f.Count, f.FirstSeq, err)
+		}
+	}
+}
+
+func TestTickPeriod(t *testing.T) {
+	const nominal = 1000 * time.Microsecond
+	cases := []struct {
+		lossy  bool
+		buffer uint8
+		want   time.Duration
+	}{
+		{false, 0, 970 * time.Microsecond},
+		{false, 1, nominal},
+		{false, 3, nominal},
+		{false, 4, 1030 * time.Microsecond},
+		{true, 1, 970 * time.Microsecond},
+		{true, 2, nominal},
+	}
+	for _, c := range cases {
+		cl := New(Config{Lossy: c.lossy})
+		cl.buffer = c.buffer
+		if got := cl.TickPeriod(nominal); got != c.want {
+			t.Errorf("lossy %v buffer %d: %v, want %v", c.lossy, c.buffer, got, c.want)
+		}
+	}
+}
+
+// TestRefusedFrameAsksResync: a snapshot the decoder refuses makes the next
+// input frame ask for a keyframe.
+func TestRefusedFrameAsksResync(t *testing.T) {
+	var last []byte
+	c := New(Config{Send: func(b []byte, text bool) error { last = append(last[:0], b...); return nil }})
+	if err := c.HandleFrame([]byte{wire.FrameDelta, 1, 2}, false); err == nil {
+		t.Fatal("a malformed frame must be an error")
+	}
+	c.Tick(components.Drive{})
+	var f wire.InputFrame
+	if err := wire.DecodeInputFrame(last, &f); err != nil || f.Flags&wire.InputResync == 0 {
+		t.Fatalf("flags %b (%v)", f.Flags, err)
+	}
+	if c.Stats().Resyncs != 1 {
+		t.Fatalf("resyncs %d", c.Stats().Resyncs)
+	}
+}
