@@ -58,6 +58,11 @@ func StaticOf(name string) (*levels.Level, *phys.Static, error) {
 	return l, st, nil
 }
 
+// MaxCatchUp is the most client ticks a bot runs at once after a stall:
+// half a second's worth. Further behind, it skips the rest, as the server's
+// guesses have spent those ticks anyway.
+const MaxCatchUp = 30
+
 type inFrame struct {
 	data []byte
 	text bool
@@ -109,9 +114,16 @@ loop:
 			break loop
 		case <-t.C:
 		}
+		// The client ticks owed: one, and more after a stall (a fixed-step
+		// loop catches up, at most MaxCatchUp at once, so that its inputs
+		// come late rather than never).
+		owed := 1
+		for now := time.Now(); owed < MaxCatchUp && !next.Add(c.TickPeriod(nominal)).After(now); owed++ {
+			next = next.Add(c.TickPeriod(nominal))
+		}
 		next = next.Add(c.TickPeriod(nominal))
-		if now := time.Now(); next.Before(now.Add(-nominal)) {
-			next = now // far behind (a stall): do not race to catch up
+		if now := time.Now(); next.Before(now) {
+			next = now // further behind than MaxCatchUp: skip the rest
 		}
 		t.Reset(time.Until(next))
 		for n := len(frames); n > 0; n-- {
@@ -133,14 +145,16 @@ loop:
 			c.SetStatic(st)
 			brain = NewBrain(c, l, seed)
 		}
-		if err := c.Tick(brain.Controls()); err != nil && ctx.Err() == nil {
-			res.Err = fmt.Errorf("bot: send: %w", err)
-			select { // the server closed it: its reason says more than the send's error
-			case rerr := <-readErr:
-				res.Err = rerr
-			case <-time.After(200 * time.Millisecond):
+		for i := 0; i < owed; i++ {
+			if err := c.Tick(brain.Controls()); err != nil && ctx.Err() == nil {
+				res.Err = fmt.Errorf("bot: send: %w", err)
+				select { // the server closed it: its reason says more than the send's error
+				case rerr := <-readErr:
+					res.Err = rerr
+				case <-time.After(200 * time.Millisecond):
+				}
+				break loop
 			}
-			break loop
 		}
 	}
 	conn.Close()
