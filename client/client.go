@@ -63,6 +63,7 @@ type Stats struct {
 	LastCorrection float32 // the size of the last correction
 	BigCorrections uint64  // corrections of 1 cm or more
 	Events         uint64
+	Dropped        uint64 // acked frames dropped: stale, or onto a base not held
 	// RTT holds the input round trips measured (Config.Now set), newest
 	// last, up to RTTSamples; ClearRTT empties it.
 	RTT []time.Duration
@@ -93,7 +94,9 @@ type body struct {
 // goroutine ticks it and hands it frames.
 type Client struct {
 	cfg     Config
-	dec     *wire.Decoder
+	dec     Decoder // the decoder of the last frame applied: ord or ack
+	ord     *wire.Decoder
+	ack     *wire.AckedDecoder
 	welcome textframe.Welcome
 	joined  bool
 	seq     uint32 // the next client tick
@@ -118,7 +121,9 @@ type Client struct {
 
 // New returns a client that sends through cfg.Send.
 func New(cfg Config) *Client {
-	return &Client{cfg: cfg, dec: wire.NewDecoder(), seq: 1, texts: map[string][]byte{}}
+	c := &Client{cfg: cfg, ord: wire.NewDecoder(), ack: wire.NewAckedDecoder(), seq: 1, texts: map[string][]byte{}}
+	c.dec = c.ord
+	return c
 }
 
 // Buffer targets: the client keeps between BufferLow and BufferHigh of its
@@ -168,8 +173,25 @@ func (c *Client) Welcome() (textframe.Welcome, bool) { return c.welcome, c.joine
 // Stats returns the client's counters.
 func (c *Client) Stats() Stats { return c.stats }
 
-// Decoder returns the snapshot decoder (what the client holds).
-func (c *Client) Decoder() *wire.Decoder { return c.dec }
+// Decoder is what the client's two snapshot decoders share: the ordered
+// deltas' (wire.Decoder, kinds 4 and 5) and the acked ones' (wire.AckedDecoder,
+// kind 6).
+type Decoder interface {
+	// Apply applies a frame; a nil frame with no error is one dropped.
+	Apply(b []byte) (*wire.DecodedFrame, error)
+	// Store is what the client holds after the last frame shown.
+	Store() *wire.Store
+	// Tick is the newest frame applied: the input frames' ack.
+	Tick() uint32
+	// Synced reports whether the decoder holds a state to apply onto.
+	Synced() bool
+}
+
+// Decoder returns the decoder of the last frame applied (what the client
+// holds). The server decides which kind of snapshot a client gets (acked
+// over a lossy transport or on request) and the client follows each frame's
+// kind; a switch starts with a keyframe of the new kind.
+func (c *Client) Decoder() Decoder { return c.dec }
 
 // Text returns the last text frame of type typ received, or nil.
 func (c *Client) Text(typ string) []byte { return c.texts[typ] }
@@ -192,15 +214,23 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	if text {
 		return c.handleText(data)
 	}
-	df, err := c.dec.Apply(data)
+	var d Decoder = c.ord
+	if len(data) > 0 && data[0] == wire.FrameAcked {
+		d = c.ack
+	}
+	df, err := d.Apply(data)
 	if err != nil {
 		c.stats.Resyncs++
 		c.resync = true
 		return fmt.Errorf("client: snapshot: %w", err)
 	}
-	c.resync = false
+	if df == nil {
+		c.stats.Dropped++ // an acked frame stale or onto a base not held: the next will come
+		return nil
+	}
+	c.dec, c.resync = d, false
 	c.stats.Snapshots++
-	if df.Kind == wire.FrameKeyframe {
+	if isKeyframe(df) {
 		c.stats.Keyframes++
 	}
 	c.events = append(c.events, df.Events...)
@@ -210,6 +240,12 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	c.roundTrip(df.LastSeq)
 	c.reconcile(df.LastSeq)
 	return nil
+}
+
+// isKeyframe reports whether df applied onto nothing: an ordered keyframe
+// or an acked frame with no base.
+func isKeyframe(df *wire.DecodedFrame) bool {
+	return df.Kind == wire.FrameKeyframe || df.Kind == wire.FrameAcked && df.BaseTick == 0
 }
 
 // roundTrip records the round trip of input lastSeq the first time a
@@ -280,7 +316,7 @@ func (c *Client) sendInputs() error {
 	n = min(n, c.seq)
 	f := &c.frame
 	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), 0, c.seq+1-n, int(n)
-	if c.resync {
+	if c.resync || !c.dec.Synced() && c.stats.Snapshots > 0 {
 		f.Flags |= wire.InputResync
 	}
 	for i := uint32(0); i < n; i++ {

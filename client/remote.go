@@ -44,7 +44,7 @@ func (r *remotes) record(st *wire.Store, df *wire.DecodedFrame) {
 		r.tracks = map[uint16]*track{}
 	}
 	r.latest = df.Tick
-	if df.Kind == wire.FrameKeyframe {
+	if isKeyframe(df) {
 		clear(r.tracks)
 	}
 	for _, rm := range df.Removed {

@@ -11,7 +11,7 @@
 //	foi_tick_overruns_total     counter    ticks run late or skipped
 //	foi_entities                gauge      replicated entities (wire ids in use)
 //	foi_players                 gauge      clients joined or joining
-//	foi_keyframes_total         counter    keyframes sent
+//	foi_keyframes_total         counter    keyframes sent, by reason (label reason)
 //	foi_check_mismatches_total  counter    input frames asking for a keyframe (a wrong check, a base not held)
 //	foi_input_guesses_total     counter    input ticks run on a guess
 //	foi_input_late_total        counter    inputs that came after their tick
@@ -79,17 +79,19 @@ func New() *Metrics {
 			Help: "How long a room's tick took: inputs, the world's step, snapshots.", Buckets: TickBuckets}, room),
 		system: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "foi_system_seconds",
 			Help: "How long each system of a room's schedule took in a tick.", Buckets: SystemBuckets}, []string{"room", "system"}),
-		overruns:  counter("foi_tick_overruns_total", "Ticks a room ran late or skipped."),
-		keyframes: counter("foi_keyframes_total", "Keyframes sent."),
-		resyncs:   counter("foi_check_mismatches_total", "Frames a client's decoder refused (a wrong check, a base it does not hold), each counted once and answered with a keyframe."),
-		guesses:   counter("foi_input_guesses_total", "Input ticks run on a guess: the client's input had not come."),
-		late:      counter("foi_input_late_total", "Inputs that came after their tick had been run on a guess."),
-		dropped:   counter("foi_input_dropped_total", "Inputs dropped: by a full input queue, or older than its history."),
-		kicked:    counter("foi_kicked_total", "Clients cut off for a bad frame, a flood or slowness."),
-		snap:      counter("foi_snapshot_bytes_total", "Snapshot bytes sent."),
-		entities:  gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
-		players:   gauge("foi_players", "Clients joined to a room or joining."),
-		conns:     newConnCollector(),
+		overruns: counter("foi_tick_overruns_total", "Ticks a room ran late or skipped."),
+		keyframes: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "foi_keyframes_total",
+			Help: "Keyframes sent, by reason: first, resync (a frame refused), send-full (a frame dropped), no-base (acked: no acknowledged frame), switch (ordered and acked)."},
+			[]string{"room", "reason"}),
+		resyncs:  counter("foi_check_mismatches_total", "Frames a client's decoder refused (a wrong check, a base it does not hold), each counted once and answered with a keyframe."),
+		guesses:  counter("foi_input_guesses_total", "Input ticks run on a guess: the client's input had not come."),
+		late:     counter("foi_input_late_total", "Inputs that came after their tick had been run on a guess."),
+		dropped:  counter("foi_input_dropped_total", "Inputs dropped: by a full input queue, or older than its history."),
+		kicked:   counter("foi_kicked_total", "Clients cut off for a bad frame, a flood or slowness."),
+		snap:     counter("foi_snapshot_bytes_total", "Snapshot bytes sent."),
+		entities: gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
+		players:  gauge("foi_players", "Clients joined to a room or joining."),
+		conns:    newConnCollector(),
 	}
 	m.reg.MustRegister(m.tick, m.system, m.overruns, m.keyframes, m.resyncs, m.guesses, m.late, m.dropped,
 		m.kicked, m.snap, m.entities, m.players, m.conns,
@@ -115,7 +117,8 @@ type Room struct {
 	tick                                     prometheus.Observer
 	systems                                  []prometheus.Observer
 	systemNames                              []string
-	overruns, keyframes, resyncs             prometheus.Counter
+	overruns, resyncs                        prometheus.Counter
+	keyframes                                [server.KeyframeReasons]prometheus.Counter
 	guesses, late, dropped, kicked, snapshot prometheus.Counter
 	entities, players                        prometheus.Gauge
 
@@ -126,20 +129,23 @@ type Room struct {
 // Room makes room name's series (the system series are made on the first
 // Observe, from the room's schedule).
 func (m *Metrics) Room(name string) *Room {
-	return &Room{
+	r := &Room{
 		m: m, name: name,
-		tick:      m.tick.WithLabelValues(name),
-		overruns:  m.overruns.WithLabelValues(name),
-		keyframes: m.keyframes.WithLabelValues(name),
-		resyncs:   m.resyncs.WithLabelValues(name),
-		guesses:   m.guesses.WithLabelValues(name),
-		late:      m.late.WithLabelValues(name),
-		dropped:   m.dropped.WithLabelValues(name),
-		kicked:    m.kicked.WithLabelValues(name),
-		snapshot:  m.snap.WithLabelValues(name),
-		entities:  m.entities.WithLabelValues(name),
-		players:   m.players.WithLabelValues(name),
+		tick:     m.tick.WithLabelValues(name),
+		overruns: m.overruns.WithLabelValues(name),
+		resyncs:  m.resyncs.WithLabelValues(name),
+		guesses:  m.guesses.WithLabelValues(name),
+		late:     m.late.WithLabelValues(name),
+		dropped:  m.dropped.WithLabelValues(name),
+		kicked:   m.kicked.WithLabelValues(name),
+		snapshot: m.snap.WithLabelValues(name),
+		entities: m.entities.WithLabelValues(name),
+		players:  m.players.WithLabelValues(name),
 	}
+	for k := server.KeyframeReason(0); k < server.KeyframeReasons; k++ {
+		r.keyframes[k] = m.keyframes.WithLabelValues(name, k.String())
+	}
+	return r
 }
 
 // Observe publishes what gs did in its last tick: tick is how long the
@@ -157,7 +163,9 @@ func (r *Room) Observe(gs *server.GameServer, tick time.Duration, overruns uint6
 		r.systems[i].Observe(timings[i].Last.Seconds())
 	}
 	st := gs.Stats()
-	add(r.keyframes, st.Keyframes, r.last.Keyframes)
+	for i := range r.keyframes {
+		add(r.keyframes[i], st.KeyframesBy[i], r.last.KeyframesBy[i])
+	}
 	add(r.guesses, st.Guesses, r.last.Guesses)
 	add(r.late, st.Late, r.last.Late)
 	add(r.dropped, st.Dropped+st.Stale, r.last.Dropped+r.last.Stale)
@@ -192,8 +200,11 @@ func (r *Room) makeSystems(timings []ecs.Timing) {
 func (r *Room) Close() {
 	for _, v := range []interface {
 		DeleteLabelValues(...string) bool
-	}{r.m.tick, r.m.overruns, r.m.keyframes, r.m.resyncs, r.m.guesses, r.m.late, r.m.dropped, r.m.kicked, r.m.snap, r.m.entities, r.m.players} {
+	}{r.m.tick, r.m.overruns, r.m.resyncs, r.m.guesses, r.m.late, r.m.dropped, r.m.kicked, r.m.snap, r.m.entities, r.m.players} {
 		v.DeleteLabelValues(r.name)
+	}
+	for i := server.KeyframeReason(0); i < server.KeyframeReasons; i++ {
+		r.m.keyframes.DeleteLabelValues(r.name, i.String())
 	}
 	for _, name := range r.systemNames {
 		r.m.system.DeleteLabelValues(r.name, name)

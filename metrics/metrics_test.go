@@ -39,14 +39,17 @@ func TestObserve(t *testing.T) {
 	m := New()
 	gs, sess, _ := room(t)
 	r := m.Room("r")
-	// One input frame that asks for a keyframe, then ticks with no input
-	// (each one a guess).
-	f := wire.InputFrame{Flags: wire.InputResync, FirstSeq: 1, Count: 1}
-	if err := sess.Receive(wire.AppendInputFrame(nil, &f), false); err != nil {
-		t.Fatal(err)
-	}
+	// The first keyframe goes at tick 3; then one input frame that has
+	// applied it and asks for a keyframe (a refusal), then ticks with no
+	// input (each one a guess).
 	const ticks = 30
 	for i := 0; i < ticks; i++ {
+		if i == 3 {
+			f := wire.InputFrame{Ack: 3, Flags: wire.InputResync, FirstSeq: 1, Count: 1}
+			if err := sess.Receive(wire.AppendInputFrame(nil, &f), false); err != nil {
+				t.Fatal(err)
+			}
+		}
 		gs.Tick()
 		r.Observe(gs, 2*time.Millisecond, uint64(i/10))
 	}
@@ -56,7 +59,6 @@ func TestObserve(t *testing.T) {
 	}
 	counts := map[string]float64{
 		"foi_input_guesses_total":    float64(st.Guesses),
-		"foi_keyframes_total":        float64(st.Keyframes),
 		"foi_check_mismatches_total": 1,
 		"foi_tick_overruns_total":    2,
 		"foi_snapshot_bytes_total":   float64(st.SnapBytes),
@@ -67,6 +69,11 @@ func TestObserve(t *testing.T) {
 	for name, want := range counts {
 		if got := value(t, body, name+`{room="r"}`); got != want {
 			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	for reason, want := range map[string]float64{"first": 1, "resync": 1, "switch": 0} {
+		if got := value(t, body, `foi_keyframes_total{reason="`+reason+`",room="r"}`); got != want {
+			t.Errorf("keyframes for %s: %v, want %v", reason, got, want)
 		}
 	}
 	if got := value(t, body, `foi_tick_seconds_count{room="r"}`); got != ticks {

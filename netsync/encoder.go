@@ -120,12 +120,7 @@ func (e *Encoder) appendEvents(b []byte, v *View) []byte {
 		if int32(se.tick-e.evTick) <= 0 || n == wire.MaxEvents {
 			continue
 		}
-		ev := &se.ev
-		dx, dy := ev.Pos.X-v.Center.X, ev.Pos.Y-v.Center.Y
-		if dx*dx+dy*dy <= r*r || v.owns(ev.Source) || v.owns(ev.Target) || v.owns(ev.Other) {
-			if wire.EventBytes(ev.Kind) == 0 {
-				continue
-			}
+		if ev := &se.ev; eventFor(ev, v, r) {
 			b = wire.AppendEvent(b, ev)
 			n++
 		}
@@ -133,4 +128,15 @@ func (e *Encoder) appendEvents(b []byte, v *View) []byte {
 	b[at] = byte(n)
 	e.evTick = a.tick
 	return b
+}
+
+// eventFor reports whether the client of v gets ev: an event of a kind the
+// wire carries, within r of its centre, or done by or to one of its own
+// entities. The ordered and the acked encoders choose alike.
+func eventFor(ev *wire.Event, v *View, r float32) bool {
+	if wire.EventBytes(ev.Kind) == 0 {
+		return false
+	}
+	dx, dy := ev.Pos.X-v.Center.X, ev.Pos.Y-v.Center.Y
+	return dx*dx+dy*dy <= r*r || v.owns(ev.Source) || v.owns(ev.Target) || v.owns(ev.Other)
 }

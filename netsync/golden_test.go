@@ -117,7 +117,11 @@ func TestGoldenFrames(t *testing.T) {
 
 // frameHasBit reports whether some change of frame has mask bit bit.
 func frameHasBit(t *testing.T, frame []byte, bit int) bool {
-	h, off, err := wire.ParseHeader(frame)
+	parse := wire.ParseHeader
+	if frame[0] == wire.FrameAcked {
+		parse = wire.ParseAckedHeader
+	}
+	h, off, err := parse(frame)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,9 +141,14 @@ func frameHasBit(t *testing.T, frame []byte, bit int) bool {
 
 func compareGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join(goldenDir, name)
+	compareGoldenIn(t, goldenDir, name, got)
+}
+
+func compareGoldenIn(t *testing.T, dir, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join(dir, name)
 	if *update {
-		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, got, 0o644); err != nil {

@@ -106,10 +106,10 @@ func TestSixteenClientsSixtySeconds(t *testing.T) {
 		}
 		if g.w.Tick()%SnapshotEvery == 0 {
 			for _, p := range ps {
-				if p.s.closed || p.s.enc == nil {
+				if p.s.closed || p.s.snap == nil {
 					continue
 				}
-				if ok, eid := p.c.Decoder().Store().EqualRecords(p.s.enc.State()); !ok {
+				if ok, eid := p.c.Decoder().Store().EqualRecords(p.s.snap.State()); !ok {
 					t.Fatalf("tick %d: client %d differs from the server's mirror at entity %d", g.w.Tick(), p.s.ID(), eid)
 				}
 				checked++

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,6 +61,9 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	}
 	if f.Ack > s.ack && f.Ack <= uint32(g.w.Tick()) {
 		s.ack = f.Ack
+		if s.snap != nil {
+			s.snap.Ack(f.Ack)
+		}
 	}
 	if f.Flags&wire.InputResync != 0 {
 		g.resync(s, f.Ack)
@@ -78,6 +82,34 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	return nil
 }
 
+// requestKeyframe makes s's next frame a keyframe, for why.
+func (s *Session) requestKeyframe(why KeyframeReason) {
+	if !s.keyWanted {
+		s.keyWanted, s.keyWhy = true, why
+	}
+	s.snap.RequestKeyframe()
+}
+
+// isKeyframe reports whether a snapshot frame applies onto nothing: an
+// ordered keyframe, or an acked frame whose base tick is 0.
+func isKeyframe(frame []byte) bool {
+	if len(frame) < wire.HeaderBytes {
+		return false
+	}
+	return frame[0] == wire.FrameKeyframe || frame[0] == wire.FrameAcked && binary.LittleEndian.Uint32(frame[5:]) == 0
+}
+
+// setAcked switches s between the ordered and the acked snapshots; the
+// first frame of the new kind is a keyframe.
+func (g *GameServer) setAcked(s *Session, acked bool) {
+	if s.snap == nil || s.snap.Acked() == acked {
+		return
+	}
+	s.acked = acked
+	s.snap.SetAcked(acked)
+	s.keyWanted, s.keyWhy = true, KeyframeSwitch
+}
+
 // ResyncTimeout is how long a keyframe sent to a client may take to be
 // applied before a new request for one is honoured: half a second, ten
 // snapshots. A keyframe lost on a lossy channel is sent again after it.
@@ -89,28 +121,33 @@ const ResyncTimeout = ecs.TickRate / 2
 // after the newest frame it applied (ack), or the last one is overdue. Each
 // refusal counts once.
 func (g *GameServer) resync(s *Session, ack uint32) {
-	if s.enc == nil || s.keyWanted {
+	if s.snap == nil || s.keyWanted {
 		return
 	}
 	inFlight := s.keySent != 0 && ack < s.keyTick && g.w.Tick()-s.keySent < ResyncTimeout
 	if inFlight {
 		return
 	}
-	s.keyWanted = true
-	s.enc.RequestKeyframe()
+	s.requestKeyframe(KeyframeResync)
 	s.stats.Resyncs++
 	g.stats.Resyncs++
 }
 
 // snapshot sends s its frame of this tick. A frame the transport cannot
-// queue is dropped and the next one is a keyframe (the ordered chain is
-// broken); a client whose queue stays full for SlowTicks is cut off.
+// queue is dropped: for the ordered snapshots the next one is a keyframe
+// (the chain is broken), for the acked ones it is a lost frame like any
+// other. A client whose queue stays full for SlowTicks is cut off.
 func (g *GameServer) snapshot(s *Session) {
 	s.view = g.view(s)
-	frame := s.enc.Encode(&s.view)
-	if len(frame) > 0 && frame[0] == wire.FrameKeyframe {
+	frame := s.snap.Encode(&s.view)
+	if isKeyframe(frame) {
+		why := s.keyWhy
+		if !s.keyWanted {
+			why = KeyframeNoBase // the acked encoder's own: no acknowledged base
+		}
 		s.stats.Keyframes++
 		g.stats.Keyframes++
+		g.stats.KeyframesBy[why]++
 		s.keyWanted, s.keySent, s.keyTick = false, g.w.Tick(), uint32(g.w.Tick())
 	}
 	err := s.conn.Send(frame, false, s.conn.Lossy() && len(frame) > wire.ReliableAbove)
@@ -123,7 +160,9 @@ func (g *GameServer) snapshot(s *Session) {
 		g.stats.SnapBytes += uint64(len(frame))
 	case errors.Is(err, ErrSendFull):
 		s.stats.SendFull++
-		s.enc.RequestKeyframe()
+		if !s.snap.Acked() { // the ordered chain is broken; an acked frame is only lost
+			s.requestKeyframe(KeyframeSendFull)
+		}
 		if s.slowSince == 0 {
 			s.slowSince = g.w.Tick()
 		} else if g.w.Tick()-s.slowSince >= SlowTicks {
@@ -292,6 +331,12 @@ func (g *GameServer) command(s *Session, b []byte) error {
 		err = g.debugCommand(s, &c)
 	case "phone":
 		err = errors.New("not available: this room runs no missions")
+	case "mode":
+		if c.Acked == nil {
+			err = errors.New(`mode needs "acked": true or false`)
+		} else {
+			g.setAcked(s, *c.Acked)
+		}
 	default:
 		return fmt.Errorf("%w: unknown frame type %q", ErrMalformedFrame, c.Type)
 	}

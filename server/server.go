@@ -67,10 +67,12 @@ type Stats struct {
 	Late      uint64 // inputs that came after their tick
 	Dropped   uint64 // inputs dropped by a full queue
 	Keyframes uint64
-	Resyncs   uint64 // clients' refusals of a frame, each honoured with a keyframe
-	Stale     uint64 // inputs older than the queue's history, ignored
-	Snapshots uint64
-	SnapBytes uint64
+	// KeyframesBy counts the keyframes by reason (KeyframeReason).
+	KeyframesBy [KeyframeReasons]uint64
+	Resyncs     uint64 // clients' refusals of a frame, each honoured with a keyframe
+	Stale       uint64 // inputs older than the queue's history, ignored
+	Snapshots   uint64
+	SnapBytes   uint64
 }
 
 // GameServer is one room's authoritative simulation and its clients.
@@ -248,7 +250,8 @@ func (g *GameServer) admit() {
 func (g *GameServer) enter(s *Session) error {
 	s.debug = g.debug || s.who.Debug
 	s.acked = s.conn.Lossy() || s.who.Acked
-	s.enc = netsync.NewEncoder(g.arena)
+	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
+	s.keyWanted, s.keyWhy = true, KeyframeFirst
 	if s.who.Spectate {
 		if s.who.Name == "" {
 			s.who.Name = "spectator"

@@ -62,6 +62,29 @@ type Who struct {
 	Watch    uint8
 }
 
+// KeyframeReason says why a client was sent a keyframe.
+type KeyframeReason uint8
+
+// The reasons for a keyframe.
+const (
+	KeyframeFirst    KeyframeReason = iota // the first frame of a session
+	KeyframeResync                         // the client refused a frame (a check, a base)
+	KeyframeSendFull                       // a frame was dropped: the send queue was full
+	KeyframeNoBase                         // acked: no acknowledged frame within SentRing
+	KeyframeSwitch                         // the client switched between ordered and acked
+	KeyframeReasons                        // how many reasons; not a reason
+)
+
+var keyframeReasons = [KeyframeReasons]string{"first", "resync", "send-full", "no-base", "switch"}
+
+// String returns the reason's name, as the metrics label it.
+func (r KeyframeReason) String() string {
+	if r < KeyframeReasons {
+		return keyframeReasons[r]
+	}
+	return "unknown"
+}
+
 // SessionStats counts a session's traffic.
 type SessionStats struct {
 	FramesIn, BytesIn   uint64
@@ -101,18 +124,19 @@ type Session struct {
 	acked     bool
 	queue     InputQueue
 	lastSeq   uint32
-	ack       uint32 // newest snapshot tick the client acknowledged
-	enc       *netsync.Encoder
-	slowSince uint64 // tick the send queue was first found full, 0 none
+	ack       uint32               // newest snapshot tick the client acknowledged
+	snap      *netsync.Snapshotter // its snapshots, ordered or acked
+	slowSince uint64               // tick the send queue was first found full, 0 none
 	tokens    float32
 	sent      sentState
 	stats     SessionStats
 	closed    bool
 	input     wire.InputFrame
-	view      netsync.View // the last frame's view: kept here so it does not escape per frame
-	keyWanted bool         // a keyframe is asked for and not sent yet
-	keySent   uint64       // the server tick the last keyframe went out, 0 none
-	keyTick   uint32       // its frame tick: the client has applied it once its ack reaches it
+	view      netsync.View   // the last frame's view: kept here so it does not escape per frame
+	keyWanted bool           // a keyframe is asked for and not sent yet
+	keyWhy    KeyframeReason // why the next keyframe was asked for
+	keySent   uint64         // the server tick the last keyframe went out, 0 none
+	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 }
 
 // sentState is what the session last told its client in text frames, so

@@ -93,7 +93,7 @@ type ErrorFrame struct {
 // Command is a text frame from a client: a debug command or a phone
 // command. Unknown fields are refused.
 type Command struct {
-	Type string `json:"type"` // "debug" or "phone"
+	Type string `json:"type"` // "debug", "phone" or "mode"
 	ID   uint32 `json:"id,omitempty"`
 	Cmd  string `json:"cmd"`
 	// Arguments, by command.
@@ -106,6 +106,10 @@ type Command struct {
 	Target  uint16   `json:"target,omitempty"` // a wire id; 0 is yourself
 	Stars   *uint8   `json:"stars,omitempty"`
 	Value   string   `json:"value,omitempty"`
+	// Acked, for a "mode" frame: switch to the acked snapshots (true) or
+	// the ordered ones (false); the first frame of the new kind is a
+	// keyframe.
+	Acked *bool `json:"acked,omitempty"`
 }
 
 // Marshal returns the JSON of one of this package's frames.

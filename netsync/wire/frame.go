@@ -13,9 +13,10 @@ const (
 	FrameKeyframe uint8 = 4
 	// FrameDelta is an ordered delta snapshot, onto the last frame applied.
 	FrameDelta uint8 = 5
-	// FrameAcked is reserved for the acked snapshots (the next issue).
+	// FrameAcked is an acked delta snapshot, onto the newest frame the
+	// client acknowledged (a keyframe when its baseTick is 0): acked.go.
 	FrameAcked uint8 = 6
-	// FrameInput is reserved for the client's input frame (the next issue).
+	// FrameInput is the client's input frame (input.go).
 	FrameInput uint8 = 7
 )
 
@@ -85,7 +86,12 @@ func AppendHeader(b []byte, h *Header) []byte {
 // ParseHeader reads a header from the start of b and returns it with its
 // length. It checks the kind (a keyframe or a delta), the flags and that the
 // counts fit in what follows.
-func ParseHeader(b []byte) (h Header, n int, err error) {
+func ParseHeader(b []byte) (h Header, n int, err error) { return parseHeader(b, false) }
+
+// parseHeader reads an ordered frame's header (a keyframe or a delta) or,
+// when acked, an acked frame's (kind 6: a keyframe when its base is 0, else
+// a delta whose base is older than its tick).
+func parseHeader(b []byte, acked bool) (h Header, n int, err error) {
 	if len(b) < HeaderBytes {
 		return h, 0, malformed("%d bytes, a header is %d", len(b), HeaderBytes)
 	}
@@ -98,7 +104,8 @@ func ParseHeader(b []byte) (h Header, n int, err error) {
 	h.Removed = le.Uint16(b[15:])
 	h.Changed = le.Uint16(b[17:])
 	n = HeaderBytes
-	if h.Kind != FrameKeyframe && h.Kind != FrameDelta {
+	switch {
+	case acked && h.Kind != FrameAcked, !acked && h.Kind != FrameKeyframe && h.Kind != FrameDelta:
 		return h, 0, malformed("frame kind %d", h.Kind)
 	}
 	if h.Flags&HeaderReserved != 0 {
@@ -113,6 +120,12 @@ func ParseHeader(b []byte) (h Header, n int, err error) {
 	}
 	if h.Kind == FrameKeyframe && (h.BaseTick != 0 || h.Removed != 0 || h.Flags&HeaderCheck == 0) {
 		return h, 0, malformed("keyframe with a base, removals or no check")
+	}
+	if acked && h.BaseTick == 0 && (h.Removed != 0 || h.Flags&HeaderCheck == 0) {
+		return h, 0, malformed("acked keyframe with removals or no check")
+	}
+	if acked && h.BaseTick != 0 && h.BaseTick >= h.Tick {
+		return h, 0, malformed("acked frame of tick %d onto tick %d", h.Tick, h.BaseTick)
 	}
 	// Each removal is 2 bytes, each change at least 4, and the events'
 	// count 1: refuse counts the bytes cannot hold before looping on them.

@@ -1,0 +1,128 @@
+package netsync
+
+import "github.com/fiveonit/engine/netsync/wire"
+
+// Snapshotter is one client's snapshots, ordered (an Encoder, kinds 4 and 5)
+// or acked (an AckedEncoder, kind 6), and the switch between the two: the
+// server keeps one per session and calls the same methods whatever the
+// transport. A switch (SetAcked) makes the next frame a keyframe of the new
+// kind, so a client that switches its decoder with it starts whole; the
+// events go on where the last frame left them, and the acked serials go on
+// from the last given.
+//
+// It is not safe for concurrent use; see Encoder.
+type Snapshotter struct {
+	arena    *Arena
+	interest Interest
+	acked    bool
+	ord      *Encoder      // when !acked
+	ack      *AckedEncoder // when acked
+}
+
+// NewSnapshotter returns the snapshots of one client reading a, acked or
+// ordered, with the game's interest. Its first frame is a keyframe.
+func NewSnapshotter(a *Arena, acked bool) *Snapshotter {
+	s := &Snapshotter{arena: a, interest: DefaultInterest(), acked: acked}
+	if acked {
+		s.ack = NewAckedEncoder(a)
+	} else {
+		s.ord = NewEncoder(a)
+	}
+	return s
+}
+
+// Acked reports whether the frames are acked ones.
+func (s *Snapshotter) Acked() bool { return s.acked }
+
+// SetAcked switches to the acked snapshots (or back to the ordered ones): the
+// next frame is a keyframe of the new kind. The encoder of the old kind is
+// dropped (a switch allocates the new one). Setting the current kind does
+// nothing.
+func (s *Snapshotter) SetAcked(acked bool) {
+	if acked == s.acked {
+		return
+	}
+	s.acked = acked
+	if acked {
+		e := NewAckedEncoder(s.arena)
+		e.interest = s.interest
+		e.evTick, e.started = s.ord.evTick, s.ord.started
+		if s.ack != nil { // switched before: the serials go on
+			e.serial, e.evAcked = s.ack.serial, s.ack.serial
+		}
+		s.ack, s.ord = e, nil
+		return
+	}
+	e := NewEncoder(s.arena)
+	e.interest = s.interest
+	e.evTick, e.started = s.ack.evTick, s.ack.started
+	s.ord = e
+	// The acked encoder is kept only for its serials: its state goes.
+	s.ack = &AckedEncoder{serial: s.ack.serial}
+}
+
+// SetInterest changes the client's interest from the next frame on.
+func (s *Snapshotter) SetInterest(in Interest) {
+	s.interest = in
+	if s.acked {
+		s.ack.SetInterest(in)
+	} else {
+		s.ord.SetInterest(in)
+	}
+}
+
+// Ack takes the client's acknowledgement (the input frame's ack); the
+// ordered snapshots have no use for it.
+func (s *Snapshotter) Ack(tick uint32) {
+	if s.acked {
+		s.ack.Ack(tick)
+	}
+}
+
+// RequestKeyframe makes the next frame a keyframe (the client asked for a
+// resync, or a frame could not be sent).
+func (s *Snapshotter) RequestKeyframe() {
+	if s.acked {
+		s.ack.RequestKeyframe()
+	} else {
+		s.ord.RequestKeyframe()
+	}
+}
+
+// Encode writes the client's frame of the arena's tick, as seen from v: a
+// keyframe or delta (kinds 4, 5), or an acked frame (kind 6). It is valid
+// until the next call.
+func (s *Snapshotter) Encode(v *View) []byte {
+	if s.acked {
+		return s.ack.Encode(v)
+	}
+	return s.ord.Encode(v)
+}
+
+// State returns what the client holds after the last frame (for the acked
+// snapshots, once it applied it).
+func (s *Snapshotter) State() *wire.Store {
+	if s.acked {
+		return s.ack.State()
+	}
+	return s.ord.State()
+}
+
+// Last returns the last frame written (valid until the next Encode).
+func (s *Snapshotter) Last() []byte {
+	if s.acked {
+		return s.ack.Last()
+	}
+	return s.ord.Last()
+}
+
+// Ordered returns the ordered encoder, nil when the frames are acked.
+func (s *Snapshotter) Ordered() *Encoder { return s.ord }
+
+// AckedEncoder returns the acked encoder, nil when the frames are ordered.
+func (s *Snapshotter) AckedEncoder() *AckedEncoder {
+	if !s.acked {
+		return nil
+	}
+	return s.ack
+}
