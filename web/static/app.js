@@ -195,7 +195,7 @@ function connectWebRTC(room, query) {
     if (!res.ok) throw new Error(`POST /rtc: ${res.status} ${(await res.text()).trim()}`);
     const answer = await res.json();
     await pc.setRemoteDescription({ type: "answer", sdp: answer.sdp });
-    setStatus("joining", "");
+    if (!game.welcome) setStatus("joining", ""); // the welcome may already have come
   })().catch((e) => { setStatus("error: " + e.message, "bad"); console.error(e); });
   return conn;
 }
