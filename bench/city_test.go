@@ -31,7 +31,7 @@ func newCity64(b testing.TB) *loadgen.Farm {
 	}
 	rules := ecs.FreeRoam()
 	rules.Traffic, rules.Pedestrians = 40, 200
-	g, err := server.New(server.Config{Room: "city-64", Level: l, Seed: 64, Rules: rules})
+	g, err := server.New(server.Config{Room: "city-64", Level: l, Seed: 64, Rules: rules, EncodeWorkers: 2})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func plotSystems(path string, f *loadgen.Farm, entries []ecs.Entry) error {
 	}
 	p50 = append(p50, float64(loadgen.Percentile(f.SnapshotTimes, 0.5).Nanoseconds())/1000)
 	p99 = append(p99, float64(loadgen.Percentile(f.SnapshotTimes, 0.99).Nanoseconds())/1000)
-	names = append(names, "snapshots (1 tick in 3)")
+	names = append(names, "snapshots (1/3 of clients a tick)")
 	w := vg.Points(8)
 	b50, err := plotter.NewBarChart(p50, w)
 	if err != nil {
@@ -137,7 +137,7 @@ func plotSystems(path string, f *loadgen.Farm, entries []ecs.Entry) error {
 	p.Add(b50, b99)
 	p.Legend.Add("p50", b50)
 	p.Legend.Add("p99", b99)
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = true, true
 	p.NominalX(names...)
 	p.X.Tick.Label.Rotation = 0.6
 	p.X.Tick.Label.XAlign = -0.9

@@ -19,7 +19,7 @@ func BenchmarkServer64(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := server.New(server.Config{Room: "bench", Level: l, Seed: 7, Rules: ecs.FreeRoam()})
+	g, err := server.New(server.Config{Room: "bench", Level: l, Seed: 7, Rules: ecs.FreeRoam(), EncodeWorkers: 2})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/url"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +35,11 @@ const TickPeriod = time.Second / ecs.TickRate
 // stall: 5 (83 ms). Further behind, it skips ahead and counts the ticks it
 // skipped as overruns, rather than running the world fast.
 const MaxCatchUp = 5
+
+// MaxEncodeWorkers bounds the goroutines a room encodes its snapshots on:
+// one per CPU, at most 4 (rooms share the CPUs, and the encoding of one
+// tick's clients does not split usefully further).
+const MaxEncodeWorkers = 4
 
 // Option limits.
 const (
@@ -207,7 +213,8 @@ func (m *Manager) room(name string, o Options) (*Room, error) {
 	if o.Pedestrians >= 0 {
 		rules.Pedestrians = o.Pedestrians
 	}
-	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug})
+	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
+		EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
 	if err != nil {
 		return nil, err
 	}

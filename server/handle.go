@@ -133,13 +133,12 @@ func (g *GameServer) resync(s *Session, ack uint32) {
 	g.stats.Resyncs++
 }
 
-// snapshot sends s its frame of this tick. A frame the transport cannot
+// snapshot sends s its frame of this tick, encoded into s.frame. A frame the transport cannot
 // queue is dropped: for the ordered snapshots the next one is a keyframe
 // (the chain is broken), for the acked ones it is a lost frame like any
 // other. A client whose queue stays full for SlowTicks is cut off.
 func (g *GameServer) snapshot(s *Session) {
-	s.view = g.view(s)
-	frame := s.snap.Encode(&s.view)
+	frame := s.frame
 	if isKeyframe(frame) {
 		why := s.keyWhy
 		if !s.keyWanted {

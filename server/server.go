@@ -55,6 +55,10 @@ type Config struct {
 	Debug bool
 	// MaxPlayers bounds the players; 0 means MaxPlayers.
 	MaxPlayers int
+	// EncodeWorkers is how many goroutines encode a tick's snapshots
+	// (the room's own included); 0 or 1 encodes on the room goroutine
+	// alone. More than 1 starts goroutines that Close stops.
+	EncodeWorkers int
 }
 
 // Stats counts what the server did, for metrics.
@@ -92,6 +96,8 @@ type GameServer struct {
 	sessions []*Session // by id
 	stats    Stats
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
+	due      []*Session    // the sessions whose snapshot is due this tick
+	enc      *encoders
 
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
@@ -123,7 +129,7 @@ func New(cfg Config) (*GameServer, error) {
 		return nil, err
 	}
 	g := &GameServer{
-		cfg: cfg, w: w, pf: prefab.New(w), static: st, arena: netsync.NewArena(),
+		cfg: cfg, w: w, pf: prefab.New(w), static: st, arena: netsync.NewArena(), enc: newEncoders(cfg.EncodeWorkers),
 		debug:    cfg.Debug || strings.HasPrefix(cfg.Level.Name, "test-"),
 		poses:    generic.NewMap2[components.Pose, components.Velocity](w.Arche),
 		persons:  generic.NewMap3[components.PersonAction, components.SeatedIn, components.Drive](w.Arche),
@@ -156,8 +162,14 @@ func (g *GameServer) Arena() *netsync.Arena { return g.arena }
 // Level returns the room's level.
 func (g *GameServer) Level() *levels.Level { return g.cfg.Level }
 
+// snapshotDue reports whether s gets its snapshot this tick: every
+// SnapshotEvery ticks, on the ticks of its phase.
+func (g *GameServer) snapshotDue(s *Session) bool {
+	return (g.w.Tick()+uint64(s.id))%SnapshotEvery == 0
+}
+
 // SnapshotTime returns how long the last tick took to encode and send its
-// snapshots (0 on a tick without). Room goroutine only.
+// snapshots. Room goroutine only.
 func (g *GameServer) SnapshotTime() time.Duration { return g.lastSnap }
 
 // Stats returns the server's counters. Room goroutine only.
@@ -193,8 +205,14 @@ func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
 }
 
 // Tick runs one tick: joins and leaves, the clients' frames, the world's
-// step, then (every SnapshotEvery ticks) a snapshot to every client and the
-// text frames that changed. Room goroutine only.
+// step, then the snapshots due and the text frames that changed. Room
+// goroutine only.
+//
+// Every client gets a snapshot every SnapshotEvery ticks, but not all on
+// the same tick: a session's snapshots go on the ticks of its phase (its id
+// modulo SnapshotEvery), so each tick encodes a third of the clients rather
+// than every third tick all of them, and the tick's worst case is a third
+// of what it would be.
 func (g *GameServer) Tick() {
 	g.admit()
 	for _, s := range g.sessions {
@@ -203,27 +221,34 @@ func (g *GameServer) Tick() {
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 	g.w.Step()
 	g.stats.Ticks++
-	g.lastSnap = 0
-	if g.w.Tick()%SnapshotEvery == 0 {
-		start := time.Now()
-		for _, s := range g.sessions {
-			g.snapshot(s)
+	start := time.Now()
+	g.due = g.due[:0]
+	for _, s := range g.sessions {
+		if g.snapshotDue(s) {
+			s.view = g.view(s)
+			g.due = append(g.due, s)
 		}
-		g.lastSnap = time.Since(start)
 	}
+	g.enc.run(g.due)
+	for _, s := range g.due {
+		g.snapshot(s)
+	}
+	g.lastSnap = time.Since(start)
 	for _, s := range g.sessions {
 		g.notify(s)
 	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 }
 
-// Close closes every session with reason (a server shutting down).
+// Close closes every session with reason (a server shutting down) and
+// stops the encoding workers. The server must not tick after it.
 func (g *GameServer) Close(reason string) {
 	g.admit()
 	for _, s := range g.sessions {
 		g.leave(s, reason)
 	}
 	g.sessions = g.sessions[:0]
+	g.enc.stop()
 }
 
 // admit brings the sessions that joined since the last tick into the world.

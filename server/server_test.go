@@ -374,10 +374,11 @@ func (c *sinkConn) Close(string) {}
 // a snapshot every third: once warm, a tick allocates nothing.
 func TestSteadyTickAllocatesNothing(t *testing.T) {
 	l, _ := levels.Load("main-city")
-	g, err := New(Config{Room: "alloc", Level: l, Seed: 5, Rules: ecs.FreeRoam()})
+	g, err := New(Config{Room: "alloc", Level: l, Seed: 5, Rules: ecs.FreeRoam(), EncodeWorkers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer g.Close("test over")
 	var sessions []*Session
 	var conns []*sinkConn
 	for i := 0; i < 16; i++ {

@@ -133,6 +133,7 @@ type Session struct {
 	closed    bool
 	input     wire.InputFrame
 	view      netsync.View   // the last frame's view: kept here so it does not escape per frame
+	frame     []byte         // the frame encoded this tick (the snapshotter's own buffer)
 	keyWanted bool           // a keyframe is asked for and not sent yet
 	keyWhy    KeyframeReason // why the next keyframe was asked for
 	keySent   uint64         // the server tick the last keyframe went out, 0 none

@@ -342,8 +342,11 @@ func TestAckedInvariantsOverLossyWebRTC(t *testing.T) {
 	want := uint64(d.Seconds()*20) * 8 / 10 * 9 / 10 // 20 a second, less joining, less the loss
 	for i, r := range res {
 		s := r.Stats
-		if r.Err != nil || r.Desynced || s.Resyncs != 0 || s.Snapshots < want || s.Keyframes > 1 {
-			t.Errorf("bot %d: err %v, desynced %v, %d frames refused, %d snapshots (want %d), %d keyframes (want 1)",
+		// Until its first ack comes back the server has no base for a
+		// client, so the frames of the join's round trip are keyframes
+		// (one or two at 20 a second); none after that.
+		if r.Err != nil || r.Desynced || s.Resyncs != 0 || s.Snapshots < want || s.Keyframes > 3 {
+			t.Errorf("bot %d: err %v, desynced %v, %d frames refused, %d snapshots (want %d), %d keyframes (want 1 to 3)",
 				i, r.Err, r.Desynced, s.Resyncs, s.Snapshots, want, s.Keyframes)
 		}
 	}
