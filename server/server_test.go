@@ -536,3 +536,57 @@ func TestResyncHonouredOnce(t *testing.T) {
 		t.Fatalf("%d resyncs counted, want 3", g.Stats().Resyncs)
 	}
 }
+
+// TestWantedFrames: a player is sent their Wanted level when the stars
+// change, a Heat change alone at most twice a second, and the fine with
+// the frame of an arrest.
+func TestWantedFrames(t *testing.T) {
+	l, _ := levels.Load("main-city")
+	g, err := New(Config{Room: "t", Level: l, Seed: 1, Rules: ecs.FreeRoam()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := join(t, g, Who{})
+	g.Tick()
+	p.read()
+	count := func() int {
+		n := 0
+		for _, m := range p.texts {
+			if m["type"] == "wanted" {
+				n++
+			}
+		}
+		return n
+	}
+	first := count()
+	if first != 1 {
+		t.Fatalf("%d wanted frames on join, want 1", first)
+	}
+	wa, cash := g.wanted.Get(p.s.char)
+	wa.Stars = 2
+	g.Tick()
+	p.read()
+	if m := p.lastText("wanted"); count() != 2 || m["stars"].(float64) != 2 {
+		t.Fatalf("after 2 stars: %d frames, last %v", count(), m)
+	}
+	// The Heat creeping every tick for a second: at most two frames.
+	for i := 0; i < ecs.TickRate; i++ {
+		wa, _ = g.wanted.Get(p.s.char)
+		wa.Heat += 0.001
+		g.Tick()
+	}
+	p.read()
+	if n := count() - 2; n > 2 || n < 1 {
+		t.Fatalf("%d frames for a second of Heat changes, want 1 or 2", n)
+	}
+	// An arrest: the police clear the stars, take the fine, count it.
+	wa, cash = g.wanted.Get(p.s.char)
+	wa.Stars, wa.Heat, wa.Fine, wa.Arrests = 0, 0, 200, wa.Arrests+1
+	cash.Amount -= 200
+	g.Tick()
+	p.read()
+	m := p.lastText("wanted")
+	if m["arrested"] != true || m["fine"].(float64) != 200 || m["stars"].(float64) != 0 || m["cash"].(float64) != float64(cash.Amount) {
+		t.Fatalf("arrest frame %v", m)
+	}
+}
