@@ -562,7 +562,7 @@ func TestWantedFrames(t *testing.T) {
 	if first != 1 {
 		t.Fatalf("%d wanted frames on join, want 1", first)
 	}
-	wa, cash := g.wanted.Get(p.s.char)
+	wa, _ := g.wanted.Get(p.s.char)
 	wa.Stars = 2
 	g.Tick()
 	p.read()
@@ -580,7 +580,7 @@ func TestWantedFrames(t *testing.T) {
 		t.Fatalf("%d frames for a second of Heat changes, want 1 or 2", n)
 	}
 	// An arrest: the police clear the stars, take the fine, count it.
-	wa, cash = g.wanted.Get(p.s.char)
+	wa, cash := g.wanted.Get(p.s.char)
 	wa.Stars, wa.Heat, wa.Fine, wa.Arrests = 0, 0, 200, wa.Arrests+1
 	cash.Amount -= 200
 	g.Tick()

@@ -146,7 +146,13 @@ func newAPI(o Options, maxMessage uint32) (*pion.API, error) {
 		se.SetRemoteIPFilter(func(ip net.IP) bool { return ip.IsLoopback() })
 	}
 	if len(o.PublicIPs) > 0 {
-		se.SetNAT1To1IPs(o.PublicIPs, pion.ICECandidateTypeHost)
+		// Announce the public addresses in place of the host candidates'
+		// (a server behind a 1:1 NAT).
+		if err := se.SetICEAddressRewriteRules(pion.ICEAddressRewriteRule{
+			External: o.PublicIPs, AsCandidateType: pion.ICECandidateTypeHost, Mode: pion.ICEAddressRewriteReplace,
+		}); err != nil {
+			return nil, fmt.Errorf("webrtc: public IPs %v: %w", o.PublicIPs, err)
+		}
 	}
 	if o.PortMin != 0 || o.PortMax != 0 {
 		if err := se.SetEphemeralUDPPortRange(o.PortMin, o.PortMax); err != nil {
