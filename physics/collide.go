@@ -33,20 +33,21 @@ func boxHullOf(b *Body, v, n *[4]Vec) {
 }
 
 // maxSeparation returns the edge of polygon 1 along whose normal polygon 2
-// lies farthest out, and that separation (negative: overlap depth).
+// lies farthest out, and that separation (negative: overlap depth); the
+// first such edge on a tie. The minima and the choice take no branch: which
+// corner is deepest is a coin toss, and a mispredicted branch costs more
+// than the arithmetic. (Only a NaN, which finite bodies do not make, would
+// be taken differently from a comparison and a branch.)
 func maxSeparation(v1, n1, v2 []Vec) (int, float32) {
 	best, bestSep := 0, float32(-3.4e38)
 	for i := range v1 {
 		n, o := n1[i], v1[i]
 		s := float32(3.4e38)
 		for _, w := range v2 {
-			if d := n.X*(w.X-o.X) + n.Y*(w.Y-o.Y); d < s {
-				s = d
-			}
+			s = min(s, n.X*(w.X-o.X)+n.Y*(w.Y-o.Y))
 		}
-		if s > bestSep {
-			best, bestSep = i, s
-		}
+		best += (i - best) & -b2i(s > bestSep)
+		bestSep = max(bestSep, s)
 	}
 	return best, bestSep
 }
@@ -65,6 +66,43 @@ func collidePolygons(va, na, vb, nb []Vec, margin float32) (m manifold, ok bool)
 	if sb > margin {
 		return m, false
 	}
+	return clipFaces(va, na, vb, nb, ea, sa, eb, sb, margin)
+}
+
+// collideBoxes is collidePolygons for two boxes, operation for operation,
+// on arrays of their four corners and normals (no slices to check).
+func collideBoxes(va, na, vb, nb *[4]Vec, margin float32) (m manifold, ok bool) {
+	ea, sa := maxSeparation4(va, na, vb)
+	if sa > margin {
+		return m, false
+	}
+	eb, sb := maxSeparation4(vb, nb, va)
+	if sb > margin {
+		return m, false
+	}
+	return clipFaces(va[:], na[:], vb[:], nb[:], ea, sa, eb, sb, margin)
+}
+
+// maxSeparation4 is maxSeparation for two boxes.
+func maxSeparation4(v1, n1, v2 *[4]Vec) (int, float32) {
+	best, bestSep := 0, float32(-3.4e38)
+	for i := range 4 {
+		n, o := n1[i], v1[i]
+		d0 := n.X*(v2[0].X-o.X) + n.Y*(v2[0].Y-o.Y)
+		d1 := n.X*(v2[1].X-o.X) + n.Y*(v2[1].Y-o.Y)
+		d2 := n.X*(v2[2].X-o.X) + n.Y*(v2[2].Y-o.Y)
+		d3 := n.X*(v2[3].X-o.X) + n.Y*(v2[3].Y-o.Y)
+		s := min(float32(3.4e38), min(min(d0, d1), min(d2, d3)))
+		best += (i - best) & -b2i(s > bestSep)
+		bestSep = max(bestSep, s)
+	}
+	return best, bestSep
+}
+
+// clipFaces finishes collidePolygons from the two polygons' deepest edges
+// and separations: the reference face, the incident edge clipped against
+// it, the points.
+func clipFaces(va, na, vb, nb []Vec, ea int, sa float32, eb int, sb float32, margin float32) (m manifold, ok bool) {
 	// Prefer A's face unless B's is clearly better, so that a tie does not
 	// flicker between faces from step to step.
 	v1, n1, v2, n2, e1, flip := va, na, vb, nb, ea, false
@@ -75,9 +113,9 @@ func collidePolygons(va, na, vb, nb []Vec, margin float32) (m manifold, ok bool)
 	// Incident edge: the edge of polygon 2 whose normal opposes ref most.
 	inc, minDot := 0, float32(3.4e38)
 	for i := range n2 {
-		if d := ref.Dot(n2[i]); d < minDot {
-			inc, minDot = i, d
-		}
+		d := ref.Dot(n2[i])
+		inc += (i - inc) & -b2i(d < minDot)
+		minDot = min(minDot, d)
 	}
 	c0, c1 := v2[inc], v2[(inc+1)%len(v2)]
 	r0, r1 := v1[e1], v1[(e1+1)%len(v1)]
@@ -142,9 +180,8 @@ func collidePolygonCircle(v, nrm []Vec, c Vec, r, margin float32) (m manifold, o
 		if s > r+margin {
 			return m, false
 		}
-		if s > sepMax {
-			best, sepMax = i, s
-		}
+		best += (i - best) & -b2i(s > sepMax)
+		sepMax = max(sepMax, s)
 	}
 	v1, v2 := v[best], v[(best+1)%len(v)]
 	n := nrm[best]

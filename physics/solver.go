@@ -1,6 +1,10 @@
 package physics
 
-import "github.com/fiveonit/engine/components"
+import (
+	"math"
+
+	"github.com/fiveonit/engine/components"
+)
 
 // cross of a scalar angular velocity w with r: w ẑ × r.
 func crossW(w float32, r Vec) Vec { return Vec{-w * r.Y, w * r.X} }
@@ -26,15 +30,26 @@ func (s *Scratch) solve(b *Bodies, dt float32) {
 	if iters <= 0 {
 		iters = SolverIterations
 	}
+	sbs := s.sb
 	for it := 0; it < iters; it++ {
 		for k := range s.hitches {
 			s.solveHitch(&s.hitches[k])
 		}
 		for k := range s.dyn {
-			s.solveContact(&s.dyn[k])
+			c := &s.dyn[k]
+			if c.count == 1 {
+				solvePoint(c, &sbs[c.a], &sbs[c.b])
+			} else {
+				solveTwo(c, &sbs[c.a], &sbs[c.b])
+			}
 		}
 		for k := range s.stat {
-			s.solveContact(&s.stat[k])
+			c := &s.stat[k]
+			if c.count == 1 {
+				solvePoint(c, &sbs[c.a], &sbs[c.b])
+			} else {
+				solveTwo(c, &sbs[c.a], &sbs[c.b])
+			}
 		}
 	}
 	for k := range s.dyn {
@@ -114,13 +129,6 @@ func relNormal(p *contactPoint, n, vA Vec, wA float32, vB Vec, wB float32) float
 func solveNormal(c *contact, A, B *solverBody, vA Vec, wA float32, vB Vec, wB float32, push bool) (Vec, float32, Vec, float32) {
 	n := c.n
 	mA, iA, mB, iB := A.invM, A.invI, B.invM, B.invI
-	apply := func(p *contactPoint, lam float32) {
-		P := n.Scale(lam)
-		vA = vA.Sub(P.Scale(mA))
-		wA -= iA * p.rA.Cross(P)
-		vB = vB.Add(P.Scale(mB))
-		wB += iB * p.rB.Cross(P)
-	}
 	p0, p1 := &c.pts[0], &c.pts[1]
 	if !c.block {
 		for k := int32(0); k < c.count; k++ {
@@ -132,7 +140,7 @@ func solveNormal(c *contact, A, B *solverBody, vA Vec, wA float32, vB Vec, wB fl
 			lam := p.nMass * (target - relNormal(p, n, vA, wA, vB, wB))
 			old := *acc
 			*acc = max32(old+lam, 0)
-			apply(p, *acc-old)
+			vA, wA, vB, wB = applyNormal(p, n, *acc-old, mA, iA, mB, iB, vA, wA, vB, wB)
 		}
 		return vA, wA, vB, wB
 	}
@@ -159,14 +167,207 @@ func solveNormal(c *contact, A, B *solverBody, vA Vec, wA float32, vB Vec, wB fl
 		// impulses as they are this pass.
 		return vA, wA, vB, wB
 	}
-	apply(p0, x0-a0)
-	apply(p1, x1-a1)
+	vA, wA, vB, wB = applyNormal(p0, n, x0-a0, mA, iA, mB, iB, vA, wA, vB, wB)
+	vA, wA, vB, wB = applyNormal(p1, n, x1-a1, mA, iA, mB, iB, vA, wA, vB, wB)
 	if push {
 		p0.pp, p1.pp = x0, x1
 	} else {
 		p0.pn, p1.pn = x0, x1
 	}
 	return vA, wA, vB, wB
+}
+
+// applyNormal applies the impulse lam along n at p to the velocities.
+func applyNormal(p *contactPoint, n Vec, lam, mA, iA, mB, iB float32, vA Vec, wA float32, vB Vec, wB float32) (Vec, float32, Vec, float32) {
+	px, py := n.X*lam, n.Y*lam
+	vA = Vec{vA.X - px*mA, vA.Y - py*mA}
+	wA -= iA * (p.rA.X*py - p.rA.Y*px)
+	vB = Vec{vB.X + px*mB, vB.Y + py*mB}
+	wB += iB * (p.rB.X*py - p.rB.Y*px)
+	return vA, wA, vB, wB
+}
+
+// maxb and minb are max32 and min32 with a branch: the same result bit for
+// bit (the sign of a-b decides), but a branch, well predicted in a
+// contact's steady state, keeps the choice off the chain of dependent
+// arithmetic that a contact's solve is, which the bit trick lengthens.
+func maxb(a, b float32) float32 {
+	if int32(math.Float32bits(a-b)) < 0 {
+		return b
+	}
+	return a
+}
+
+func minb(a, b float32) float32 {
+	if int32(math.Float32bits(a-b)) < 0 {
+		return a
+	}
+	return b
+}
+
+// solvePoint is solveContact for a contact of one point (most of them),
+// written out: friction, the normal impulse, and the split push. It does
+// what solveContact does, operation for operation.
+func solvePoint(c *contact, A, B *solverBody) {
+	p := &c.pts[0]
+	nx, ny := c.n.X, c.n.Y
+	tx, ty := -ny, nx
+	mA, iA, mB, iB := A.invM, A.invI, B.invM, B.invI
+	rAx, rAy, rBx, rBy := p.rA.X, p.rA.Y, p.rB.X, p.rB.Y
+	vAx, vAy, wA := A.v.X, A.v.Y, A.w
+	vBx, vBy, wB := B.v.X, B.v.Y, B.w
+
+	// Friction, bounded by the normal impulse so far.
+	dvx := vBx - wB*rBy - vAx + wA*rAy
+	dvy := vBy + wB*rBx - vAy - wA*rAx
+	lam := -p.tMass * (dvx*tx + dvy*ty)
+	maxF := c.friction * p.pn
+	old := p.pt
+	pt := maxb(-maxF, minb(old+lam, maxF))
+	p.pt = pt
+	lam = pt - old
+	px, py := tx*lam, ty*lam
+	vAx, vAy = vAx-px*mA, vAy-py*mA
+	wA -= iA * (rAx*py - rAy*px)
+	vBx, vBy = vBx+px*mB, vBy+py*mB
+	wB += iB * (rBx*py - rBy*px)
+
+	// The normal impulse toward the target.
+	rel := (vBx-wB*rBy-vAx+wA*rAy)*nx + (vBy+wB*rBx-vAy-wA*rAx)*ny
+	lam = p.nMass * (p.target - rel)
+	old = p.pn
+	pn := maxb(old+lam, 0)
+	p.pn = pn
+	lam = pn - old
+	px, py = nx*lam, ny*lam
+	A.v = Vec{vAx - px*mA, vAy - py*mA}
+	A.w = wA - iA*(rAx*py-rAy*px)
+	B.v = Vec{vBx + px*mB, vBy + py*mB}
+	B.w = wB + iB*(rBx*py-rBy*px)
+
+	// The split push, on the pseudo velocities.
+	if A.pv.X == 0 && A.pv.Y == 0 && A.pw == 0 && B.pv.X == 0 && B.pv.Y == 0 && B.pw == 0 && p.bias == 0 {
+		return
+	}
+	vAx, vAy, wA = A.pv.X, A.pv.Y, A.pw
+	vBx, vBy, wB = B.pv.X, B.pv.Y, B.pw
+	rel = (vBx-wB*rBy-vAx+wA*rAy)*nx + (vBy+wB*rBx-vAy-wA*rAx)*ny
+	lam = p.nMass * (p.bias - rel)
+	old = p.pp
+	pp := maxb(old+lam, 0)
+	p.pp = pp
+	lam = pp - old
+	px, py = nx*lam, ny*lam
+	A.pv = Vec{vAx - px*mA, vAy - py*mA}
+	A.pw = wA - iA*(rAx*py-rAy*px)
+	B.pv = Vec{vBx + px*mB, vBy + py*mB}
+	B.pw = wB + iB*(rBx*py-rBy*px)
+}
+
+// solveTwo is solveContact for a contact of two points, written out on
+// scalars: it does what solveContact does, operation for operation.
+func solveTwo(c *contact, A, B *solverBody) {
+	p0, p1 := &c.pts[0], &c.pts[1]
+	nx, ny := c.n.X, c.n.Y
+	tx, ty := -ny, nx
+	mA, iA, mB, iB := A.invM, A.invI, B.invM, B.invI
+	vAx, vAy, wA := A.v.X, A.v.Y, A.w
+	vBx, vBy, wB := B.v.X, B.v.Y, B.w
+
+	// Friction at each point, bounded by its normal impulse so far.
+	for _, p := range [2]*contactPoint{p0, p1} {
+		dvx := vBx - wB*p.rB.Y - vAx + wA*p.rA.Y
+		dvy := vBy + wB*p.rB.X - vAy - wA*p.rA.X
+		lam := -p.tMass * (dvx*tx + dvy*ty)
+		maxF := c.friction * p.pn
+		old := p.pt
+		pt := maxb(-maxF, minb(old+lam, maxF))
+		p.pt = pt
+		lam = pt - old
+		px, py := tx*lam, ty*lam
+		vAx, vAy = vAx-px*mA, vAy-py*mA
+		wA -= iA * (p.rA.X*py - p.rA.Y*px)
+		vBx, vBy = vBx+px*mB, vBy+py*mB
+		wB += iB * (p.rB.X*py - p.rB.Y*px)
+	}
+	vAx, vAy, wA, vBx, vBy, wB = normalTwo(c, p0, p1, mA, iA, mB, iB, vAx, vAy, wA, vBx, vBy, wB, false)
+	A.v, A.w, B.v, B.w = Vec{vAx, vAy}, wA, Vec{vBx, vBy}, wB
+
+	// The split push, on the pseudo velocities.
+	if A.pv.X == 0 && A.pv.Y == 0 && A.pw == 0 && B.pv.X == 0 && B.pv.Y == 0 && B.pw == 0 && p0.bias == 0 && p1.bias == 0 {
+		return
+	}
+	vAx, vAy, wA, vBx, vBy, wB = normalTwo(c, p0, p1, mA, iA, mB, iB, A.pv.X, A.pv.Y, A.pw, B.pv.X, B.pv.Y, B.pw, true)
+	A.pv, A.pw, B.pv, B.pw = Vec{vAx, vAy}, wA, Vec{vBx, vBy}, wB
+}
+
+// normalTwo is solveNormal for a contact of two points, on scalars.
+func normalTwo(c *contact, p0, p1 *contactPoint, mA, iA, mB, iB, vAx, vAy, wA, vBx, vBy, wB float32, push bool) (float32, float32, float32, float32, float32, float32) {
+	nx, ny := c.n.X, c.n.Y
+	a0, a1, t0, t1 := p0.pn, p1.pn, p0.target, p1.target
+	if push {
+		a0, a1, t0, t1 = p0.pp, p1.pp, p0.bias, p1.bias
+	}
+	var x0, x1 float32
+	if !c.block {
+		// One point after the other.
+		rel := (vBx-wB*p0.rB.Y-vAx+wA*p0.rA.Y)*nx + (vBy+wB*p0.rB.X-vAy-wA*p0.rA.X)*ny
+		x0 = max32(a0+p0.nMass*(t0-rel), 0)
+		lam := x0 - a0
+		px, py := nx*lam, ny*lam
+		vAx, vAy = vAx-px*mA, vAy-py*mA
+		wA -= iA * (p0.rA.X*py - p0.rA.Y*px)
+		vBx, vBy = vBx+px*mB, vBy+py*mB
+		wB += iB * (p0.rB.X*py - p0.rB.Y*px)
+		rel = (vBx-wB*p1.rB.Y-vAx+wA*p1.rA.Y)*nx + (vBy+wB*p1.rB.X-vAy-wA*p1.rA.X)*ny
+		x1 = max32(a1+p1.nMass*(t1-rel), 0)
+		lam = x1 - a1
+		px, py = nx*lam, ny*lam
+		vAx, vAy = vAx-px*mA, vAy-py*mA
+		wA -= iA * (p1.rA.X*py - p1.rA.Y*px)
+		vBx, vBy = vBx+px*mB, vBy+py*mB
+		wB += iB * (p1.rB.X*py - p1.rB.Y*px)
+	} else {
+		k11, k22, k12 := 1/p0.nMass, 1/p1.nMass, c.k12
+		// b is what the velocities less the targets would be with no
+		// impulse.
+		rel0 := (vBx-wB*p0.rB.Y-vAx+wA*p0.rA.Y)*nx + (vBy+wB*p0.rB.X-vAy-wA*p0.rA.X)*ny
+		rel1 := (vBx-wB*p1.rB.Y-vAx+wA*p1.rA.Y)*nx + (vBy+wB*p1.rB.X-vAy-wA*p1.rA.X)*ny
+		b0 := rel0 - t0 - (k11*a0 + k12*a1)
+		b1 := rel1 - t1 - (k12*a0 + k22*a1)
+		det := k11*k22 - k12*k12
+		switch {
+		case solveBoth(b0, b1, k11, k12, k22, det, &x0, &x1):
+		case -b0/k11 >= 0 && k12*(-b0/k11)+b1 >= 0:
+			x0, x1 = -b0/k11, 0
+		case -b1/k22 >= 0 && k12*(-b1/k22)+b0 >= 0:
+			x0, x1 = 0, -b1/k22
+		case b0 >= 0 && b1 >= 0:
+			x0, x1 = 0, 0
+		default:
+			// No case holds: rounding at a degenerate configuration.
+			// Leave the impulses as they are this pass.
+			return vAx, vAy, wA, vBx, vBy, wB
+		}
+		lam := x0 - a0
+		px, py := nx*lam, ny*lam
+		vAx, vAy = vAx-px*mA, vAy-py*mA
+		wA -= iA * (p0.rA.X*py - p0.rA.Y*px)
+		vBx, vBy = vBx+px*mB, vBy+py*mB
+		wB += iB * (p0.rB.X*py - p0.rB.Y*px)
+		lam = x1 - a1
+		px, py = nx*lam, ny*lam
+		vAx, vAy = vAx-px*mA, vAy-py*mA
+		wA -= iA * (p1.rA.X*py - p1.rA.Y*px)
+		vBx, vBy = vBx+px*mB, vBy+py*mB
+		wB += iB * (p1.rB.X*py - p1.rB.Y*px)
+	}
+	if push {
+		p0.pp, p1.pp = x0, x1
+	} else {
+		p0.pn, p1.pn = x0, x1
+	}
+	return vAx, vAy, wA, vBx, vBy, wB
 }
 
 // solveBoth solves K x = -b for both points pushing; false if either
@@ -323,19 +524,50 @@ func (s *Scratch) solveHitch(h *hitchTmp) {
 }
 
 // finish writes the solved velocities back and integrates every pose by
-// velocity plus push; a body whose state was not finite is stopped.
+// velocity plus push; a body whose state was not finite is stopped. The
+// turn is turn's, written out (the call would cost more than the turn).
 func (s *Scratch) finish(list []Body, dt, ground float32) {
+	tmp, sbs := s.tmp[:len(list)], s.sb[:len(list)]
 	for i := range list {
 		bd := &list[i]
-		if !s.tmp[i].ok {
+		if !tmp[i].ok {
 			bd.Vel = components.Velocity{}
 			continue
 		}
-		sb := &s.sb[i]
-		bd.Vel.Lin.X, bd.Vel.Lin.Y, bd.Vel.Ang.Z = sb.v.X, sb.v.Y, sb.w
-		bd.Pose.Pos.X += (sb.v.X + sb.pv.X) * dt
-		bd.Pose.Pos.Y += (sb.v.Y + sb.pv.Y) * dt
+		sb := &sbs[i]
+		vx, vy, w := sb.v.X, sb.v.Y, sb.w
+		bd.Vel.Lin.X, bd.Vel.Lin.Y, bd.Vel.Ang.Z = vx, vy, w
+		bd.Pose.Pos.X += (vx + sb.pv.X) * dt
+		bd.Pose.Pos.Y += (vy + sb.pv.Y) * dt
 		bd.Pose.Pos.Z = ground
-		bd.Pose.Rot = turn(bd.Pose.Rot, (sb.w+sb.pw)*dt)
+		a := (w + sb.pw) * dt
+		if !finite(a) {
+			continue
+		}
+		h := a * 0.5
+		if h > 0.75 { // clampFinite(h, -0.75, 0.75)
+			h = 0.75
+		} else if h < -0.75 {
+			h = -0.75
+		}
+		h2 := h * h
+		sn := h * (1 - h2*(1.0/6)*(1-h2*(1.0/20)))
+		c := 1 - h2*0.5*(1-h2*(1.0/12))
+		q := &bd.Pose.Rot
+		x := q.X*c + q.Y*sn
+		y := q.Y*c - q.X*sn
+		z := q.Z*c + q.W*sn
+		ww := q.W*c - q.Z*sn
+		// normalize
+		nn := x*x + y*y + z*z + ww*ww
+		k := (3 - nn) * 0.5
+		if d := nn - 1; d > 1e-3 || d < -1e-3 {
+			if !(nn > 0) || !finite(nn) {
+				*q = components.NoRotation
+				continue
+			}
+			k = 1 / sqrt32(nn)
+		}
+		*q = components.Quat{X: x * k, Y: y * k, Z: z * k, W: ww * k}
 	}
 }

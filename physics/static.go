@@ -75,6 +75,7 @@ type Static struct {
 	cellItems      []cellItem // polygons, cell after cell
 	occupied       []uint64   // a bit per cell with any polygon: most cells have none
 	fine           fineGrid   // which FineCell squares any polygon touches
+	boxes          fineGrid   // which FineCell squares any polygon's bounding box touches
 	inner          Rect       // Bounds shrunk by a metre: a body inside it is nowhere near a wall
 	polys          []poly
 	verts, norms   []Vec // all polygons' corners (counter-clockwise) and outward edge normals
@@ -239,6 +240,7 @@ func (st *Static) bakeGrid() {
 		}
 	}
 	st.bakeFine()
+	st.bakeBoxes()
 	st.inner = Rect{Min: b.Min.Add(Vec{1, 1}), Max: b.Max.Sub(Vec{1, 1})}
 }
 
@@ -306,6 +308,27 @@ func (st *Static) bakeFine() {
 	}
 }
 
+// bakeBoxes marks, on the fine grid's squares, the squares of every
+// polygon's bounding box, from the cell of its low corner to the cell left
+// of its high corner when that lies on a cell's edge: a box meeting the
+// bounding box touches one of them by the cells touches looks at (see
+// there), and a box touching none meets no bounding box.
+func (st *Static) bakeBoxes() {
+	f := &st.boxes
+	*f = st.fine
+	f.bits = make([]uint64, len(st.fine.bits))
+	for pi := range st.polys {
+		p := &st.polys[pi]
+		x0, x1 := max(f.cell(p.min.X)-f.x0, 0), min(f.cellBelow(p.max.X)-f.x0, f.nx-1)
+		y0, y1 := max(f.cell(p.min.Y)-f.y0, 0), min(f.cellBelow(p.max.Y)-f.y0, f.ny-1)
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				f.bits[y*f.stride+x>>6] |= 1 << (x & 63)
+			}
+		}
+	}
+}
+
 // rectMeetsPolygon reports whether the box lo..hi overlaps the convex
 // polygon: no separating axis among the box's and the polygon's.
 func rectMeetsPolygon(lo, hi Vec, verts, norms []Vec) bool {
@@ -333,8 +356,8 @@ func rectMeetsPolygon(lo, hi Vec, verts, norms []Vec) bool {
 	return true
 }
 
-// nearBuilding reports whether the box lo..hi touches a fine square that a
-// polygon overlaps; off the fine grid counts as near (the edge is there).
+// nearBuilding reports whether the box lo..hi touches a marked square; off
+// the fine grid counts as near (the edge is there).
 func (f *fineGrid) nearBuilding(lo, hi Vec) bool {
 	x0, x1 := f.cell(lo.X)-f.x0, f.cell(hi.X)-f.x0
 	y0, y1 := f.cell(lo.Y)-f.y0, f.cell(hi.Y)-f.y0
@@ -347,15 +370,10 @@ func (f *fineGrid) nearBuilding(lo, hi Vec) bool {
 	bits, stride := f.bits, f.stride
 	end := y1*stride + w0
 	if w0 == w1 && y1-y0 < 4 {
-		// A body's few squares almost always share a word and span at
-		// most four rows: test four rows (the last repeated as needed)
-		// without a branch on how many.
-		k0 := y0*stride + w0
-		k1 := min(k0+stride, end)
-		k2 := min(k1+stride, end)
-		k3 := min(k2+stride, end)
-		return (bits[k0]|bits[k1]|bits[k2]|bits[k3])&m0&m1 != 0
+		return f.anyIn(x0, y0, x1, y1)
 	}
+	// (Where the columns share a word this takes the whole word's
+	// rows: more than the box, never less.)
 	for k := y0*stride + w0; k <= end; k += stride {
 		if bits[k]&m0 != 0 || bits[k+w1-w0]&m1 != 0 {
 			return true
@@ -367,6 +385,61 @@ func (f *fineGrid) nearBuilding(lo, hi Vec) bool {
 		}
 	}
 	return false
+}
+
+// anyIn reports whether a square of columns x0..x1 and rows y0..y1 (on the
+// grid) is marked.
+func (f *fineGrid) anyIn(x0, y0, x1, y1 int32) bool {
+	w0, w1 := x0>>6, x1>>6
+	m := ^uint64(0) << (x0 & 63) & (^uint64(0) >> (63 - x1&63))
+	bits, stride := f.bits, f.stride
+	if d := y1 - y0; w0 == w1 && d < 4 {
+		// A body's few squares almost always share a word and span at
+		// most four rows: test four rows (the last repeated as needed)
+		// without a branch on how many: rows y0 + min(d, 1), + min(d, 2)
+		// and + d.
+		k0 := y0*stride + w0
+		k1 := k0 + stride*((d+3)>>2)
+		k2 := k0 + stride*(d-(d>>1&d&1))
+		k3 := k0 + stride*d
+		return (bits[k0]|bits[k1]|bits[k2]|bits[k3])&m != 0
+	}
+	for y := y0; y <= y1; y++ {
+		for w := y*stride + w0; w <= y*stride+w1; w++ {
+			mw := ^uint64(0)
+			if w == y*stride+w0 {
+				mw &= ^uint64(0) << (x0 & 63)
+			}
+			if w == y*stride+w1 {
+				mw &= ^uint64(0) >> (63 - x1&63)
+			}
+			if bits[w]&mw != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cellBelow is the cell of v, or the one below when v lies on a cell's
+// edge: ceil(v/side) - 1. Like cell it is monotonic.
+func (f *fineGrid) cellBelow(v float32) int32 {
+	return -f.cell(-v) - 1
+}
+
+// touches reports whether the box lo..hi may meet a marked bounding box:
+// whether a square from cellBelow(lo) to cell(hi) is marked (off the grid
+// counts as touching). A box meets a bounding box min..max where lo <= max
+// and min <= hi on each axis; then cellBelow(lo) <= cellBelow(max) and
+// cell(min) <= cell(hi), so their squares meet: exact arithmetic is not
+// needed, only that both cells are monotonic.
+func (f *fineGrid) touches(lo, hi Vec) bool {
+	x0, x1 := f.cellBelow(lo.X)-f.x0, f.cell(hi.X)-f.x0
+	y0, y1 := f.cellBelow(lo.Y)-f.y0, f.cell(hi.Y)-f.y0
+	if x0 < 0 || y0 < 0 || x1 >= f.nx || y1 >= f.ny {
+		return true
+	}
+	return f.anyIn(x0, y0, x1, y1)
 }
 
 // cellRange returns the grid cells touched by the box lo..hi, clamped to the

@@ -1,10 +1,6 @@
 package physics
 
-import (
-	"slices"
-
-	"github.com/fiveonit/engine/components"
-)
+import "github.com/fiveonit/engine/components"
 
 // Dt is the fixed step: 1/60 s.
 const Dt = float32(1.0 / 60)
@@ -77,26 +73,38 @@ type Scratch struct {
 	Stats StepStats
 
 	tmp     []bodyTmp
+	bnd     []bounds
 	sb      []solverBody
-	grid    []int32  // per bucket its first proxy, and the end; len buckets+1
-	proxies []proxy  // the grid's entries, bucket after bucket
-	entries []entry  // the grid's entries in body order, between count and fill
-	multi   []uint32 // buckets holding two entries or more
+	head    []int32  // per bucket, 1 + its last entry (0: none)
+	entries []entry  // the grid's entries, in body order, linked bucket by bucket
+	listed  []uint8  // per bucket, 1 once it is in multi
+	multi   []uint32 // the buckets holding two entries or more
+	near    []int32  // the bodies to look up in the static world, ascending
 	pairs   []uint64 // candidate pairs, i<<32 | j with i < j
+	found   []uint64 // the pairs as found, before sorting
+	first   []int32  // per body, its first pair in pairs (a counting sort)
 	cand    []int32
 	dyn     []contact
 	stat    []contact
 	hitches []hitchTmp
-	shift   uint32
+	buckets uint64 // the table's size, a power of two
 }
+
+// bounds is a body's box swept over the step.
+type bounds struct{ lo, hi Vec }
 
 // bodyTmp is a body's per-step derived data.
 type bodyTmp struct {
-	lo, hi Vec     // bounds swept over the step
 	spin   float32 // the speed of its farthest point about its centre, |w| times its bounding radius
-	pushed float32 // the fastest partner point's speed (|vx|+|vy|+spin): how fast this body may be shoved
-	ok     bool    // finite state: takes part in collision
-	static bool    // movable and near a building or the level's edge: look them up
+	reach  float32 // |vx|+|vy|+spin: how fast any point of it moves, at most
+	pushed float32 // the fastest partner's reach: how fast this body may be shoved
+	// The pair filter (see collides), kept here so that the broad phase
+	// reads no Body.
+	noCollide   int32
+	layer, mask uint16
+	ok          bool // finite state: takes part in collision
+	static      bool // movable and near a building or the level's edge: look them up
+	movable     bool // InvMass != 0
 }
 
 // solverBody is what the solver touches per body: velocity, the split
@@ -139,6 +147,7 @@ type hitchTmp struct {
 func (s *Scratch) reserve(n int) {
 	if cap(s.tmp) < n || cap(s.sb) < n+1 {
 		s.tmp = make([]bodyTmp, n, n+n/4)
+		s.bnd = make([]bounds, n, n+n/4)
 		s.sb = make([]solverBody, n+1, n+n/4+1)
 	}
 	if cap(s.dyn) < n {
@@ -146,10 +155,11 @@ func (s *Scratch) reserve(n int) {
 		s.stat = make([]contact, 0, n/2+8)
 		s.Hits = make([]Hit, 0, n)
 		s.pairs = make([]uint64, 0, n)
-		s.multi = make([]uint32, 0, n)
-		s.entries = make([]entry, 0, 3*n)
+		s.found = make([]uint64, 0, n)
+		s.entries = make([]entry, 0, 4*n+4)
 	}
 	s.tmp = s.tmp[:n]
+	s.bnd = s.bnd[:n]
 	s.sb = s.sb[:n+1]
 }
 
@@ -170,16 +180,15 @@ func Step(st *Static, b *Bodies, s *Scratch, dt float32) {
 		return
 	}
 	s.prepare(st, b.List, dt)
-	s.broadPhase(st, b.List)
-	pairs := s.pairs
-	k := 0
-	for i := 0; i < n; i++ {
-		for ; k < len(pairs) && int32(pairs[k]>>32) == int32(i); k++ {
-			s.collidePair(b.List, int32(i), int32(uint32(pairs[k])), dt)
-		}
-		if s.tmp[i].static {
-			s.collideStatic(st, b.List, int32(i), dt)
-		}
+	s.broadPhase(st)
+	// The dynamic contacts in the order of their pairs, then the static
+	// ones in body order: the two lists are separate, so this is the
+	// order of a pass over the bodies doing both.
+	for _, p := range s.pairs {
+		s.collidePair(b.List, int32(p>>32), int32(uint32(p)), dt)
+	}
+	if st != nil {
+		s.collideStatics(st, b.List, dt)
 	}
 	s.solve(b, dt)
 	ground := float32(0)
@@ -189,44 +198,31 @@ func Step(st *Static, b *Bodies, s *Scratch, dt float32) {
 	s.finish(b.List, dt, ground)
 }
 
-// prepare derives each body's swept bounds and solver state, and files it
-// into the dynamic grid's count: its entries (bucket and body), each
-// bucket's count, the buckets that come to hold two, and whether it is near
-// a building or the level's edge.
+// prepare derives each body's swept bounds and solver state, finds whether
+// it is near a building or the level's edge, and files it into the dynamic
+// grid (a list per bucket, and the buckets that come to hold two entries).
 func (s *Scratch) prepare(st *Static, list []Body, dt float32) {
 	n := len(list)
-	// Two buckets a body (which covers about two cells): the table follows
-	// the bodies, not the level, and stays mostly single-entry buckets.
-	bits := uint32(4)
-	for 1<<bits < 2*n {
-		bits++
-	}
-	size := 1 << bits
-	s.shift = 32 - bits
-	s.grid = growInt32(s.grid, size+1)
-	clear(s.grid)
-	grid, entries, multi := s.grid, s.entries[:0], s.multi[:0]
-
 	var in Rect
-	var fine *fineGrid
 	if st != nil {
-		in, fine = st.inner, &st.fine
+		in = st.inner
 	}
-	tmp, sbs := s.tmp[:n], s.sb[:n+1]
+	tmp, bnd, sbs := s.tmp[:n], s.bnd[:n], s.sb[:n+1]
 	for i := range list {
 		bd := &list[i]
 		t := &tmp[i]
 		sb := &sbs[i]
 		px, py := bd.Pose.Pos.X, bd.Pose.Pos.Y
 		vx, vy, w := bd.Vel.Lin.X, bd.Vel.Lin.Y, bd.Vel.Ang.Z
-		t.ok = finite(px + py + vx + vy + w + bd.Pose.Rot.Z + bd.Pose.Rot.W)
-		if !t.ok {
+		if !finite(px + py + vx + vy + w + bd.Pose.Rot.Z + bd.Pose.Rot.W) {
 			*sb = solverBody{}
-			t.static = false
+			*t = bodyTmp{}
+			bnd[i] = unfiled
 			continue
 		}
-		*sb = solverBody{v: Vec{vx, vy}, w: w, invM: bd.InvMass, invI: bd.InvInertia}
-		t.pushed = 0
+		sb.v, sb.pv = Vec{vx, vy}, Vec{}
+		sb.w, sb.pw = w, 0
+		sb.invM, sb.invI = bd.InvMass, bd.InvInertia
 		var ex, ey, ext float32
 		if bd.Shape == components.ShapeCircle {
 			ex, ey, ext = bd.Radius, bd.Radius, bd.Radius
@@ -237,45 +233,205 @@ func (s *Scratch) prepare(st *Static, list []Body, dt float32) {
 			ey = as*bd.HalfX + ac*bd.HalfY
 			ext = sqrt32(bd.HalfX*bd.HalfX + bd.HalfY*bd.HalfY)
 		}
-		t.spin = abs32(w) * ext
-		grow := t.spin*dt + SpeculativeSlop
+		spin := abs32(w) * ext
+		grow := spin*dt + SpeculativeSlop
 		ex += grow
 		ey += grow
 		dx, dy := vx*dt, vy*dt
 		lo := Vec{px - ex + neg0(dx), py - ey + neg0(dy)}
 		hi := Vec{px + ex + pos0(dx), py + ey + pos0(dy)}
-		t.lo, t.hi = lo, hi
 		movable := bd.InvMass != 0
-		near := st != nil && movable &&
+		bnd[i] = bounds{lo, hi}
+		t.spin, t.reach, t.pushed = spin, abs32(vx)+abs32(vy)+spin, 0
+		t.noCollide, t.layer, t.mask = bd.NoCollide, bd.Layer, bd.Mask
+		t.ok, t.movable = true, movable
+		t.static = st != nil && movable &&
 			(lo.X < in.Min.X || hi.X > in.Max.X || lo.Y < in.Min.Y || hi.Y > in.Max.Y)
-
-		x0, y0 := cellOf(lo.X), cellOf(lo.Y)
-		x1 := min32i(cellOf(hi.X), x0+maxSpan-1)
-		y1 := min32i(cellOf(hi.Y), y0+maxSpan-1)
-		for y := y0; y <= y1; y++ {
-			for x := x0; x <= x1; x++ {
-				h := s.bucket(x, y)
-				entries = append(entries, entry{h, int32(i)})
-				grid[h]++
-				if grid[h] == 2 {
-					multi = append(multi, h)
-				}
-			}
-		}
-		if movable && !near && fine != nil {
-			near = fine.nearBuilding(lo, hi)
-		}
-		t.static = near
 	}
 	sbs[n] = solverBody{} // the static world's slot
-	s.entries, s.multi = entries, multi
+	if st != nil {
+		s.nearBuildings(&st.fine)
+	}
+	s.fileGrid()
 }
 
-// entry is one body's entry in a grid cell, before the fill: the cell's
-// bucket and the body.
+// nearBuildings flags the movable bodies whose bounds touch a fine square
+// that a polygon overlaps (fineGrid.nearBuilding, written out).
+func (s *Scratch) nearBuildings(f *fineGrid) {
+	bits, stride := f.bits, f.stride
+	fx0, fy0, nx, ny := f.x0, f.y0, f.nx, f.ny
+	tmp, bnd := s.tmp, s.bnd[:len(s.tmp)]
+	for i := range tmp {
+		t := &tmp[i]
+		if !t.movable || t.static {
+			continue
+		}
+		b := &bnd[i]
+		x0, x1 := f.cell(b.lo.X)-fx0, f.cell(b.hi.X)-fx0
+		y0, y1 := f.cell(b.lo.Y)-fy0, f.cell(b.hi.Y)-fy0
+		if x0 < 0 || y0 < 0 || x1 >= nx || y1 >= ny {
+			t.static = true // off the fine grid: the edge is there
+			continue
+		}
+		w0, d := x0>>6, y1-y0
+		if w0 != x1>>6 || d >= 4 {
+			t.static = f.nearBuilding(b.lo, b.hi) // the rare wide or tall body
+			continue
+		}
+		// A body's few squares almost always share a word and span at
+		// most four rows: test four rows (the last repeated as needed)
+		// without a branch on how many: rows y0 + min(d, 1), + min(d, 2)
+		// and + d.
+		m := ^uint64(0) << (x0 & 63) & (^uint64(0) >> (63 - x1&63))
+		k0 := y0*stride + w0
+		k1 := k0 + stride*((d+3)>>2)
+		k2 := k0 + stride*(d-(d>>1&d&1))
+		k3 := k0 + stride*d
+		t.static = (bits[k0]|bits[k1]|bits[k2]|bits[k3])&m != 0
+	}
+}
+
+// unfiled is the bounds of a body left out of collision: inside out, so
+// that it covers no cell.
+var unfiled = bounds{lo: Vec{BroadCell, BroadCell}}
+
+// fileGrid files every body under each grid cell its bounds touch: a list
+// of entries per bucket, and a list of the buckets that come to hold two.
+// The table has two buckets a body (which covers about two cells), so that
+// it follows the bodies, not the level, and stays mostly single-entry
+// buckets.
+func (s *Scratch) fileGrid() {
+	n := len(s.tmp)
+	size := 64
+	for size < 4*n {
+		size *= 2
+	}
+	s.buckets = uint64(size)
+	s.head = growInt32(s.head, size)
+	clear(s.head)
+	if cap(s.listed) < size {
+		s.listed = make([]uint8, size)
+	}
+	s.listed = s.listed[:size]
+	clear(s.listed)
+	// Room for four entries a body, which nearly every body needs at
+	// most; fileBodies stops where it runs out, and the room grows. A
+	// bucket is listed at most once an entry.
+	if cap(s.entries) < 4*n+4 {
+		s.entries = make([]entry, 0, 4*n+4)
+	}
+	if cap(s.multi) < cap(s.entries) {
+		s.multi = make([]uint32, 0, cap(s.entries))
+	}
+	i, k, m := 0, 0, 0
+	for {
+		i, k, m = s.fileBodies(i, k, m)
+		if i == n {
+			break
+		}
+		s.entries = append(s.entries[:k], make([]entry, 2*cap(s.entries)+maxSpan*maxSpan)...)[:0]
+		s.multi = append(s.multi[:m], make([]uint32, cap(s.entries)-m)...)[:0]
+	}
+	s.entries, s.multi = s.entries[:k], s.multi[:m]
+}
+
+// fileBodies files bodies from i on, with k entries and m buckets listed
+// so far, until it has filed them all or has no room left for the next; it
+// returns where it stopped.
+func (s *Scratch) fileBodies(i, k, m int) (int, int, int) {
+	bnd, head, listed := s.bnd, s.head, s.listed
+	ents, multi := s.entries[:cap(s.entries)], s.multi[:cap(s.multi)]
+	size := s.buckets
+	for ; i < len(bnd); i++ {
+		b := &bnd[i]
+		x0, y0 := cellOf(b.lo.X), cellOf(b.lo.Y)
+		x1 := min(cellOf(b.hi.X), x0+maxSpan-1)
+		y1 := min(cellOf(b.hi.Y), y0+maxSpan-1)
+		dx, dy := x1-x0, y1-y0
+		if uint32(dx) > 1 || uint32(dy) > 1 {
+			// Large (or unfiled, inside out): every cell, in a loop;
+			// room for them and four for each body left.
+			if dx < 0 || dy < 0 {
+				continue
+			}
+			if k+int((dx+1)*(dy+1))+4*(len(bnd)-i) > len(ents) {
+				return i, k, m
+			}
+			for y := y0; y <= y1; y++ {
+				for x := x0; x <= x1; x++ {
+					h := bucket(uint32(x)*0x9E3779B1^uint32(y)*0x85EBCA77, size)
+					old := head[h]
+					ents[k] = entry{int32(i), old}
+					k++
+					head[h] = int32(k)
+					list := b2i(old != 0) &^ int(listed[h])
+					listed[h] |= uint8(list)
+					multi[m] = uint32(h)
+					m += list
+				}
+			}
+			continue
+		}
+		if k+4 > len(ents) {
+			return i, k, m
+		}
+		// One to four cells (nearly every body): the four of a 2x2 block,
+		// those beyond the bounds written but not kept or linked, so that
+		// how many there are takes no branch.
+		hx0, hx1 := uint32(x0)*0x9E3779B1, uint32(x1)*0x9E3779B1
+		hy0, hy1 := uint32(y0)*0x85EBCA77, uint32(y1)*0x85EBCA77
+		h := bucket(hx0^hy0, size)
+		old := head[h]
+		ents[k] = entry{int32(i), old}
+		k++
+		head[h] = int32(k)
+		list := b2i(old != 0) &^ int(listed[h])
+		listed[h] |= uint8(list)
+		multi[m] = uint32(h)
+		m += list
+		h = bucket(hx1^hy0, size)
+		old = head[h]
+		ents[k] = entry{int32(i), old}
+		k += int(dx)
+		head[h] = old ^ (old^int32(k))&-dx // k if kept, else old: no branch
+		list = b2i(old != 0) &^ int(listed[h]) & int(dx)
+		listed[h] |= uint8(list)
+		multi[m] = uint32(h)
+		m += list
+		h = bucket(hx0^hy1, size)
+		old = head[h]
+		ents[k] = entry{int32(i), old}
+		k += int(dy)
+		head[h] = old ^ (old^int32(k))&-dy // k if kept, else old: no branch
+		list = b2i(old != 0) &^ int(listed[h]) & int(dy)
+		listed[h] |= uint8(list)
+		multi[m] = uint32(h)
+		m += list
+		in3 := dx & dy
+		h = bucket(hx1^hy1, size)
+		old = head[h]
+		ents[k] = entry{int32(i), old}
+		k += int(in3)
+		head[h] = old ^ (old^int32(k))&-in3 // k if kept, else old: no branch
+		list = b2i(old != 0) &^ int(listed[h]) & int(in3)
+		listed[h] |= uint8(list)
+		multi[m] = uint32(h)
+		m += list
+	}
+	return i, k, m
+}
+
+// bucket maps a cell's hash to a bucket of a table of size buckets, a power
+// of two: its top bits, by a multiplication (not a shift, whose count the
+// hot loops would rather not hold in a register of its own).
+func bucket(hash uint32, size uint64) uint64 {
+	return uint64(hash) * size >> 32
+}
+
+// entry is one body's entry in a bucket of the grid, and the bucket's
+// entry before it (1 + its index; 0 ends the list).
 type entry struct {
-	h uint32
-	i int32
+	i, next int32
 }
 
 // cellOf returns the grid cell of coordinate f: floor(f/BroadCell). It is
@@ -291,103 +447,121 @@ func cellOf(f float32) int32 {
 	return c
 }
 
-// proxy is one body's entry in one grid cell: its swept bounds and index,
-// inline so that the sweep over a bucket reads one run of memory.
-type proxy struct {
-	lo, hi Vec
-	i      int32
-}
-
-func (s *Scratch) bucket(x, y int32) uint32 {
-	h := uint32(x)*0x9E3779B1 ^ uint32(y)*0x85EBCA77
-	h ^= h >> 15
-	h *= 0x2C1B3C6D
-	return h >> s.shift
-}
-
 // broadPhase finds the pairs of bodies whose swept bounds overlap and whose
 // layers collide, as s.pairs sorted by (i, j), and flags the bodies whose
 // cells hold static polygons.
 //
-// The grid is uniform, hashed into a table of two buckets per body (prepare
-// counts into it) so that its size follows the bodies and not the level,
-// with no map; a counting sort
-// files each body's proxy under every cell its bounds touch; then a sweep
-// over the buckets holding two or more tests the proxies sharing a bucket. A
-// pair is taken only in the bucket of the cell holding the low corner of
-// the overlap of its bounds (its owner cell, which both bodies touch), and
-// there once, skipping a body's second entry in a bucket, so it is found
-// exactly once.
-func (s *Scratch) broadPhase(st *Static, list []Body) {
-	grid, entries, multi := s.grid, s.entries, s.multi
-	size := len(grid) - 1
-	var sum int32
-	for h := range grid[:size] {
-		sum += grid[h]
-		grid[h] = sum
-	}
-	grid[size] = sum
-	// Fill each bucket from its end, walking the entries backwards, so
-	// that grid[h] becomes the bucket's start (and grid[h+1] its end) and
-	// each bucket lists its bodies in ascending index.
-	s.proxies = growProxies(s.proxies, len(entries))
-	px, tmp := s.proxies, s.tmp
-	for e := len(entries) - 1; e >= 0; e-- {
-		h, i := entries[e].h, entries[e].i
-		t := &tmp[i]
-		grid[h]--
-		px[grid[h]] = proxy{lo: t.lo, hi: t.hi, i: i}
-	}
-
-	pairs := s.pairs[:0]
-	for _, h := range multi {
-		start, end := grid[h], grid[h+1]
-		for a := start; a < end-1; a++ {
-			p := &px[a]
-			if a > start && px[a-1].i == p.i {
-				continue // the body's second cell in this bucket
-			}
-			for b := a + 1; b < end; b++ {
-				q := &px[b]
-				if q.i == px[b-1].i {
-					continue // p itself again, or q's second cell
+// The grid is uniform, hashed into a table of two buckets per body (so that
+// its size follows the bodies and not the level, with no map); fileGrid
+// files each body under every cell its bounds touch, in a list per bucket,
+// and marks the buckets holding two or more. The sweep tests the entries
+// sharing such a bucket, bucket after bucket. A pair is taken only in the
+// bucket of the cell holding the low corner of the overlap of its bounds
+// (its owner cell, which both bodies touch), and there once, skipping a
+// body's second entry in a bucket (a bucket lists its entries by
+// descending body, a body's together), so it is found exactly once.
+func (s *Scratch) broadPhase(st *Static) {
+	head, entries, tmp, bnd := s.head, s.entries, s.tmp, s.bnd
+	found := s.found[:0]
+	size := s.buckets
+	for _, hh := range s.multi {
+		h := uint64(hh)
+		{
+			prevA := int32(-1)
+			for a := head[h]; a != 0; {
+				p := entries[a-1]
+				a = p.next
+				if p.i == prevA {
+					continue // the body's second cell in this bucket
 				}
-				if q.lo.X > p.hi.X || q.hi.X < p.lo.X || q.lo.Y > p.hi.Y || q.hi.Y < p.lo.Y {
-					continue
+				prevA = p.i
+				prevB := p.i
+				pb := bnd[p.i]
+				for b := p.next; b != 0; {
+					q := entries[b-1]
+					b = q.next
+					if q.i == prevB {
+						continue // p itself again, or q's second cell
+					}
+					prevB = q.i
+					qb := &bnd[q.i]
+					// Apart on any axis: one branch, not four.
+					if b2i(qb.lo.X > pb.hi.X)|b2i(qb.hi.X < pb.lo.X)|b2i(qb.lo.Y > pb.hi.Y)|b2i(qb.hi.Y < pb.lo.Y) != 0 {
+						continue
+					}
+					ox, oy := uint32(cellOf(max(pb.lo.X, qb.lo.X))), uint32(cellOf(max(pb.lo.Y, qb.lo.Y)))
+					if bucket(ox*0x9E3779B1^oy*0x85EBCA77, size) != h {
+						continue // taken in the bucket of its owner cell
+					}
+					ti, tj := &tmp[q.i], &tmp[p.i] // q.i < p.i: the list descends
+					if !collides(ti, tj, q.i, p.i) {
+						continue
+					}
+					found = append(found, uint64(q.i)<<32|uint64(p.i))
+					// Either may be shoved at the other's fastest point's
+					// speed this step, and then into a wall.
+					ti.pushed = max(ti.pushed, tj.reach)
+					tj.pushed = max(tj.pushed, ti.reach)
+					ti.static = st != nil && ti.movable
+					tj.static = st != nil && tj.movable
 				}
-				if s.bucket(cellOf(max32(p.lo.X, q.lo.X)), cellOf(max32(p.lo.Y, q.lo.Y))) != h {
-					continue // taken in the bucket of its owner cell
-				}
-				if !collides(&list[p.i], &list[q.i], p.i, q.i) {
-					continue
-				}
-				pairs = append(pairs, uint64(p.i)<<32|uint64(q.i)) // p.i < q.i: buckets ascend
-				// Either may be shoved at the other's fastest point's
-				// speed this step, and then into a wall.
-				ti, tj := &s.tmp[p.i], &s.tmp[q.i]
-				bi, bj := &s.sb[p.i], &s.sb[q.i]
-				ti.pushed = max32(ti.pushed, abs32(bj.v.X)+abs32(bj.v.Y)+tj.spin)
-				tj.pushed = max32(tj.pushed, abs32(bi.v.X)+abs32(bi.v.Y)+ti.spin)
-				ti.static = st != nil && list[p.i].InvMass != 0
-				tj.static = st != nil && list[q.i].InvMass != 0
 			}
 		}
 	}
-	slices.Sort(pairs)
+	s.found = found
+	s.sortPairs()
+	s.Stats.Candidates = len(s.pairs)
+}
+
+// sortPairs sorts the pairs found into s.pairs by (i, j): a counting sort
+// on i, then each body's few partners by insertion.
+func (s *Scratch) sortPairs() {
+	found := s.found
+	n := len(s.tmp)
+	s.first = growInt32(s.first, n+1)
+	first := s.first
+	clear(first)
+	for _, p := range found {
+		first[p>>32]++
+	}
+	var sum int32
+	for i, c := range first[:n] {
+		first[i] = sum
+		sum += c
+	}
+	first[n] = sum
+	if cap(s.pairs) < len(found) {
+		s.pairs = make([]uint64, len(found), cap(found))
+	}
+	pairs := s.pairs[:len(found)]
+	for _, p := range found {
+		i := p >> 32
+		pairs[first[i]] = p
+		first[i]++
+	}
+	// first[i] is now body i's end: sort each run of more than one.
+	start := int32(0)
+	for _, end := range first[:n] {
+		if end-start > 1 {
+			run := pairs[start:end]
+			for k := 1; k < len(run); k++ {
+				v := run[k]
+				m := k - 1
+				for m >= 0 && run[m] > v {
+					run[m+1] = run[m]
+					m--
+				}
+				run[m+1] = v
+			}
+		}
+		start = end
+	}
 	s.pairs = pairs
-	s.Stats.Candidates = len(pairs)
 }
 
 func growInt32(b []int32, n int) []int32 {
 	if cap(b) < n {
 		return make([]int32, n, n+n/2)
-	}
-	return b[:n]
-}
-
-func growProxies(b []proxy, n int) []proxy {
-	if cap(b) < n {
-		return make([]proxy, n, n+n/2)
 	}
 	return b[:n]
 }
@@ -401,10 +575,10 @@ func min32i(a, b int32) int32 {
 
 // collides reports whether bodies i and j may touch: their layers, a hitch
 // between them, and at least one of them movable.
-func collides(a, b *Body, i, j int32) bool {
-	return a.Mask&b.Layer != 0 && b.Mask&a.Layer != 0 &&
-		a.NoCollide != j+1 && b.NoCollide != i+1 &&
-		(a.InvMass != 0 || b.InvMass != 0)
+func collides(a, b *bodyTmp, i, j int32) bool {
+	return a.mask&b.layer != 0 && b.mask&a.layer != 0 &&
+		a.noCollide != j+1 && b.noCollide != i+1 &&
+		(a.movable || b.movable)
 }
 
 // margin returns how far apart two bodies still make a contact: the most
@@ -441,34 +615,87 @@ func (s *Scratch) collidePair(list []Body, i, j int32, dt float32) {
 		var va, na, vb, nb [4]Vec
 		boxHullOf(a, &va, &na)
 		boxHullOf(b, &vb, &nb)
-		m, ok = collidePolygons(va[:], na[:], vb[:], nb[:], mg)
+		m, ok = collideBoxes(&va, &na, &vb, &nb, mg)
 	}
 	if !ok {
 		return
 	}
-	s.dyn = append(s.dyn, s.makeContact(&m, i, j, ca, cb,
-		sqrt32(a.Friction*b.Friction), max32(a.Restitution, b.Restitution)))
+	addContact(&s.dyn, &m, i, j, ca, cb, sqrt32(a.Friction*b.Friction), max32(a.Restitution, b.Restitution))
 }
 
-func (s *Scratch) makeContact(m *manifold, i, j int32, ca, cb Vec, mu, e float32) contact {
-	c := contact{a: i, b: j, n: m.n, count: m.count, friction: mu, restitution: e}
-	for k := int32(0); k < m.count; k++ {
-		p := m.p[k]
-		c.pts[k] = contactPoint{rA: p.Sub(ca), rB: p.Sub(cb), sep: m.sep[k], p: p}
+// addContact appends the contact of manifold m between i and j (solver
+// slots) to list, written in place: the contact is large, and a value
+// built and then appended is copied twice.
+func addContact(list *[]contact, m *manifold, i, j int32, ca, cb Vec, mu, e float32) {
+	k := len(*list)
+	if k == cap(*list) {
+		*list = append(*list, contact{})
+	} else {
+		*list = (*list)[:k+1]
 	}
-	return c
+	c := &(*list)[k]
+	*c = contact{}
+	c.a, c.b, c.n, c.count, c.friction, c.restitution = i, j, m.n, m.count, mu, e
+	for q := int32(0); q < m.count; q++ {
+		p := &c.pts[q]
+		p.p = m.p[q]
+		p.rA, p.rB, p.sep = m.p[q].Sub(ca), m.p[q].Sub(cb), m.sep[q]
+	}
 }
 
-// collideStatic makes body i's contacts with the buildings near it and with
-// the level's edge.
-func (s *Scratch) collideStatic(st *Static, list []Body, i int32, dt float32) {
+// collideStatics makes the contacts with the static world of the flagged
+// bodies, in body order. The flagged are listed without a branch on each (a
+// coin toss in a city), and most are dismissed by a look at the squares of
+// the buildings' bounding boxes: a body whose box (grown by its shove)
+// touches none of them, far from the edge, has no building to collide with.
+func (s *Scratch) collideStatics(st *Static, list []Body, dt float32) {
+	tmp, bnd := s.tmp, s.bnd[:len(s.tmp)]
+	s.near = growInt32(s.near, len(tmp))
+	near, k := s.near, 0
+	for i := range tmp {
+		near[k] = int32(i)
+		k += b2i(tmp[i].static)
+	}
+	f := &st.boxes
+	bits, stride := f.bits, f.stride
+	fx0, fy0, nx, ny := f.x0, f.y0, f.nx, f.ny
+	in := st.inner
+	for _, i := range near[:k] {
+		// A body shoved by a faster one may cross more than its own
+		// motion this step: look, and make speculative contacts, that
+		// much farther (with a quarter more for a bounce).
+		shove := 1.25 * tmp[i].pushed * dt
+		lo, hi := bnd[i].lo.Sub(Vec{shove, shove}), bnd[i].hi.Add(Vec{shove, shove})
+		nearEdge := lo.X < in.Min.X || hi.X > in.Max.X || lo.Y < in.Min.Y || hi.Y > in.Max.Y
+		if !nearEdge {
+			// f.touches(lo, hi), written out where the squares share a
+			// word and four rows (nearly always).
+			x0, x1 := f.cellBelow(lo.X)-fx0, f.cell(hi.X)-fx0
+			y0, y1 := f.cellBelow(lo.Y)-fy0, f.cell(hi.Y)-fy0
+			w0, d := x0>>6, y1-y0
+			if x0 < 0 || y0 < 0 || x1 >= nx || y1 >= ny || w0 != x1>>6 || d >= 4 {
+				if !f.touches(lo, hi) {
+					continue
+				}
+			} else {
+				m := ^uint64(0) << (x0 & 63) & (^uint64(0) >> (63 - x1&63))
+				k0 := y0*stride + w0
+				k1 := k0 + stride*((d+3)>>2)
+				k2 := k0 + stride*(d-(d>>1&d&1))
+				k3 := k0 + stride*d
+				if (bits[k0]|bits[k1]|bits[k2]|bits[k3])&m == 0 {
+					continue
+				}
+			}
+		}
+		s.collideStatic(st, list, i, lo, hi, shove, nearEdge, dt)
+	}
+}
+
+// collideStatic makes body i's contacts with the buildings whose bounding
+// boxes meet lo..hi and with the level's edge.
+func (s *Scratch) collideStatic(st *Static, list []Body, i int32, lo, hi Vec, shove float32, nearEdge bool, dt float32) {
 	a := &list[i]
-	t := &s.tmp[i]
-	// A body shoved by a faster one may cross more than its own motion
-	// this step: look, and make speculative contacts, that much farther
-	// (with a quarter more for a bounce).
-	shove := 1.25 * t.pushed * dt
-	lo, hi := t.lo.Sub(Vec{shove, shove}), t.hi.Add(Vec{shove, shove})
 	x0, y0, x1, y1 := st.cellRange(lo, hi)
 	cand := s.cand[:0]
 	for y := y0; y <= y1; y++ {
@@ -482,8 +709,6 @@ func (s *Scratch) collideStatic(st *Static, list []Body, i int32, dt float32) {
 			}
 		}
 	}
-	in := st.inner
-	nearEdge := lo.X < in.Min.X || hi.X > in.Max.X || lo.Y < in.Min.Y || hi.Y > in.Max.Y
 	if len(cand) == 0 && !nearEdge {
 		return
 	}
@@ -512,7 +737,7 @@ func (s *Scratch) collideStatic(st *Static, list []Body, i int32, dt float32) {
 			m, ok = collidePolygons(hv[:], hn[:], v, nr, mg)
 		}
 		if ok {
-			s.stat = append(s.stat, s.makeContact(&m, i, ws, c, c, mu, e))
+			addContact(&s.stat, &m, i, ws, c, c, mu, e)
 		}
 	}
 	if !nearEdge {
@@ -537,7 +762,7 @@ func (s *Scratch) collideStatic(st *Static, list []Body, i int32, dt float32) {
 func (s *Scratch) wall(n Vec, off float32, a *Body, i int32, c Vec, corners *[4]Vec, mg, mu, e float32) {
 	m, ok := collideWall(n, off, a.Shape == components.ShapeCircle, c, a.Radius, corners, mg)
 	if ok {
-		s.stat = append(s.stat, s.makeContact(&m, i, int32(len(s.tmp)), c, c, mu, e))
+		addContact(&s.stat, &m, i, int32(len(s.tmp)), c, c, mu, e)
 	}
 }
 
@@ -564,4 +789,12 @@ func sortUnique(c []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// b2i is 1 for true, 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
