@@ -167,14 +167,13 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	e.record(&sf.undo)
 
 	base, key := e.pickBase(n, tick)
-	cur := &e.state.store
 	h := wire.Header{Kind: wire.FrameAcked, Tick: tick, LastSeq: v.LastSeq, InputBuffer: v.InputBuffer}
 	if !key {
 		h.BaseTick = e.sent[base%wire.SentRing].tick
 	}
 	if key || n%wire.CheckEvery == 0 {
 		h.Flags |= wire.HeaderCheck
-		h.Check = cur.Check()
+		h.Check = e.state.check()
 	}
 	b := wire.AppendHeader(e.buf[:0], &h)
 	var removed, changed int
@@ -430,8 +429,9 @@ func (e *Encoder) MemBytes() int {
 }
 
 func (s *ClientState) memBytes() int {
-	return s.store.MemBytes() + cap(s.srv)*int(unsafe.Sizeof(serverHeld{})) + cap(s.has)*8 +
-		cap(s.buckets)*2 + cap(s.ring)*2
+	return s.store.MemBytes() + cap(s.picks)*int(unsafe.Sizeof(entPick{})) + cap(s.walks)*int(unsafe.Sizeof(entWalk{})) +
+		cap(s.has)*8 + cap(s.cands)*4 + cap(s.out) + cap(s.buckets)*2 +
+		cap(s.watch)*int(unsafe.Sizeof(watchEnt{}))
 }
 
 func (d *Delta) memBytes() int {

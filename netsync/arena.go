@@ -24,6 +24,7 @@ type Arena struct {
 	tick uint32
 
 	recs  []wire.Record
+	qpose []poseWords   // by id: the quantized pose of recs, apart (see poseWords)
 	hot   []hotEnt      // what every encoder reads of every candidate
 	putAt []uint32      // tick of the last Put
 	input []wire.Entity // the entity last Put: unchanged, it is not quantized again
@@ -35,9 +36,6 @@ type Arena struct {
 
 	events []stampedEvent
 	log    [ChangeLogTicks]logSegment // by tick % ChangeLogTicks
-	// since[k] has a bit per id changed in the last k ticks (1 <= k <
-	// ChangeLogTicks), built at End: encoders only read it.
-	since [ChangeLogTicks][]uint64
 }
 
 // ChangeLogTicks is how many ticks of its log the arena keeps for the
@@ -59,26 +57,16 @@ type logSegment struct {
 	tick    uint32
 	maxStep float32
 	wids    []uint16
-	// changed has a bit per id whose arena facts changed in the tick:
-	// its values, its life, its presence or its Always.
-	changed []uint64
 }
 
-// changedSince returns a bit per id changed after tick since (which the log
-// must reach): an encoder walks past an entity whose bit is clear without
-// reading anything of the arena's.
-func (a *Arena) changedSince(since uint32) []uint64 {
-	return a.since[a.tick-since]
+// changedAt returns the last tick wid's arena facts changed: its pose, or
+// anything else (hotEnt.evAt).
+func (a *Arena) changedAt(wid uint16) uint32 {
+	h := &a.hot[wid]
+	return max(h.poseAt, h.evAt)
 }
 
-func (a *Arena) markChanged(wid uint16) {
-	seg := &a.log[a.tick%ChangeLogTicks]
-	w := int(wid >> 6)
-	if w >= len(seg.changed) {
-		seg.changed = append(seg.changed, make([]uint64, w+1-len(seg.changed))...)
-	}
-	seg.changed[w] |= 1 << (wid & 63)
-}
+func (a *Arena) markEvent(wid uint16) { a.hot[wid].evAt = a.tick }
 
 // logged returns the ids the log lists for tick and the longest step of the
 // others (nothing when the log no longer holds the tick, or it never was).
@@ -102,17 +90,28 @@ const (
 )
 
 // hotEnt is what an encoder reads of an entity on every frame, together in
-// one place (one cache line) rather than in a slice each.
+// one place (32 bytes: half a cache line) rather than in a slice each: an
+// encoder reads it for every entity its client holds, every frame, to tell
+// whether to look closer (a pose changed and has its turn, an edge may be
+// crossed, something else changed).
 type hotEnt struct {
 	// odo is the distance the entity travelled on the ground, all its
-	// lives together: with the client's centre's own, it tells an encoder
-	// when an entity may have crossed an edge.
-	odo     float64
+	// lives together, in steps of 1/thrScale m (each step rounded up):
+	// with the client's centre's own, it tells an encoder when an entity
+	// may have crossed an edge. An integer, so that an encoder compares
+	// it with an integer subtraction.
+	odo     int64
 	x, y    float32 // ground position for the area of interest
 	poseAt  uint32  // the latest tick a pose group changed (wire.MaskPose)
 	stateAt uint32  // the latest tick another group changed (wire.MaskState)
-	life    uint32  // turns over each time the id starts a new life
-	state   uint8   // stPresent | stAlways | stRest
+	// evAt is the last tick anything but the entity's pose changed: a
+	// group of wire.MaskState (stateAt), its life, its presence or its
+	// Always.
+	evAt uint32
+	// life turns over each time the id starts a new life (1 to 65535,
+	// then 1 again; 0 before the first).
+	life  uint16
+	state uint8 // stPresent | stAlways | stRest
 }
 
 type stampedEvent struct {
@@ -141,7 +140,6 @@ func (a *Arena) Begin(tick uint32) {
 	a.next = a.next[:0]
 	seg := &a.log[tick%ChangeLogTicks]
 	seg.tick, seg.maxStep, seg.wids = tick, 0, seg.wids[:0]
-	clear(seg.changed)
 	a.dropEvents()
 }
 
@@ -151,6 +149,7 @@ func (a *Arena) grow(wid uint16) {
 		n = min(2*len(a.recs), 1<<16)
 	}
 	a.recs = append(a.recs, make([]wire.Record, n-len(a.recs))...)
+	a.qpose = append(a.qpose, make([]poseWords, n-len(a.qpose))...)
 	a.hot = append(a.hot, make([]hotEnt, n-len(a.hot))...)
 	a.putAt = append(a.putAt, make([]uint32, n-len(a.putAt))...)
 	a.input = append(a.input, make([]wire.Entity, n-len(a.input))...)
@@ -186,14 +185,15 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	}
 	flipped := st != h.state
 	h.state = st
+	if flipped || newLife {
+		a.markEvent(wid)
+	}
 	if !newLife && sameInput(&a.input[wid], e) {
 		if flipped {
 			a.logChange(wid)
-			a.markChanged(wid)
 		}
 		return // the same values: the same record (most entities, most ticks)
 	}
-	a.markChanged(wid)
 	a.input[wid] = *e
 	a.step(wid, h, e.Pos.X, e.Pos.Y, newLife || flipped)
 	var q wire.Record
@@ -201,21 +201,45 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	switch {
 	case newLife:
 		h.life++
+		if h.life == 0 {
+			h.life = 1
+		}
 		*rec = q
+		a.qpose[wid] = poseOf(rec)
 		h.poseAt, h.stateAt = a.tick, a.tick
 	case *rec != q:
 		if string(rec[:wire.PoseAt]) != string(q[:wire.PoseAt]) {
 			h.stateAt = a.tick
+			a.markEvent(wid)
 		}
 		if string(rec[wire.PoseAt:]) != string(q[wire.PoseAt:]) {
 			h.poseAt = a.tick
 		}
 		*rec = q
+		a.qpose[wid] = poseOf(rec)
 	}
 	h.state &^= stRest
 	if rec.AtRest() {
 		h.state |= stRest
 	}
+}
+
+// poseWords is a quantized pose (a record's bytes from wire.PositionAt)
+// as the machine words an encoder compares and writes: position (bytes
+// 0-11: a, and the low half of b), rotation (12-15: the high half of b),
+// velocity (16-21: the low 48 bits of c) and spin (22-27: the high 16 bits
+// of c, and d). 32 bytes, so that one never spans two cache lines (a
+// record's pose often does); tick is free for a client's held pose to say
+// when it was measured (0 in the arena).
+type poseWords struct {
+	a, b, c uint64
+	d, tick uint32
+}
+
+// poseOf returns the quantized pose of rec.
+func poseOf(rec *wire.Record) poseWords {
+	p := rec[wire.PositionAt:]
+	return poseWords{a: le.Uint64(p), b: le.Uint64(p[8:]), c: le.Uint64(p[16:]), d: le.Uint32(p[24:])}
 }
 
 // sameInput reports whether a and b hold the same bytes. It compares
@@ -227,10 +251,10 @@ func sameInput(a, b *wire.Entity) bool {
 	return *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(a)) == *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(b))
 }
 
-// maxStepOdo caps one step on the odometer: a NaN or infinite position
-// counts as this far, past every edge an encoder measures, and keeps the
-// odometer finite.
-const maxStepOdo = 1e9
+// maxStepOdo caps one step on the odometer, in metres: a NaN or infinite
+// position counts as this far, past every edge an encoder measures, and
+// keeps the odometer finite (it takes 9e9 such steps to overflow it).
+const maxStepOdo = 1e6
 
 // step moves wid's ground position to (x, y): its odometer counts the way,
 // and the log lists a jump (or a new life, or a switch of Always: logged).
@@ -241,7 +265,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 		d = maxStepOdo
 	}
 	h.x, h.y = x, y
-	h.odo += d
+	h.odo += int64(math.Ceil(d * thrScale))
 	seg := &a.log[a.tick%ChangeLogTicks]
 	switch {
 	case logged || d > float64(JumpStep):
@@ -262,7 +286,7 @@ func (a *Arena) End() {
 	for _, wid := range a.live {
 		if a.putAt[wid] != a.tick {
 			a.hot[wid].state &^= stPresent | stAlways
-			a.markChanged(wid)
+			a.markEvent(wid)
 		}
 	}
 	a.live, a.next = a.next, a.live
@@ -274,31 +298,6 @@ func (a *Arena) End() {
 		}
 	}
 	a.grid.build(a)
-	a.buildSince()
-}
-
-// buildSince ORs the log's last ticks' changes: since[k] for the last k.
-func (a *Arena) buildSince() {
-	words := (len(a.recs) + 63) / 64
-	for k := 1; k < ChangeLogTicks; k++ {
-		dst := a.since[k]
-		if cap(dst) < words {
-			dst = make([]uint64, words)
-		}
-		dst = dst[:words]
-		if k == 1 {
-			clear(dst)
-		} else {
-			copy(dst, a.since[k-1])
-		}
-		t := a.tick - uint32(k-1)
-		if seg := &a.log[t%ChangeLogTicks]; seg.tick == t {
-			for i, w := range seg.changed {
-				dst[i] |= w
-			}
-		}
-		a.since[k] = dst
-	}
 }
 
 // AddEvent records ev as happening this tick.
@@ -337,7 +336,7 @@ func (a *Arena) Gen(wid uint16) uint8 { return a.recs[wid].Gen() }
 
 // Life returns the life of wid: it changes whenever the id starts a new life
 // (a new generation, or back after it was gone).
-func (a *Arena) Life(wid uint16) uint32 { return a.hot[wid].life }
+func (a *Arena) Life(wid uint16) uint32 { return uint32(a.hot[wid].life) }
 
 // Always reports whether wid goes to every client.
 func (a *Arena) Always(wid uint16) bool { return a.hot[wid].state&stAlways != 0 }

@@ -56,11 +56,10 @@ func TestArenaTicks(t *testing.T) {
 		a.End()
 		h := &a.hot[wid]
 		wids, _ := a.logged(tick)
-		bits := a.changedSince(tick - 1)
 		got := want{
 			present: a.Present(wid), always: a.Always(wid), rest: a.AtRest(wid), life: a.Life(wid),
 			poseAt: a.PoseChangedAt(wid), stateAt: a.StateChangedAt(wid),
-			logged: slices.Contains(wids, wid), changed: bits[wid>>6]&(1<<(wid&63)) != 0,
+			logged: slices.Contains(wids, wid), changed: a.changedAt(wid) > tick-1,
 		}
 		if got != s.want {
 			t.Fatalf("tick %d, %s: got %+v, want %+v", tick, s.name, got, s.want)
@@ -73,7 +72,7 @@ func TestArenaTicks(t *testing.T) {
 		}
 	}
 	// The changes of the last k ticks add up.
-	if bits := a.changedSince(a.Tick() - 3); bits[wid>>6]&(1<<(wid&63)) == 0 {
-		t.Fatal("changedSince of 3 ticks misses a change of the last tick")
+	if a.changedAt(wid) <= a.Tick()-3 {
+		t.Fatal("changedAt misses a change of the last tick")
 	}
 }

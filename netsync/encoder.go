@@ -32,7 +32,9 @@ type Encoder struct {
 // NewEncoder returns an encoder for one client reading a, with the game's
 // interest (DefaultInterest).
 func NewEncoder(a *Arena) *Encoder {
-	return &Encoder{arena: a, interest: DefaultInterest(), needKey: true}
+	e := &Encoder{arena: a, interest: DefaultInterest(), needKey: true}
+	e.state.emit = true
+	return e
 }
 
 // SetInterest changes the client's interest from the next frame on.
@@ -69,28 +71,20 @@ func (e *Encoder) Encode(v *View) []byte {
 		LastSeq:     v.LastSeq,
 		InputBuffer: v.InputBuffer,
 		Removed:     uint16(len(e.delta.Removed)),
-		Changed:     uint16(len(e.delta.Changes)),
+		Changed:     uint16(e.state.outN),
 	}
 	if key {
 		h.Kind, h.BaseTick = wire.FrameKeyframe, 0
 	}
 	if e.sinceKey%wire.CheckEvery == 0 {
 		h.Flags |= wire.HeaderCheck
-		h.Check = e.state.store.Check()
+		h.Check = e.state.check()
 	}
 	b := wire.AppendHeader(e.buf[:0], &h)
 	for _, wid := range e.delta.Removed {
 		b = le16(b, wid)
 	}
-	for i := range e.delta.Changes {
-		c := &e.delta.Changes[i]
-		rec := &a.recs[c.EID]
-		mask := c.Mask
-		if mask&(1<<wire.GroupPosition) != 0 && wire.StepsFit(rec, &c.From) {
-			mask |= wire.SmallSteps
-		}
-		b = wire.AppendChange(b, c.EID, mask, 0, rec, &c.From)
-	}
+	b = append(b, e.state.out...)
 	b = e.appendEvents(b, v)
 	e.buf = b
 	e.lastTick = a.tick

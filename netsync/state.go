@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/fiveonit/engine/netsync/wire"
 )
@@ -128,11 +129,31 @@ func (d *Delta) reset() {
 // server alone needs per entity. Advance computes S(N) from S(N-1) and the
 // arena; it is the same for the ordered and the acked snapshots, which only
 // serialize it against different bases.
+//
+// What every frame reads of every entity held is small (16 bytes, in
+// sequence, and the arena's 32 for the entity); the rest (a cache line)
+// only for the entities it looks closer at.
 type ClientState struct {
 	store wire.Store
-	srv   []serverHeld // by store slot
-	has   []uint64     // by wire id, a bit: held
-	stamp uint32       // numbers the Advances
+	// By store slot: what every frame reads of every entity held, and
+	// what it reads of those it looks closer at.
+	picks []entPick
+	walks []entWalk
+	has   []uint64 // by wire id, a bit: held
+	cands []int32  // scratch: the slots a frame looks closer at
+	owned []int32  // scratch: the slots of the client's own, looked at first
+	stamp uint16   // numbers the Advances
+
+	// emit makes Advance write each change straight into out (outN of
+	// them), as the ordered frame carries it, instead of into the Delta's
+	// Changes: the ordered encoder serializes against the frame before,
+	// so the change Advance finds is the one it sends. With emit, a pose
+	// sent alone is written into poses only, and the store's records get
+	// it when they are read (Store, Check): stale says some have not yet.
+	emit  bool
+	stale bool
+	out   []byte
+	outN  int
 
 	// What the last Advance saw.
 	started    bool
@@ -152,55 +173,186 @@ type ClientState struct {
 	enter2, leave2 float32
 	buckets        []uint16
 
-	// The cells of the last ring looked at for newcomers, kept while the
-	// ring a frame needs lies within it: around ringX, ringY, from ringIn
-	// to ringOut.
-	ring                          []uint16
-	ringX, ringY, ringIn, ringOut float32
+	// The watch: the entities that stood in a ring about the edge of the
+	// area of interest (WatchMargin inside and outside in.Enter) when it
+	// was taken, and those the log listed since near that edge. Until the
+	// centre's travel and the entities' steps since add up to WatchMargin
+	// (watchUsed), a newcomer can only be one of them.
+	watch     []watchEnt
+	watchUsed float64
+
+	sink uint32 // what touch read: kept, so that the reads are done
 }
 
-// RingMargin is how much wider than a frame needs an encoder takes the ring
-// of cells it looks for newcomers in, on each side: the next frames reuse
-// the cells until the centre has moved RingMargin, so the row by row walk
-// of the grid is done every few frames, not every frame. A wider ring holds
-// more cells to walk each frame: 2 m measured better than 6 m on the peer
-// trace (where the centre moves about 0.4 m a frame).
-const RingMargin float32 = 2
+// watchEnt is an entity watched for newcomers: it cannot be within
+// in.Enter before watchUsed reaches need (its distance beyond in.Enter when
+// it was watched, plus watchUsed then).
+type watchEnt struct {
+	need float32
+	wid  uint16
+}
 
-// serverHeld is what the server alone keeps of an entity a client holds, in
-// slot order, so that a frame walks it in sequence. The tier and the pose
-// mode are copies of the store's.
-type serverHeld struct {
-	wid  uint16 // 0 for a free slot
-	tier uint8
-	full bool // pose mode: the full pose
-	rest bool // the held quantized velocity and spin are zero
-	// waiting: a pose changed that waits for its tier's turn.
-	waiting bool
-	state   uint8  // the arena's stPresent and stAlways when last looked at
-	life    uint32 // the arena's life of the entity held
-	// The ticks at which the held pose groups (of its pose mode), and the
-	// other groups, were last all the arena's: a group changed in the
-	// arena since may differ.
-	poseSynced, stateSynced uint32
-	stamp                   uint32 // the Advance that last looked at it
+// WatchMargin is how far inside and outside the edge of its area of
+// interest an encoder takes the entities it watches for newcomers (see
+// ClientState.newcomers). Any other entity not held is farther out than
+// that, so only a watched one can come in until the centre's travel and the
+// entities' steps add up to the margin; then the watch is taken again from
+// the cells of the grid about the edge. A wider margin makes more entities
+// to look at each frame, a narrower one more takes: 8 m measured best on
+// the peer trace (the centre moves about 0.4 m a frame, the fastest entity
+// 0.7 m a tick).
+const WatchMargin float32 = 8
+
+// entPick is what every frame reads of an entity held, in slot order (16
+// bytes), with the arena's hotEnt of the entity, to pick those to look
+// closer at: its pose changed and has its turn (or stopped or started), an
+// edge (a tier's, the leave radius) may be crossed, or something other
+// than its pose changed.
+type entPick struct {
 	// When last looked at, the entity's distance was measured and the
-	// nearest edge that counts (a tier's, the leave radius) was slack
-	// away. It may have crossed an edge once the centre's travel and its
-	// own since add up to slack: the centre's odometer reaching limit
-	// (its reading then, plus slack) less the entity's travel. odo is the
-	// entity's odometer then, travel what it went since (as of the last
-	// frame it changed).
-	limit, odo, travel float64
-	// pose is a copy of the held quantized pose (the record's bytes from
-	// wire.PositionAt): update compares a moving entity's pose with it
-	// here, in memory walked in sequence, rather than in the store's
-	// record, a cache miss away.
-	pose [wire.QuantPoseBytes]byte
+	// nearest edge that counts was slack away. It may have crossed an edge
+	// once the centre's travel and its own since add up to slack: once the
+	// centre's odometer (moved) reaches edge (its reading then, plus
+	// slack, plus the entity's odometer then, in thrKey steps as the
+	// arena's odometer) less the entity's odometer. A free slot's is the
+	// largest key.
+	edge int64
+	// sent is the tick at which the held pose was last the arena's: a
+	// pose the arena changed after it waits for its turn.
+	sent uint32
+	wid  uint16 // 0 for a free slot
+	// dueMask is wire.TierEvery[tier] - 1: a pose that waits has its turn
+	// when (frame + wid) & dueMask is 0 (every frame at tier 0, and for the
+	// client's own, whose tier is 0).
+	dueMask uint8
+	rest    uint8 // stRest when the held quantized velocity and spin are zero
+}
+
+// entWalk is the rest of what the server keeps of an entity a client holds:
+// what a frame reads of the entities it looks closer at. The tier and the
+// pose mode are copies of the store's.
+//
+// Whether the held groups are the arena's needs no tick besides sent:
+// after each frame the client holds every entity's other groups as the
+// arena had them. So they may differ when the arena changed them after the
+// last frame.
+type entWalk struct {
+	pose  poseWords // the held quantized pose, and the store's PoseTick
+	life  uint16    // the arena's life of the entity held
+	stamp uint16    // the Advance that last looked at it
+	tier  uint8
+	flags uint8    // hfState | hfFull
+	_     [26]byte // to a cache line
+}
+
+// The flags of an entWalk.
+const (
+	// hfState are the arena's stPresent and stAlways when last looked at.
+	hfState = stPresent | stAlways
+	// hfFull: the pose mode is the full pose.
+	hfFull uint8 = 1 << 5
+)
+
+// thrScale is the steps of a metre of a thrKey.
+const thrScale = 1024
+
+// thrMax bounds a thrKey: the odometers and the edges stay far from
+// overflowing an int64 when added or subtracted.
+const thrMax = 1 << 62
+
+// thrKey returns the threshold thr (metres of the centre's odometer) as an
+// integer, so that a frame compares every entity's with a subtraction:
+// rounded down (truncated toward zero, which is up only below 0, where
+// every reading of the odometer is past it anyway), so that an entity is
+// looked at no later than its thr; -Inf is -thrMax and any thr beyond 1e12 m
+// thrMax.
+func thrKey(thr float64) int64 {
+	switch {
+	case !(thr > -1e12): // -Inf (a NaN position); thr is never NaN
+		return -thrMax
+	case thr > 1e12:
+		return thrMax
+	}
+	return int64(thr * thrScale)
 }
 
 // Store returns what the client holds. It must not be changed.
-func (s *ClientState) Store() *wire.Store { return &s.store }
+func (s *ClientState) Store() *wire.Store {
+	s.flush()
+	return &s.store
+}
+
+// flush writes into the store's records the poses written into the
+// entWalks alone (see emit).
+func (s *ClientState) flush() {
+	if !s.stale {
+		return
+	}
+	s.stale = false
+	for i := range s.picks {
+		if s.picks[i].wid != 0 {
+			held := s.store.At(i)
+			putPose(&held.Rec, &s.walks[i].pose)
+			held.PoseTick = s.walks[i].pose.tick
+		}
+	}
+}
+
+// check returns the FNV-1a check of what the client holds: the very value
+// of wire.Store.Check (the client's), computed for the server's many
+// clients the faster way. FNV-1a waits on itself byte after byte; here the
+// records to come are read ahead, so that their cache misses overlap the
+// hashing rather than add to it, and each record goes 8 bytes a load.
+func (s *ClientState) check() uint32 {
+	s.flush()
+	st := &s.store
+	keys := st.Canonical()
+	h := uint32(fnvOffset)
+	var ahead byte
+	for i, k := range keys {
+		if j := i + checkAhead; j < len(keys) {
+			r := &st.Get(uint16(keys[j])).Rec
+			ahead += r[0] ^ r[wire.RecordBytes/2] ^ r[wire.RecordBytes-1]
+		}
+		eid := uint16(k)
+		h = (h ^ uint32(eid&0xFF)) * fnvPrime
+		h = (h ^ uint32(eid>>8)) * fnvPrime
+		h = fnvRecord(h, &st.Get(eid).Rec)
+	}
+	s.sink += uint32(ahead)
+	return h
+}
+
+// checkAhead is how many records ahead check reads: hashing one takes
+// longer than a miss to memory, so two are enough to hide them.
+const checkAhead = 2
+
+// FNV-1a, 32 bits: wire.Store.Check's.
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+// fnvRecord returns h with the bytes of r hashed into it by FNV-1a.
+func fnvRecord(h uint32, r *wire.Record) uint32 {
+	b := r[:]
+	for len(b) >= 8 {
+		w := le.Uint64(b)
+		h = (h ^ uint32(w&0xFF)) * fnvPrime
+		h = (h ^ uint32(w>>8&0xFF)) * fnvPrime
+		h = (h ^ uint32(w>>16&0xFF)) * fnvPrime
+		h = (h ^ uint32(w>>24&0xFF)) * fnvPrime
+		h = (h ^ uint32(w>>32&0xFF)) * fnvPrime
+		h = (h ^ uint32(w>>40&0xFF)) * fnvPrime
+		h = (h ^ uint32(w>>48&0xFF)) * fnvPrime
+		h = (h ^ uint32(w>>56)) * fnvPrime
+		b = b[8:]
+	}
+	for _, c := range b {
+		h = (h ^ uint32(c)) * fnvPrime
+	}
+	return h
+}
 
 func (s *ClientState) held(wid uint16) bool {
 	return int(wid>>6) < len(s.has) && s.has[wid>>6]&(1<<(wid&63)) != 0
@@ -210,15 +362,28 @@ func (s *ClientState) held(wid uint16) bool {
 func (s *ClientState) Reset() {
 	clear(s.has)
 	s.store.Reset()
-	s.srv = s.srv[:0]
+	s.picks, s.walks = s.picks[:0], s.walks[:0]
+	s.stale = false
 	s.started = false
 }
 
 func (s *ClientState) remove(wid uint16, slot int) {
 	s.delta.Removed = append(s.delta.Removed, wid)
 	s.store.Remove(wid)
-	s.srv[slot].wid = 0
+	s.picks[slot] = entPick{edge: thrMax}
 	s.has[wid>>6] &^= 1 << (wid & 63)
+}
+
+// setThr sets when to look at the entity in slot again: its thr (a reading
+// of the centre's odometer), with the entity's odometer at odo.
+func (s *ClientState) setThr(slot int, thr float64, odo int64) {
+	s.picks[slot].edge = thrKey(thr) + odo
+}
+
+// setTier sets the tier of the entity in slot.
+func (s *ClientState) setTier(slot int, tier uint8) {
+	s.walks[slot].tier = tier
+	s.picks[slot].dueMask = uint8(wire.TierEvery[tier&3] - 1)
 }
 
 // Advance computes what the client holds after frame (numbered frame, of the
@@ -230,21 +395,24 @@ func (s *ClientState) remove(wid uint16, slot int) {
 // (wire.Due), at once for tier 0 and the client's own, at once when its rest
 // differs from the pose held, and at once when its pose mode changes. The
 // tier and the pose mode (PoseFull) changed alone make a change with no
-// group.
+// group. With emit set, the changes go into out, serialized, not into d.
 //
-// It walks what the client holds in slot order, reading the arena's shared
-// facts (which groups changed when, life, presence) and looking closer only
-// at what may have changed: entities changed since the client last held all
-// of them, far poses whose turn came, the client's own (before and now), and
-// entities near enough an edge (a tier's, the leave radius) that the
-// centre's travel and theirs may have crossed it. Newcomers come from the
-// arena's log (new lives, jumps) and from the cells of a thin ring at the
-// edge of the area. On its first frame, after a keyframe, when the interest
-// changed, or when the arena's log no longer reaches back to its last
-// frame, it looks at everything.
+// It reads, in slot order, 16 bytes of each entity held and the arena's
+// hotEnt of it, and looks closer only at those that may have changed: a
+// pose the arena changed that has its turn (tier 0 and the client's own
+// every frame, far poses on their turn, and at once when they stop or
+// start), something other than the pose changed, the client's own (before
+// and now), and entities near enough an edge (a tier's, the leave radius)
+// that the centre's travel and theirs may have crossed it. Newcomers come
+// from the arena's log (new lives, jumps) and from the entities watched
+// about the edge of the area (newcomers). On its first frame, after a
+// keyframe, when the interest changed, when the centre is not a number, or
+// when the arena's log no longer reaches back to its last frame, it looks
+// at everything.
 func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *Delta) {
 	in.prepare()
 	d.reset()
+	s.out, s.outN = s.out[:0], 0
 	s.arena, s.in, s.view, s.delta, s.frame, s.tick = a, in, v, d, frame, a.tick
 	s.cx, s.cy, s.enter2, s.leave2 = v.Center.X, v.Center.Y, in.enter2, in.leave2
 	if n := (len(a.recs) + 63) / 64; len(s.has) < n {
@@ -252,74 +420,42 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	}
 	s.stamp++
 	if s.stamp == 0 {
-		for i := range s.srv {
-			s.srv[i].stamp = 0
+		for i := range s.walks {
+			s.walks[i].stamp = 0
 		}
 		s.stamp = 1
 	}
 	dx, dy := float64(v.Center.X-s.lastCenter.X), float64(v.Center.Y-s.lastCenter.Y)
 	step := math.Sqrt(dx*dx + dy*dy)
-	s.moved += step
 	all := !s.started || !a.logReaches(s.lastTick) || *in != s.lastIn
+	if !(step <= maxStepOdo) { // a centre not a number (now or before): the odometer must stay one
+		step, all = 0, true
+	}
+	s.moved += step
 
 	// The client's own, before and now: their pose mode may change.
+	s.owned = s.owned[:0]
 	for _, own := range [2]*[3]uint16{&s.lastOwn, &v.Own} {
 		for _, wid := range own {
 			if wid != 0 && s.held(wid) {
-				if slot := s.store.SlotOf(wid); s.srv[slot].stamp != s.stamp {
+				if slot := s.store.SlotOf(wid); s.walks[slot].stamp != s.stamp {
+					s.owned = append(s.owned, int32(slot))
 					s.keep(wid, slot)
 				}
 			}
 		}
 	}
-	// What the client holds, walked in sequence. The arena's log says
-	// which entities changed since the last frame; the others are passed
-	// reading only their srv, unless the centre's travel reaches an edge
-	// or a far pose's turn came. The arena's side (hot) is read for the
-	// changed ones only.
-	var changed []uint64
-	if !all {
-		changed = a.changedSince(s.lastTick)
-	}
-	hot := a.hot
-	for i := 0; i < len(s.srv); i++ {
-		sv := &s.srv[i]
-		wid := sv.wid
-		if wid == 0 || sv.stamp == s.stamp {
-			continue
-		}
-		if !all && (int(wid>>6) >= len(changed) || changed[wid>>6]&(1<<(wid&63)) == 0) {
-			switch {
-			case s.moved+sv.travel >= sv.limit:
+	if all {
+		for i := 0; i < len(s.picks); i++ {
+			if wid := s.picks[i].wid; wid != 0 && s.walks[i].stamp != s.stamp {
 				s.keep(wid, i)
-			case sv.waiting && wire.Due(sv.tier, frame, wid):
-				s.update(wid, i, sv.full, sv.tier)
-			}
-			continue
-		}
-		h := &hot[wid]
-		sv.travel = h.odo - sv.odo
-		switch {
-		case all || h.life != sv.life || h.state&(stPresent|stAlways) != sv.state || s.moved+sv.travel >= sv.limit:
-			// Gone, a new life, or near enough an edge that the centre's
-			// travel and its own may have crossed it: look again.
-			s.keep(wid, i)
-		case h.stateAt > sv.stateSynced:
-			s.update(wid, i, sv.full, sv.tier)
-		case h.poseAt > sv.poseSynced:
-			if sv.full || sv.tier == 0 || wire.Due(sv.tier, frame, wid) || (h.state&stRest != 0) != sv.rest {
-				s.update(wid, i, sv.full, sv.tier)
-			} else {
-				sv.waiting = true // a far pose, not its turn, and no stop or start
 			}
 		}
+	} else {
+		s.walk()
 	}
 	// Newcomers: those the log lists (new lives, jumps), the client's own,
-	// those sent to everyone, and those the centre came near. Any other
-	// entity not held stood beyond in.Enter of the last centre, and the
-	// centre and it moved by steps since: it can be within in.Enter now
-	// only within their steps of the edge, so only the cells of that ring
-	// are looked at (the whole disc on a first frame).
+	// those sent to everyone, and those watched about the edge.
 	reach := step
 	if !all {
 		for t := s.lastTick + 1; t != a.tick+1; t++ {
@@ -329,6 +465,8 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 				if !s.held(wid) && a.Present(wid) {
 					if d2 := s.dist2(wid); d2 <= s.enter2 {
 						s.whole(wid, v.owns(wid), d2)
+					} else {
+						s.watchLeft(wid, d2)
 					}
 				}
 			}
@@ -344,42 +482,528 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 			s.whole(wid, v.owns(wid), s.dist2(wid))
 		}
 	}
-	buckets := s.ringCells(all, in.Enter-float32(reach)-slackEpsilon)
-	for _, b := range buckets {
-		for _, ge := range a.grid.bucketEntries(b) {
-			dx, dy := ge.x-s.cx, ge.y-s.cy
-			if d2 := dx*dx + dy*dy; d2 <= s.enter2 && !s.held(ge.wid) {
-				s.whole(ge.wid, false, d2)
-			}
-		}
-	}
+	s.newcomers(all, reach)
 	s.started, s.lastTick, s.lastCenter, s.lastOwn, s.lastIn = true, a.tick, v.Center, v.Own, *in
 	s.arena, s.in, s.view, s.delta = nil, nil, nil, nil
 }
 
-// ringCells returns the buckets of the cells to look for newcomers in: the
-// whole disc of in.Enter when all, else a ring from inner (or wider) to
-// in.Enter (or wider), reused from an earlier frame while it holds this
-// one's.
-func (s *ClientState) ringCells(all bool, inner float32) []uint16 {
-	g := &s.arena.grid
+// newcomers adds the entities that came within in.Enter by a step (theirs
+// or the centre's): on a frame that looks at everything, from every cell of
+// the area; else from the watch, taken again from a ring of cells about the
+// edge once reach (the centre's step and the entities' longest steps since
+// the last frame) has used its margin up.
+//
+// Why the watch holds every newcomer: when it is taken, every entity not
+// held stands farther than in.Enter from the centre, and those not farther
+// than in.Enter + WatchMargin are watched. While the centre's travel and
+// the longest steps add up to less than WatchMargin, one that stood farther
+// cannot have come within in.Enter. One held then stays held, or leaves
+// beyond in.Leave (watched from then on, see watchLeft), or goes and comes
+// back as a new life, which the log lists; and one the log lists (a jump, a
+// new life, a switch of Always) is watched from then on, unless it stands
+// farther still.
+func (s *ClientState) newcomers(all bool, reach float64) {
+	a := s.arena
+	g := &a.grid
 	enter := s.in.Enter
 	if all {
-		s.ring = s.ring[:0]
-		s.ringIn, s.ringOut = 1, 0 // nothing: the next frame makes a ring
+		s.watch, s.watchUsed = s.watch[:0], math.Inf(1) // the next frame takes it
 		s.buckets = g.cells(s.cx, s.cy, enter, 0, s.buckets)
-		return s.buckets
+		for _, b := range s.buckets {
+			for _, ge := range g.bucketEntries(b) {
+				dx, dy := ge.x-s.cx, ge.y-s.cy
+				if d2 := dx*dx + dy*dy; d2 <= s.enter2 && !s.held(ge.wid) {
+					s.whole(ge.wid, false, d2)
+				}
+			}
+		}
+		return
 	}
-	dx, dy := s.cx-s.ringX, s.cy-s.ringY
-	e := float32(math.Sqrt(float64(dx*dx + dy*dy)))
-	if !(s.ringIn <= inner-e && enter+e <= s.ringOut) {
-		s.ringX, s.ringY = s.cx, s.cy
-		s.ringIn, s.ringOut = max(inner-RingMargin, 0), enter+RingMargin
-		s.ring = g.cells(s.cx, s.cy, s.ringOut, s.ringIn, s.ring)
+	s.watchUsed += reach
+	if s.watchUsed < float64(WatchMargin-slackEpsilon) {
+		// The entities that may have come in by now.
+		used := float32(s.watchUsed)
+		hot := a.hot
+		for i := range s.watch {
+			w := &s.watch[i]
+			if used < w.need || s.held(w.wid) {
+				continue
+			}
+			h := &hot[w.wid]
+			if h.state&hfState != stPresent {
+				continue // gone, or sent to everyone
+			}
+			dx, dy := h.x-s.cx, h.y-s.cy
+			if d2 := dx*dx + dy*dy; d2 <= s.enter2 {
+				s.whole(w.wid, false, d2)
+			}
+		}
+		return
 	}
-	return s.ring
+	// Take the watch again, from the ring of this frame's newcomers (reach
+	// inside the edge: every entity farther in was held already) to
+	// WatchMargin outside.
+	inner := max(enter-float32(reach)-slackEpsilon, 0)
+	outer := enter + WatchMargin + slackEpsilon
+	in2, out2 := inner*inner, outer*outer
+	s.watch, s.watchUsed = s.watch[:0], 0
+	s.buckets = g.cells(s.cx, s.cy, outer, inner, s.buckets)
+	for _, b := range s.buckets {
+		for _, ge := range g.bucketEntries(b) {
+			dx, dy := ge.x-s.cx, ge.y-s.cy
+			d2 := dx*dx + dy*dy
+			switch {
+			case d2 < in2 || d2 > out2:
+			case d2 > s.enter2:
+				s.watch = append(s.watch, watchEnt{need: float32(math.Sqrt(float64(d2))) - enter - slackEpsilon, wid: ge.wid})
+			case !s.held(ge.wid):
+				s.whole(ge.wid, false, d2)
+			}
+		}
+	}
 }
 
+// watchLeft watches wid, which is not held (it left the area of interest,
+// or the log lists it) and stands at squared distance d2 beyond in.Enter:
+// it may come back while the watch holds.
+func (s *ClientState) watchLeft(wid uint16, d2 float32) {
+	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
+	s.watch = append(s.watch, watchEnt{need: need, wid: wid})
+}
+
+// walk looks at the entities held that may have changed (but those looked
+// at already), in slot order: it picks them first (pick), then looks at
+// each: the general way (keep) when something other than its pose changed
+// or an edge may be crossed, else its pose goes (sendPose).
+func (s *ClientState) walk() {
+	if cap(s.cands) < len(s.picks) {
+		s.cands = make([]int32, len(s.picks), 2*len(s.picks))
+	}
+	since, mk := s.lastTick, thrKey(s.moved)
+	hot := s.arena.hot
+	cands := s.cands[:len(s.picks)]
+	n := pick(s.picks, hot, cands, since, mk, s.frame)
+	s.touch(cands[:n])
+	for _, i32 := range cands[:n] {
+		i := int(i32)
+		p := &s.picks[i]
+		wid := p.wid
+		if wid == 0 || slices.Contains(s.owned, i32) {
+			continue // removed, or looked at already
+		}
+		if h := &hot[wid]; h.evAt > since || p.edge-h.odo <= mk {
+			s.keep(wid, i)
+			continue
+		}
+		s.sendPose(wid, i)
+	}
+}
+
+// touch reads a word of the entWalk of each slot of cands, and of the
+// arena's pose of its entity: those reads do not wait for one another, so
+// the cache misses that the frame would take one after another, entity by
+// entity, overlap here.
+func (s *ClientState) touch(cands []int32) {
+	walks, picks, qpose := s.walks, s.picks, s.arena.qpose
+	var acc uint32
+	for _, i := range cands {
+		acc += uint32(walks[i].life) + qpose[picks[i].wid].d
+	}
+	s.sink += acc
+}
+
+// pick writes into cands the slots of picks to look closer at, and returns
+// how many: something other than the pose changed after since (the
+// arena's hot by id), the entity's thr reached mk, or its pose changed and
+// has its turn in frame (or stopped or started). It sets a flag without a
+// branch (which way an entity goes is a coin toss for the processor), and
+// is apart from walk so that its few variables stay in registers.
+func pick(picks []entPick, hot []hotEnt, cands []int32, since uint32, mk int64, frame uint32) int {
+	n := 0
+	cands = cands[:len(picks)]
+	for i := range picks {
+		p := &picks[i]
+		h := &hot[p.wid]
+		// Each a 1 or a 0, from the sign of a difference (ticks are
+		// compared within 2^31 of each other: beyond, a needless look).
+		ev := uint32(int32(since-h.evAt)) >> 31           // h.evAt > since
+		edge := uint32(uint64(mk-(p.edge-h.odo))>>63) ^ 1 // p.edge - h.odo <= mk
+		moved := uint32(int32(p.sent-h.poseAt)) >> 31     // h.poseAt > p.sent
+		turn := ((frame+uint32(p.wid))&uint32(p.dueMask) - 1) >> 31
+		stop := uint32((h.state^p.rest)&stRest) / uint32(stRest)
+		cands[n] = int32(i)
+		n += int(ev | edge | moved&(turn|stop))
+	}
+	return n
+}
+
+// sendPose brings the quantized pose of wid, held in slot, to the arena's:
+// what update does for an entity whose pose goes now (its tier 0, its turn,
+// or a stop or start), whose pose mode and tier stay and whose other groups
+// the client holds already: most changes of most frames, so it compares and
+// writes the pose a machine word at a time, and with emit writes the
+// store's record later (flush).
+func (s *ClientState) sendPose(wid uint16, slot int) {
+	w := &s.walks[slot]
+	if w.flags&hfFull != 0 {
+		s.update(wid, slot, true, w.tier) // not here: the client's own are looked at before
+		return
+	}
+	p := &w.pose
+	q := &s.arena.qpose[wid]
+	q0, q1, q2, q3 := q.a, q.b, q.c, q.d
+	p0, p1 := p.a, p.b
+	diff := poseDiff(q, p)
+	pk := &s.picks[slot]
+	pk.sent = s.tick
+	if diff == 0 {
+		return
+	}
+	p.a, p.b, p.c, p.d, p.tick = q0, q1, q2, q3, s.tick
+	pk.rest = uint8(b2i(q2|uint64(q3) == 0)) * stRest
+	mask := diff | wire.MaskTierOf(w.tier)
+	from := [3]int32{int32(p0), int32(p0 >> 32), int32(p1)}
+	if !s.emit {
+		s.sendPoseDelta(wid, slot, mask, &from)
+		return
+	}
+	s.stale = true
+	// The change, as appendChange writes it.
+	b := s.out
+	n := len(b)
+	if cap(b)-n < maxPoseChange {
+		b = slices.Grow(b, maxPoseChange)
+	}
+	o := (*[maxPoseChange]byte)(b[n : n+maxPoseChange])
+	le.PutUint16(o[0:], wid)
+	k := 4
+	if diff&(1<<wire.GroupPosition) != 0 {
+		dx := int64(int32(q0)) - int64(from[0])
+		dy := int64(int32(q0>>32)) - int64(from[1])
+		dz := int64(int32(q1)) - int64(from[2])
+		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
+			mask |= wire.SmallSteps
+			le.PutUint16(o[4:], uint16(dx))
+			le.PutUint16(o[6:], uint16(dy))
+			le.PutUint16(o[8:], uint16(dz))
+			k = 4 + wire.SmallStepBytes
+		} else {
+			le.PutUint64(o[4:], q0)
+			le.PutUint32(o[12:], uint32(q1))
+			k = 4 + wire.PositionBytes
+		}
+	}
+	le.PutUint16(o[2:], mask)
+	// The other groups, each written and counted only when it goes:
+	// which do is a coin toss for the processor, so no branch.
+	k &= 31
+	le.PutUint32(o[k:], uint32(q1>>32))
+	k += wire.RotationBytes * int(diff>>wire.GroupRotation&1)
+	k &= 31
+	le.PutUint32(o[k:], uint32(q2))
+	le.PutUint16(o[k+4:], uint16(q2>>32))
+	k += wire.VelocityBytes * int(diff>>wire.GroupVelocity&1)
+	k &= 31
+	le.PutUint16(o[k:], uint16(q2>>48))
+	le.PutUint32(o[k+2:], q3)
+	k += wire.SpinBytes * int(diff>>wire.GroupSpin&1)
+	s.out = b[:n+k]
+	s.outN++
+}
+
+// maxPoseChange bounds a change of the quantized pose alone: id, mask and
+// the four groups whole.
+const maxPoseChange = 4 + wire.QuantPoseBytes
+
+// sendPoseDelta is sendPose's end without emit: the store's record gets the
+// pose at once, and the Delta the change.
+func (s *ClientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]int32) {
+	held := s.store.At(slot)
+	putPose(&held.Rec, &s.walks[slot].pose)
+	held.PoseTick = s.tick
+	s.delta.Changes = append(s.delta.Changes, Change{EID: wid, Mask: mask, From: *from})
+}
+
+// keep brings wid, held in slot, to S(N), or removes it: gone, or beyond the
+// leave radius and neither always nor the client's own.
+func (s *ClientState) keep(wid uint16, slot int) {
+	h := &s.arena.hot[wid]
+	w := &s.walks[slot]
+	w.stamp = s.stamp
+	if h.state&stPresent == 0 {
+		s.remove(wid, slot)
+		return
+	}
+	own := s.view.owns(wid)
+	bound := !own && h.state&stAlways == 0
+	dx, dy := h.x-s.cx, h.y-s.cy
+	d2 := dx*dx + dy*dy
+	if bound && !(d2 <= s.leave2) {
+		s.remove(wid, slot)
+		s.watchLeft(wid, d2)
+		return
+	}
+	if w.life != h.life {
+		// A new life under the id: removed, and whole again.
+		s.remove(wid, slot)
+		s.whole(wid, own, d2)
+		return
+	}
+	var tier uint8
+	if !own {
+		tier = s.in.tier(d2, w.tier)
+	}
+	s.setThr(slot, s.threshold(d2, tier, own, bound), h.odo)
+	w.flags = w.flags&^hfState | h.state&hfState
+	if h.stateAt <= s.lastTick && tier == w.tier && own == (w.flags&hfFull != 0) {
+		switch {
+		case h.poseAt <= s.picks[slot].sent, !own && s.poseWaits(wid, tier, slot):
+			return // nothing new since the client last held all of it, or only a far pose not its turn
+		case !own:
+			s.sendPose(wid, slot) // its quantized pose alone
+			return
+		}
+	}
+	s.update(wid, slot, own, tier)
+}
+
+// threshold returns the reading of the centre's odometer at which an entity
+// at squared distance d2, in tier, is looked at again (when it does not
+// move: see clientEnt).
+func (s *ClientState) threshold(d2 float32, tier uint8, own, bound bool) float64 {
+	thr := s.moved + float64(s.slack(d2, tier, own, bound))
+	if thr != thr { // a NaN position: look at it every frame
+		thr = math.Inf(-1)
+	}
+	return thr
+}
+
+// modeMask returns the groups an entity gets in its pose mode.
+func modeMask(full bool) uint16 {
+	if full {
+		return wire.MaskState | wire.MaskFullPose
+	}
+	return wire.MaskState | wire.MaskQuantPose
+}
+
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// whole adds wid to S(N): every group of its pose mode that is not zeros.
+func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
+	a := s.arena
+	slot := s.store.Add(wid)
+	if slot >= len(s.picks) {
+		s.picks = append(s.picks, entPick{})
+		s.walks = append(s.walks, entWalk{})
+	}
+	held := s.store.At(slot)
+	s.has[wid>>6] |= 1 << (wid & 63)
+	rec := &a.recs[wid]
+	var groups uint16
+	for m := modeMask(own); m != 0; m &= m - 1 {
+		g := lowBit(m)
+		if src := rec.Group(g); !isZero(src) {
+			copy(held.Rec.Group(g), src)
+			groups |= 1 << g
+		}
+	}
+	var tier uint8
+	if !own {
+		tier = s.in.tier(d2, wire.TierCount)
+	}
+	held.Tier, held.PoseFull = tier, own
+	if groups&wire.MaskPose != 0 {
+		held.PoseTick = s.tick
+	}
+	h := &a.hot[wid]
+	flags := h.state & hfState
+	if own {
+		flags |= hfFull
+	}
+	var rest uint8
+	if held.Rec.AtRest() {
+		rest = stRest
+	}
+	s.picks[slot] = entPick{sent: s.tick, wid: wid, rest: rest}
+	s.walks[slot] = entWalk{pose: poseOf(&held.Rec), life: h.life, stamp: s.stamp, flags: flags}
+	s.walks[slot].pose.tick = held.PoseTick
+	s.setTier(slot, tier)
+	s.setThr(slot, s.threshold(d2, tier, own, !own && h.state&stAlways == 0), h.odo)
+	mask := groups | wire.MaskTierOf(tier)
+	if own {
+		mask |= wire.PoseFull
+	}
+	var zero [3]int32
+	s.change(wid, mask, true, rec, &zero)
+}
+
+// change adds a change of wid with mask (its groups, tier and PoseFull),
+// whose groups' bytes are rec's, to the frame: into out, serialized (with
+// its position as small steps from from when they fit), or into the Delta.
+func (s *ClientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
+	if !s.emit {
+		s.delta.Changes = append(s.delta.Changes, Change{EID: wid, Mask: mask, New: isNew, From: *from})
+		return
+	}
+	s.out = appendChange(s.out, wid, mask, rec, from)
+	s.outN++
+}
+
+// maxChangeBytes bounds a change without an age: its id, its mask and at
+// most every group of a record.
+const maxChangeBytes = 4 + wire.RecordBytes
+
+// appendChange appends a change of eid with mask (its groups, tier and
+// PoseFull; no age) as wire.AppendChange does, its position as small steps
+// from from when they fit, its groups' bytes taken from rec. It writes into
+// room made once, a few words at a time: every client's frame carries its
+// changes, most of them a pose alone.
+func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
+	n := len(b)
+	if cap(b)-n < maxChangeBytes {
+		b = append(b[:cap(b)], make([]byte, maxChangeBytes)...)
+	}
+	o := b[n : n+maxChangeBytes]
+	k := 4
+	if mask&(1<<wire.GroupPosition) != 0 {
+		p := rec[wire.PositionAt:]
+		dx := int64(int32(le.Uint32(p))) - int64(from[0])
+		dy := int64(int32(le.Uint32(p[4:]))) - int64(from[1])
+		dz := int64(int32(le.Uint32(p[8:]))) - int64(from[2])
+		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
+			mask |= wire.SmallSteps
+			le.PutUint16(o[4:], uint16(dx))
+			le.PutUint16(o[6:], uint16(dy))
+			le.PutUint16(o[8:], uint16(dz))
+			k += wire.SmallStepBytes
+		} else {
+			copy(o[4:16], p[:wire.PositionBytes])
+			k += wire.PositionBytes
+		}
+	}
+	le.PutUint16(o, eid)
+	le.PutUint16(o[2:], mask)
+	if mask&(1<<wire.GroupRotation) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.RotationAt:]))
+		k += wire.RotationBytes
+	}
+	if mask&(1<<wire.GroupVelocity) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.VelocityAt:]))
+		le.PutUint16(o[k+4:], le.Uint16(rec[wire.VelocityAt+4:]))
+		k += wire.VelocityBytes
+	}
+	for m := mask & wire.MaskGroups &^ (wire.MaskQuantPose); m != 0; m &= m - 1 {
+		g := lowBit(m)
+		k += copy(o[k:], rec.Group(g))
+	}
+	if mask&(1<<wire.GroupSpin) != 0 {
+		le.PutUint16(o[k:], le.Uint16(rec[wire.SpinAt:]))
+		le.PutUint32(o[k+2:], le.Uint32(rec[wire.SpinAt+2:]))
+		k += wire.SpinBytes
+	}
+	return b[:n+k]
+}
+
+// fitsStep reports whether d (in 1/PositionScale m) goes as a small step.
+func fitsStep(d int64) bool { return d >= -wire.SmallStepMax && d <= wire.SmallStepMax }
+
+// poseWaits reports whether the quantized pose of wid, held in slot, at
+// tier, waits for its turn: its tier is not 0, the frame is not its turn,
+// and its rest is the one the client holds (a stop and a start are news at
+// once).
+func (s *ClientState) poseWaits(wid uint16, tier uint8, slot int) bool {
+	return tier > 0 && !wire.Due(tier, s.frame, wid) && s.arena.hot[wid].state&stRest == s.picks[slot].rest
+}
+
+// update brings wid, held in slot, to S(N) at tier.
+func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
+	a := s.arena
+	w := &s.walks[slot]
+	pk := &s.picks[slot]
+	full := w.flags&hfFull != 0
+	cand := modeMask(own)
+	waits := false
+	if own == full {
+		// The groups that may differ: the pose's if the arena changed it
+		// since it was last held whole, the others' if since the last
+		// frame. Comparing a few words of each is cheaper than reading
+		// which group changed.
+		h := &a.hot[wid]
+		var maybe uint16
+		if h.poseAt > pk.sent {
+			maybe |= wire.MaskPose
+		}
+		if h.stateAt > s.lastTick {
+			maybe |= wire.MaskState
+		}
+		cand &= maybe
+		if !own && cand&wire.MaskQuantPose != 0 && s.poseWaits(wid, tier, slot) {
+			cand &^= wire.MaskQuantPose
+			waits = true
+		}
+	}
+	rec := &a.recs[wid]
+	pose := &w.pose
+	from := posePosition(pose)
+	var diff uint16
+	var held *wire.Held
+	if cand&wire.MaskQuantPose != 0 {
+		// The quantized pose's groups are compared with the copy in w
+		// (the four are candidates together).
+		if diff = poseDiff(&a.qpose[wid], pose); diff != 0 {
+			q := &a.qpose[wid]
+			pose.a, pose.b, pose.c, pose.d = q.a, q.b, q.c, q.d
+			held = s.store.At(slot)
+			putPose(&held.Rec, pose)
+		}
+	}
+	if m := cand &^ wire.MaskQuantPose; m != 0 {
+		held = s.store.At(slot)
+		for ; m != 0; m &= m - 1 {
+			if g := lowBit(m); wire.CopyGroup(&held.Rec, rec, g) {
+				diff |= 1 << g
+			}
+		}
+	}
+	if !waits {
+		pk.sent = s.tick
+	}
+	if diff == 0 && tier == w.tier && own == full {
+		return
+	}
+	if held == nil {
+		held = s.store.At(slot)
+	}
+	held.Tier, held.PoseFull = tier, own
+	s.setTier(slot, tier)
+	w.flags &^= hfFull
+	if own {
+		w.flags |= hfFull
+	}
+	if diff&(1<<wire.GroupVelocity|1<<wire.GroupSpin) != 0 {
+		pk.rest = 0
+		if poseAtRest(pose) {
+			pk.rest = stRest
+		}
+	}
+	if diff&wire.MaskPose != 0 {
+		held.PoseTick, pose.tick = s.tick, s.tick
+	}
+	mask := diff | wire.MaskTierOf(tier)
+	if own {
+		mask |= wire.PoseFull
+	}
+	s.change(wid, mask, false, rec, &from)
+}
+
+// dist2 returns the squared ground distance of wid from the centre.
 func (s *ClientState) dist2(wid uint16) float32 {
 	h := &s.arena.hot[wid]
 	dx, dy := h.x-s.cx, h.y-s.cy
@@ -411,202 +1035,41 @@ func (s *ClientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
 	return sl - slackEpsilon
 }
 
-// keep brings wid, held in slot, to S(N), or removes it: gone, or beyond the
-// leave radius and neither always nor the client's own.
-func (s *ClientState) keep(wid uint16, slot int) {
-	h := &s.arena.hot[wid]
-	sv := &s.srv[slot]
-	sv.stamp = s.stamp
-	if h.state&stPresent == 0 {
-		s.remove(wid, slot)
-		return
-	}
-	own := s.view.owns(wid)
-	bound := !own && h.state&stAlways == 0
-	dx, dy := h.x-s.cx, h.y-s.cy
-	d2 := dx*dx + dy*dy
-	if bound && !(d2 <= s.leave2) {
-		s.remove(wid, slot)
-		return
-	}
-	if sv.life != h.life {
-		// A new life under the id: removed, and whole again.
-		s.remove(wid, slot)
-		s.whole(wid, own, d2)
-		return
-	}
-	var tier uint8
-	if !own {
-		tier = s.in.tier(d2, sv.tier)
-	}
-	sv.limit, sv.odo, sv.travel = s.moved+float64(s.slack(d2, tier, own, bound)), h.odo, 0
-	if sv.limit != sv.limit { // a NaN position: look at it every frame
-		sv.limit = math.Inf(-1)
-	}
-	sv.state = h.state & (stPresent | stAlways)
-	if h.stateAt <= sv.stateSynced && tier == sv.tier && own == sv.full {
-		if h.poseAt <= sv.poseSynced {
-			sv.waiting = false
-			return // nothing new since the client last held all of it
-		}
-		if !own && s.poseWaits(wid, tier, sv) {
-			sv.waiting = true
-			return // only a far pose changed, and it is not its turn
-		}
-	}
-	s.update(wid, slot, own, tier)
+// poseDiff returns the quantized pose groups whose bytes differ between q
+// and p.
+func poseDiff(q, p *poseWords) uint16 {
+	xb, xc := q.b^p.b, q.c^p.c
+	return uint16(b2i(q.a^p.a|xb<<32 != 0)<<wire.GroupPosition |
+		b2i(xb>>32 != 0)<<wire.GroupRotation |
+		b2i(xc<<16 != 0)<<wire.GroupVelocity |
+		b2i(xc>>48|uint64(q.d^p.d) != 0)<<wire.GroupSpin)
 }
 
-// modeMask returns the groups an entity gets in its pose mode.
-func modeMask(full bool) uint16 {
-	if full {
-		return wire.MaskState | wire.MaskFullPose
+// b2i is 1 for true: a flag set without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return wire.MaskState | wire.MaskQuantPose
+	return 0
 }
 
-func isZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// whole adds wid to S(N): every group of its pose mode that is not zeros.
-func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
-	a := s.arena
-	slot := s.store.Add(wid)
-	if slot >= len(s.srv) {
-		s.srv = append(s.srv, serverHeld{})
-	}
-	held := s.store.At(slot)
-	s.has[wid>>6] |= 1 << (wid & 63)
-	rec := &a.recs[wid]
-	var groups uint16
-	for m := modeMask(own); m != 0; m &= m - 1 {
-		g := lowBit(m)
-		if src := rec.Group(g); !isZero(src) {
-			copy(held.Rec.Group(g), src)
-			groups |= 1 << g
-		}
-	}
-	var tier uint8
-	if !own {
-		tier = s.in.tier(d2, wire.TierCount)
-	}
-	held.Tier, held.PoseFull = tier, own
-	if groups&wire.MaskPose != 0 {
-		held.PoseTick = s.tick
-	}
-	h := &a.hot[wid]
-	s.srv[slot] = serverHeld{
-		wid: wid, tier: tier, full: own, rest: held.Rec.AtRest(), life: h.life, pose: quantPose(&held.Rec),
-		poseSynced: s.tick, stateSynced: s.tick, stamp: s.stamp,
-		limit: s.moved + float64(s.slack(d2, tier, own, !own && h.state&stAlways == 0)), odo: h.odo,
-		state: h.state & (stPresent | stAlways),
-	}
-	if sv := &s.srv[slot]; sv.limit != sv.limit { // a NaN position: look at it every frame
-		sv.limit = math.Inf(-1)
-	}
-	mask := groups | wire.MaskTierOf(tier)
-	if own {
-		mask |= wire.PoseFull
-	}
-	s.delta.Changes = append(s.delta.Changes, Change{EID: wid, Mask: mask, New: true})
-}
-
-// poseWaits reports whether the quantized pose of wid, in tier, waits for
-// its turn: its tier is not 0, the frame is not its turn, and its rest is
-// the one the client holds (a stop and a start are news at once).
-func (s *ClientState) poseWaits(wid uint16, tier uint8, srv *serverHeld) bool {
-	return tier > 0 && !wire.Due(tier, s.frame, wid) && (s.arena.hot[wid].state&stRest != 0) == srv.rest
-}
-
-// update brings wid, held in slot, to S(N) at tier.
-func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
-	a := s.arena
-	held := s.store.At(slot)
-	srv := &s.srv[slot]
-	cand := modeMask(own)
-	waits := false
-	if own == srv.full {
-		// The groups that may differ: the pose's if it changed since the
-		// client last held all of it, the others' likewise. Comparing a
-		// few words of each is cheaper than reading which group changed.
-		h := &a.hot[wid]
-		var maybe uint16
-		if h.poseAt > srv.poseSynced {
-			maybe |= wire.MaskPose
-		}
-		if h.stateAt > srv.stateSynced {
-			maybe |= wire.MaskState
-		}
-		cand &= maybe
-		if !own && cand&wire.MaskQuantPose != 0 && s.poseWaits(wid, tier, srv) {
-			cand &^= wire.MaskQuantPose
-			waits = true
-		}
-	}
-	rec := &a.recs[wid]
-	from := posePosition(&srv.pose)
-	var diff uint16
-	for m := cand & wire.MaskQuantPose; m != 0; m &= m - 1 {
-		g := lowBit(m)
-		at, n := wire.GroupAt(g), wire.GroupBytes(g)
-		src, dst := rec[at:at+n], srv.pose[at-wire.PositionAt:at-wire.PositionAt+n]
-		if string(src) != string(dst) {
-			copy(dst, src)
-			copy(held.Rec[at:at+n], src)
-			diff |= 1 << g
-		}
-	}
-	for m := cand &^ wire.MaskQuantPose; m != 0; m &= m - 1 {
-		if g := lowBit(m); wire.CopyGroup(&held.Rec, rec, g) {
-			diff |= 1 << g
-		}
-	}
-	srv.stateSynced = s.tick
-	srv.waiting = waits
-	if !waits {
-		srv.poseSynced = s.tick
-	}
-	if diff == 0 && tier == srv.tier && own == srv.full {
-		return
-	}
-	held.Tier, held.PoseFull = tier, own
-	srv.tier, srv.full = tier, own
-	if diff&(1<<wire.GroupVelocity|1<<wire.GroupSpin) != 0 {
-		srv.rest = poseAtRest(&srv.pose)
-	}
-	if diff&wire.MaskPose != 0 {
-		held.PoseTick = s.tick
-	}
-	mask := diff | wire.MaskTierOf(tier)
-	if own {
-		mask |= wire.PoseFull
-	}
-	s.delta.Changes = append(s.delta.Changes, Change{EID: wid, Mask: mask, From: from})
-}
-
-// quantPose returns the quantized pose of rec.
-func quantPose(rec *wire.Record) (p [wire.QuantPoseBytes]byte) {
-	copy(p[:], rec[wire.PositionAt:])
-	return p
+// putPose writes the quantized pose p into rec.
+func putPose(rec *wire.Record, p *poseWords) {
+	r := rec[wire.PositionAt:]
+	le.PutUint64(r, p.a)
+	le.PutUint64(r[8:], p.b)
+	le.PutUint64(r[16:], p.c)
+	le.PutUint32(r[24:], p.d)
 }
 
 // posePosition returns the position of a quantized pose.
-func posePosition(p *[wire.QuantPoseBytes]byte) [3]int32 {
-	return [3]int32{int32(le.Uint32(p[0:])), int32(le.Uint32(p[4:])), int32(le.Uint32(p[8:]))}
+func posePosition(p *poseWords) [3]int32 {
+	return [3]int32{int32(p.a), int32(p.a >> 32), int32(p.b)}
 }
 
-// poseAtRest reports whether a quantized pose's velocity and spin (its
-// last 12 bytes) are zero.
-func poseAtRest(p *[wire.QuantPoseBytes]byte) bool {
-	const vel = wire.VelocityAt - wire.PositionAt
-	return le.Uint64(p[vel:]) == 0 && le.Uint32(p[vel+8:]) == 0
-}
+// poseAtRest reports whether a quantized pose's velocity and spin are
+// zero.
+func poseAtRest(p *poseWords) bool { return p.c == 0 && p.d == 0 }
 
 var le = binary.LittleEndian
 
