@@ -112,66 +112,20 @@ func stepScenarios() map[string]uint64 {
 		out["pile"] = h.h.Sum64()
 		out["pile"+"-motion"] = h.m.Sum64()
 	}
-	// mayhem with hitches
+	// mayhem with hitches and a ghost
 	for _, seed := range []uint64{1, 2} {
 		h := newStepHasher()
-		rng := rand.New(rand.NewPCG(seed, 11))
-		st, _ := NewStatic([]Polygon{
-			BoxPolygon(Vec{20, 20}, 8, 6, 0, 10),
-			BoxPolygon(Vec{60, 20}, 5, 10, 0.4, 10),
-			BoxPolygon(Vec{20, 60}, 10, 3, -0.3, 10),
-			octagon(Vec{60, 60}, 7, 10),
-			{Points: []Vec{{38, 38}, {44, 40}, {40, 44}}, Height: 3},
-		}, Rect{Max: Vec{80, 80}}, 0)
-		var b Bodies
-		var s Scratch
-		var drives []components.Drive
-		var cars []bool
-		var models []uint8
-		for len(b.List) < 120 {
-			p := Vec{rng.Float32() * 80, rng.Float32() * 80}
-			if st.Overlaps(p, 4.1) {
-				continue
-			}
-			car := len(b.List)%2 == 0
-			model := uint8(rng.IntN(int(ModelPolice) + 1))
-			models = append(models, model)
-			if car {
-				addCar(&b, model, p, rng.Float32()*6.3, rng.Float32()*30)
-			} else {
-				addPerson(&b, p)
-			}
-			cars = append(cars, car)
-			drives = append(drives, components.Drive{})
-		}
-		b.List[8].Layer = components.LayerGhost
-		b.List[8].Mask = components.LayerVehicle
+		m, _ := newMayhem(seed)
+		m.b.List[8].Layer = components.LayerGhost
+		m.b.List[8].Mask = components.LayerVehicle
 		for k := 0; k < 600; k++ {
 			if k == 60 {
-				b.AddHitch(0, 2, 8)
-				b.AddHitch(4, 6, 7)
+				m.b.AddHitch(0, 2, 8)
+				m.b.AddHitch(4, 6, 7)
 			}
-			if k%30 == 0 {
-				for i := range drives {
-					drives[i] = components.Drive{
-						Throttle: rng.Float32(), Steer: rng.Float32()*2 - 1, MoveY: 1,
-						LookYaw: rng.Float32() * 6.3, Held: components.BtnSprint,
-					}
-					if rng.IntN(4) == 0 {
-						drives[i].Held |= components.BtnHandbrake
-					}
-				}
-			}
-			for i := range b.List {
-				bd := &b.List[i]
-				if cars[i] {
-					DriveCar(&bd.Pose, &bd.Vel, &drives[i], CarModel(models[i]), Dt)
-				} else {
-					DriveWalker(&bd.Pose, &bd.Vel, &drives[i], &DefaultWalker, Dt)
-				}
-			}
-			Step(st, &b, &s, Dt)
-			h.step(&b, &s)
+			m.drive(k)
+			Step(m.st, &m.b, &m.s, Dt)
+			h.step(&m.b, &m.s)
 		}
 		out[fmt.Sprintf("mayhem-%d", seed)] = h.h.Sum64()
 		out[fmt.Sprintf("mayhem-%d", seed)+"-motion"] = h.m.Sum64()

@@ -636,66 +636,92 @@ func TestHitsInPairOrder(t *testing.T) {
 	}
 }
 
+// mayhem is a yard of five buildings in an 80 m square with 120 bodies,
+// every other one a car of a random model, the rest people, each on a new
+// whim (throttle, steering, a heading, the handbrake now and then) twice a
+// second.
+type mayhem struct {
+	st     *Static
+	b      Bodies
+	s      Scratch
+	rng    *rand.Rand
+	drives []components.Drive
+	cars   []bool
+	models []uint8
+}
+
+func newMayhem(seed uint64) (*mayhem, error) {
+	m := &mayhem{rng: rand.New(rand.NewPCG(seed, 11))}
+	st, err := NewStatic([]Polygon{
+		BoxPolygon(Vec{20, 20}, 8, 6, 0, 10),
+		BoxPolygon(Vec{60, 20}, 5, 10, 0.4, 10),
+		BoxPolygon(Vec{20, 60}, 10, 3, -0.3, 10),
+		octagon(Vec{60, 60}, 7, 10),
+		{Points: []Vec{{38, 38}, {44, 40}, {40, 44}}, Height: 3},
+	}, Rect{Max: Vec{80, 80}}, 0)
+	if err != nil {
+		return nil, err
+	}
+	m.st = st
+	rng := m.rng
+	for len(m.b.List) < 120 {
+		p := Vec{rng.Float32() * 80, rng.Float32() * 80}
+		if st.Overlaps(p, 4.1) { // a truck's bounding circle
+			continue
+		}
+		car := len(m.b.List)%2 == 0
+		model := uint8(rng.IntN(int(ModelPolice) + 1))
+		m.models = append(m.models, model)
+		if car {
+			addCar(&m.b, model, p, rng.Float32()*6.3, rng.Float32()*30)
+		} else {
+			addPerson(&m.b, p)
+		}
+		m.cars = append(m.cars, car)
+		m.drives = append(m.drives, components.Drive{})
+	}
+	return m, nil
+}
+
+// drive runs the driving models of tick k (new whims every 30th tick), not
+// the step.
+func (m *mayhem) drive(k int) {
+	if k%30 == 0 {
+		for i := range m.drives {
+			m.drives[i] = components.Drive{
+				Throttle: m.rng.Float32(), Steer: m.rng.Float32()*2 - 1, MoveY: 1,
+				LookYaw: m.rng.Float32() * 6.3, Held: components.BtnSprint,
+			}
+			if m.rng.IntN(4) == 0 {
+				m.drives[i].Held |= components.BtnHandbrake
+			}
+		}
+	}
+	for i := range m.b.List {
+		bd := &m.b.List[i]
+		if m.cars[i] {
+			DriveCar(&bd.Pose, &bd.Vel, &m.drives[i], CarModel(m.models[i]), Dt)
+		} else {
+			DriveWalker(&bd.Pose, &bd.Vel, &m.drives[i], &DefaultWalker, Dt)
+		}
+	}
+}
+
 func TestMayhemNeverInsideBuildings(t *testing.T) {
 	seeds := []uint64{1, 2, 3, 4}
 	if testing.Short() {
 		seeds = seeds[:1]
 	}
 	for _, seed := range seeds {
-		rng := rand.New(rand.NewPCG(seed, 11))
-		st, err := NewStatic([]Polygon{
-			BoxPolygon(Vec{20, 20}, 8, 6, 0, 10),
-			BoxPolygon(Vec{60, 20}, 5, 10, 0.4, 10),
-			BoxPolygon(Vec{20, 60}, 10, 3, -0.3, 10),
-			octagon(Vec{60, 60}, 7, 10),
-			{Points: []Vec{{38, 38}, {44, 40}, {40, 44}}, Height: 3},
-		}, Rect{Max: Vec{80, 80}}, 0)
+		m, err := newMayhem(seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b Bodies
-		var s Scratch
-		var drives []components.Drive
-		var cars []bool
-		var models []uint8
+		st, b := m.st, &m.b
 		var worst float32
-		for len(b.List) < 120 {
-			p := Vec{rng.Float32() * 80, rng.Float32() * 80}
-			if st.Overlaps(p, 4.1) { // a truck's bounding circle
-				continue
-			}
-			car := len(b.List)%2 == 0
-			model := uint8(rng.IntN(int(ModelPolice) + 1))
-			models = append(models, model)
-			if car {
-				addCar(&b, model, p, rng.Float32()*6.3, rng.Float32()*30)
-			} else {
-				addPerson(&b, p)
-			}
-			cars = append(cars, car)
-			drives = append(drives, components.Drive{})
-		}
 		for k := 0; k < 10*60; k++ {
-			if k%30 == 0 { // new whims twice a second
-				for i := range drives {
-					drives[i] = components.Drive{
-						Throttle: rng.Float32(), Steer: rng.Float32()*2 - 1, MoveY: 1,
-						LookYaw: rng.Float32() * 6.3, Held: components.BtnSprint,
-					}
-					if rng.IntN(4) == 0 {
-						drives[i].Held |= components.BtnHandbrake
-					}
-				}
-			}
-			for i := range b.List {
-				bd := &b.List[i]
-				if cars[i] {
-					DriveCar(&bd.Pose, &bd.Vel, &drives[i], CarModel(models[i]), Dt)
-				} else {
-					DriveWalker(&bd.Pose, &bd.Vel, &drives[i], &DefaultWalker, Dt)
-				}
-			}
-			Step(st, &b, &s, Dt)
+			m.drive(k)
+			Step(st, b, &m.s, Dt)
 			for i := range b.List {
 				d := staticDepth(st, &b.List[i])
 				if d > maxOverlap {
