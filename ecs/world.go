@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/levels"
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
@@ -20,7 +21,8 @@ const Dt float32 = 1.0 / TickRate
 
 // Config makes a World.
 type Config struct {
-	Seed    uint64 // seeds World.RNG
+	Seed    uint64        // seeds World.RNG
+	Level   *levels.Level // the level the room plays; may be nil (a bare world for tests)
 	Rules   Rules
 	MaxIDs  int // wire ids available; 0 means MaxWireIDs
 	Entries []Entry
@@ -38,6 +40,10 @@ type World struct {
 	Cmd Commands
 	// Sched runs the systems in their one order.
 	Sched *Schedule
+	// Level is the level the room plays (nil for a bare world): read
+	// only, shared by every system that needs the map (roads, spawn
+	// points, zones, gates).
+	Level *levels.Level
 	// Rules are the game's rules for this room.
 	Rules Rules
 	// Clock is the room's tick count and time of day.
@@ -72,6 +78,7 @@ func New(cfg Config) (*World, error) {
 	w := &World{
 		Arche: &aw,
 		IDs:   NewWireIDs(cfg.MaxIDs),
+		Level: cfg.Level,
 		Rules: cfg.Rules,
 		RNG:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/levels"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -205,5 +206,21 @@ func TestLastCrimes(t *testing.T) {
 		if len(s) == 1 && s[0].Pos.X != float32(i-1) {
 			t.Fatalf("tick %d: saw the crime of tick %v", i, s[0].Pos.X)
 		}
+	}
+}
+
+// TestWorldHoldsLevel: the level a world is made on is its resource,
+// shared by the systems.
+func TestWorldHoldsLevel(t *testing.T) {
+	l, err := levels.Load("test-flat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(Config{Seed: 1, Level: l, Rules: FreeRoam()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Level != l {
+		t.Fatalf("World.Level = %p, want the level it was made on (%p)", w.Level, l)
 	}
 }

@@ -124,7 +124,7 @@ func New(cfg Config) (*GameServer, error) {
 			return nil, fmt.Errorf("server: level %s: %w", cfg.Level.Name, err)
 		}
 	}
-	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Rules: cfg.Rules})
+	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules})
 	if err != nil {
 		return nil, err
 	}

@@ -91,7 +91,7 @@ func New(t testing.TB, l *levels.Level, o Options) *Rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := ecs.New(ecs.Config{Seed: o.Seed, Rules: o.Rules})
+	w, err := ecs.New(ecs.Config{Seed: o.Seed, Level: l, Rules: o.Rules})
 	if err != nil {
 		t.Fatal(err)
 	}
