@@ -77,6 +77,7 @@ func BenchmarkCity64(b *testing.B) {
 	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.99)), "p99-us/tick")
 	entries := g.World().Sched.Entries()
 	for i, e := range entries {
+		b.ReportMetric(us(loadgen.Percentile(f.SystemTimes[i], 0.5)), e.Name+"-p50-us")
 		b.ReportMetric(us(loadgen.Percentile(f.SystemTimes[i], 0.99)), e.Name+"-p99-us")
 	}
 	b.ReportMetric(us(loadgen.Percentile(f.SnapshotTimes, 0.99)), "snapshots-p99-us")

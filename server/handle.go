@@ -245,7 +245,9 @@ func (g *GameServer) notify(s *Session) {
 	}
 	if rev := w.Clock.Revision(); rev != s.sent.clock {
 		s.sent.clock = rev
-		if !g.sendText(s, textframe.ClockFrame{Type: "clock", Minutes: w.Clock.Minutes(), Pace: w.Clock.Pace(), Tick: w.Tick()}) {
+		f := textframe.ClockFrame{Type: "clock", Minutes: w.Clock.Minutes(), Pace: w.Clock.Pace(), Tick: w.Tick()}
+		g.text = f.AppendJSON(g.text[:0])
+		if !g.sendTextBytes(s, g.text) {
 			return
 		}
 	}
@@ -264,7 +266,8 @@ func (g *GameServer) notify(s *Session) {
 			s.sent.cash = cash.Amount
 		}
 		s.sent.status, s.sent.hp = true, h.HP
-		g.sendText(s, f)
+		g.text = f.AppendJSON(g.text[:0])
+		g.sendTextBytes(s, g.text)
 	}
 }
 
@@ -285,7 +288,8 @@ func (g *GameServer) notifyWanted(s *Session) bool {
 		f.Arrested, f.Fine = true, wa.Fine
 	}
 	s.sent.wanted, s.sent.stars, s.sent.heat, s.sent.arrests = true, wa.Stars, wa.Heat, wa.Arrests
-	return g.sendText(s, f)
+	g.text = f.AppendJSON(g.text[:0])
+	return g.sendTextBytes(s, g.text)
 }
 
 // sendText sends s a JSON text frame on the reliable channel and reports
@@ -293,7 +297,12 @@ func (g *GameServer) notifyWanted(s *Session) bool {
 // lost with the client: it is cut off (its character leaves the world, so
 // the caller must not touch it again).
 func (g *GameServer) sendText(s *Session, v any) bool {
-	b := textframe.Marshal(v)
+	return g.sendTextBytes(s, textframe.Marshal(v))
+}
+
+// sendTextBytes is sendText for a frame already in JSON (b is only read
+// during the call: the transport copies it).
+func (g *GameServer) sendTextBytes(s *Session, b []byte) bool {
 	if err := s.conn.Send(b, true, true); err != nil {
 		if errors.Is(err, ErrSendFull) {
 			g.kick(s, ErrTooSlow)

@@ -98,6 +98,7 @@ type GameServer struct {
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
 	due      []*Session    // the sessions whose snapshot is due this tick
 	enc      *encoders
+	text     []byte // the text frame being sent, reused: see sendTextBytes
 
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
