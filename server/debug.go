@@ -9,6 +9,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/systems"
 )
 
 // debugCommands are the debug commands, by name. A command that needs a
@@ -18,11 +19,13 @@ var debugCommands = map[string]struct {
 	needs string // a system name, or ""
 	run   func(g *GameServer, s *Session, c *textframe.Command) error
 }{
-	"teleport":  {"", (*GameServer).debugTeleport},
-	"spawn-car": {"", (*GameServer).debugSpawnCar},
-	"clock":     {"", (*GameServer).debugClock},
-	"kill":      {"", (*GameServer).debugKill},
-	"wanted":    {"police", (*GameServer).debugWanted},
+	"teleport":    {"", (*GameServer).debugTeleport},
+	"spawn-car":   {"", (*GameServer).debugSpawnCar},
+	"clock":       {"", (*GameServer).debugClock},
+	"kill":        {"", (*GameServer).debugKill},
+	"wanted":      {"police", (*GameServer).debugWanted},
+	"give-key":    {"gates", (*GameServer).debugGiveKey},
+	"reset-level": {"spawners", (*GameServer).debugResetLevel},
 }
 
 // ErrDebugOff is the reply to a debug command from a client whose debug
@@ -35,7 +38,7 @@ func (g *GameServer) debugCommand(s *Session, c *textframe.Command) error {
 	}
 	cmd, ok := debugCommands[c.Cmd]
 	if !ok {
-		return fmt.Errorf("unknown debug command %q (known: teleport, spawn-car, clock, kill, wanted)", c.Cmd)
+		return fmt.Errorf("unknown debug command %q (known: teleport, spawn-car, clock, kill, wanted, give-key, reset-level)", c.Cmd)
 	}
 	if cmd.needs != "" && g.w.Sched.System(cmd.needs) == nil {
 		return fmt.Errorf("not available: the %s system is not running in this room", cmd.needs)
@@ -163,5 +166,35 @@ func (g *GameServer) debugWanted(s *Session, c *textframe.Command) error {
 		return errors.New("you have no Wanted level")
 	}
 	wa.Stars, wa.Heat, wa.Unseen = *c.Stars, 0, 0
+	return nil
+}
+
+// debugGiveKey gives the target (default: your character) the level's key
+// with tag Value: a gate whose rule names that tag opens for them at the
+// wheel.
+func (g *GameServer) debugGiveKey(s *Session, c *textframe.Command) error {
+	if c.Value == "" {
+		return errors.New("value is required (a key tag of this level)")
+	}
+	e, err := g.target(s, c)
+	if err != nil {
+		return err
+	}
+	if act, _, _ := g.persons.Get(e); act == nil {
+		return errors.New("only a person carries keys")
+	}
+	gs := systems.Gates(g.w)
+	if gs == nil {
+		return errors.New("not available: the gates system is not running in this room")
+	}
+	return gs.Give(g.w, e, c.Value)
+}
+
+// debugResetLevel resets the level at the next tick: the spawners park
+// every bay and put their NPCs back, the gates shut.
+func (g *GameServer) debugResetLevel(s *Session, c *textframe.Command) error {
+	if !systems.ResetLevel(g.w) {
+		return errors.New("not available: this room has no level to reset")
+	}
 	return nil
 }

@@ -64,7 +64,9 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	if o.Level != nil {
 		z = zones.New(o.Level, o.SafeZones...)
 		add(spawners.Name, ecs.PhasePreStep, spawners.New(w, o.Level, o.Static))
-		add(gates.Name, ecs.PhasePreStep, gates.New(w, o.Level))
+		g := gates.New(w, o.Level)
+		g.HasKey = g.CarriedKeys() // a key tag opens for a driver whose Keys hold it
+		add(gates.Name, ecs.PhasePreStep, g)
 		if w.Rules.Police {
 			add(police.Name, ecs.PhasePreStep, police.New(w, o.Level, o.Static))
 		}
@@ -85,4 +87,35 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		add(pedestrians.WatchName, ecs.PhaseSync, peds.Watcher())
 	}
 	return list
+}
+
+// ResetLevel puts w's level back as it was made, as far as the schedule's
+// systems can: the spawners park every bay again and put back their NPCs
+// (spawners.System.Reset), and the gates shut (gates.System.Reset). It
+// takes effect at the next tick. It reports false when the schedule has
+// neither system (a room with no level).
+func ResetLevel(w *ecs.World) bool {
+	if w.Sched == nil {
+		return false
+	}
+	done := false
+	if s, ok := w.Sched.System(spawners.Name).(*spawners.System); ok {
+		s.Reset()
+		done = true
+	}
+	if g, ok := w.Sched.System(gates.Name).(*gates.System); ok {
+		g.Reset()
+		done = true
+	}
+	return done
+}
+
+// Gates returns the gates system of w's schedule, nil when it has none (a
+// room with no level).
+func Gates(w *ecs.World) *gates.System {
+	if w.Sched == nil {
+		return nil
+	}
+	g, _ := w.Sched.System(gates.Name).(*gates.System)
+	return g
 }

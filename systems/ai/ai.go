@@ -7,8 +7,9 @@
 //   - Ambient traffic. It keeps the room's traffic count of cars (the
 //     rules' Traffic, else the level's, else DefaultTrafficMain on a main-*
 //     level and none on a test-* one), brings them out of the level's
-//     traffic spawn points (or, when every one in reach is taken, points
-//     along the traffic's lanes) near the players but out of every player's
+//     traffic spawn points (or, when every one in reach is taken or the
+//     level has none, points along the traffic's lanes) near the players
+//     (anywhere while there are none) but out of every player's
 //     sight, drives them along the lanes of the road graph (a lookahead
 //     point on the lane and the next, the next chosen at each node from the
 //     world's random source), keeps them behind what is in their way

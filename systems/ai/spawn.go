@@ -92,11 +92,11 @@ func (s *System) trimCrowd(w *ecs.World) {
 // spawnTraffic brings ambient cars out of the traffic spawn points until
 // the count is kept: a point at least TrafficSpawnMin from every player,
 // within TrafficSpawnMax of one, out of every player's sight, with room;
-// or, when every such point is taken, a point along a traffic lane that
-// is all of that.
+// or, when every such point is taken (or the level has none), a point
+// along a traffic lane that is all of that.
 func (s *System) spawnTraffic(w *ecs.World) {
 	need := min(s.trafficWant-s.traffic, s.Tuning.CarsPerTick)
-	if need <= 0 || len(s.trafficSpawns) == 0 {
+	if need <= 0 {
 		return
 	}
 	s.spawned = s.spawned[:0]
@@ -126,8 +126,9 @@ func (s *System) spawnTraffic(w *ecs.World) {
 		need--
 	}
 	// Every spawn point in reach is taken or in sight (a corner of the
-	// city, a crowd of players): a point along a lane near a player.
-	for try := 0; try < carTries*need && need > 0 && len(s.players) > 0; try++ {
+	// city, a crowd of players), or the level has none: a point along a
+	// lane near a player, or anywhere on the lanes when there is none.
+	for try := 0; try < carTries*need && need > 0 && len(s.nav.Lanes) > 0; try++ {
 		sp, ok := s.lanePoint(w)
 		if !ok || !s.spawnable(sp.pos, s.Tuning.TrafficSpawnMin, s.Tuning.TrafficSpawnMax, s.Tuning.SightRange, CarRoom) {
 			continue
@@ -144,14 +145,19 @@ func (s *System) spawnTraffic(w *ecs.World) {
 const laneEnd = 15
 
 // lanePoint draws a point on a traffic lane at a spawn distance from a
-// player drawn at random.
+// player drawn at random; with no player, on a lane drawn at random.
 func (s *System) lanePoint(w *ecs.World) (spawnPoint, bool) {
 	m := s.nav
-	pl := s.players[w.RNG.IntN(len(s.players))].pos
-	sn, cs := math32.Sincos(w.RNG.Float32() * 2 * math32.Pi)
-	rad := s.Tuning.TrafficSpawnMin + w.RNG.Float32()*(s.Tuning.TrafficSpawnMax-s.Tuning.TrafficSpawnMin)
-	lane, _ := m.NearestLane(pl.Add(nav.Vec{X: cs * rad, Y: sn * rad}), nav.Vec{}, 2*nav.LaneCell, 0, true)
-	if lane < 0 || m.Lanes[lane].Len < 2*laneEnd {
+	lane := int32(-1)
+	if len(s.players) == 0 {
+		lane = int32(w.RNG.IntN(len(m.Lanes)))
+	} else {
+		pl := s.players[w.RNG.IntN(len(s.players))].pos
+		sn, cs := math32.Sincos(w.RNG.Float32() * 2 * math32.Pi)
+		rad := s.Tuning.TrafficSpawnMin + w.RNG.Float32()*(s.Tuning.TrafficSpawnMax-s.Tuning.TrafficSpawnMin)
+		lane, _ = m.NearestLane(pl.Add(nav.Vec{X: cs * rad, Y: sn * rad}), nav.Vec{}, 2*nav.LaneCell, 0, true)
+	}
+	if lane < 0 || !m.Lanes[lane].Traffic || m.Lanes[lane].Len < 2*laneEnd {
 		return spawnPoint{}, false
 	}
 	l := &m.Lanes[lane]

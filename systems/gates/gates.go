@@ -6,12 +6,24 @@
 // Flags carry FlagOpen, which the clients show) and shuts again once no
 // such car is near and nothing stands in the opening.
 //
+// A key tag rule opens for a driver carrying that key. The keys a person
+// carries are a components.Keys, a bitset of the level's key tags interned
+// to small ids (KeyID: every key tag of the level's gates, vehicle
+// spawners and containers, in that order, as first met); Give puts a key
+// on a person, and CarriedKeys is the HasKey hook that reads them.
+//
+// Reset shuts every open gate as the level had it (a level reset) without
+// waiting for HoldTicks: one a car that may pass is at opens again.
+//
 // It runs in the pre-step phase after the spawners and before the police
 // (ecs.PreStepOrder), so a gate opened this tick lets the car through in
 // this tick's step.
 package gates
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/chewxy/math32"
 
 	"github.com/fiveonit/engine/components"
@@ -39,8 +51,8 @@ const (
 	HoldTicks = ecs.TickRate
 )
 
-// KeyRule reports whether driver carries a key with tag. The engine has no
-// inventory yet: the server (or the items system) sets it.
+// KeyRule reports whether driver carries a key with tag. CarriedKeys gives
+// the rooms' one (systems.Entries sets it); a test may set its own.
 type KeyRule func(w *ecs.World, driver ecs.Entity, tag string) bool
 
 // System is the gates system. Make it with New.
@@ -52,6 +64,9 @@ type System struct {
 	build  *prefab.Builder
 	gates  []gate
 	made   bool
+	reset  bool
+	tags   []string // the level's key tags, by KeyID
+	keys   generic.Map1[components.Keys]
 	lo, hi phys.Vec // a box round every gate and its reach: nothing outside it matters
 	cars   *generic.Filter4[components.Kind, components.Pose, components.Body, components.Seats]
 	people *generic.Filter3[components.Pose, components.Body, components.SeatedIn]
@@ -82,11 +97,95 @@ func New(w *ecs.World, l *levels.Level) *System {
 		people: generic.NewFilter3[components.Pose, components.Body, components.SeatedIn](),
 		bodies: generic.NewMap2[components.Body, components.Flags](w.Arche),
 		kinds:  generic.NewMap2[components.Kind, components.Identity](w.Arche),
+		keys:   generic.NewMap1[components.Keys](w.Arche),
 	}
 	s.cars.Register(w.Arche)
 	s.people.Register(w.Arche)
+	s.internKeys()
 	return s
 }
+
+// internKeys numbers the level's key tags: the gates' rules first (their
+// tags get the first ids), then the vehicle spawners' and the containers'.
+// Tags past MaxKeys get none: no key opens for them.
+func (s *System) internKeys() {
+	if s.level == nil {
+		return
+	}
+	for i := range s.level.Gates {
+		s.intern(s.level.Gates[i].Rule.KeyTag)
+	}
+	for i := range s.level.VehicleSpawners {
+		s.intern(s.level.VehicleSpawners[i].KeyTag)
+	}
+	for i := range s.level.Containers {
+		s.intern(s.level.Containers[i].KeyTag)
+	}
+}
+
+func (s *System) intern(tag string) {
+	if _, ok := s.KeyID(tag); ok || tag == "" || len(s.tags) >= components.MaxKeys {
+		return
+	}
+	s.tags = append(s.tags, tag)
+}
+
+// KeyID returns the id of the level's key tag, and false for a tag the
+// level does not have (or has no id for).
+func (s *System) KeyID(tag string) (components.KeyID, bool) {
+	for i, t := range s.tags {
+		if t == tag {
+			return components.KeyID(i), true
+		}
+	}
+	return 0, false
+}
+
+// KeyTags returns the level's key tags, by KeyID. The slice is the
+// system's own.
+func (s *System) KeyTags() []string { return s.tags }
+
+// Give puts the key with tag on person e (adding a Keys component if it
+// has none). It makes a structural change: call it between ticks, or from
+// a system with no query open.
+func (s *System) Give(w *ecs.World, e ecs.Entity, tag string) error {
+	id, ok := s.KeyID(tag)
+	if !ok {
+		known := "none"
+		if len(s.tags) > 0 {
+			known = strings.Join(s.tags, ", ")
+		}
+		return fmt.Errorf("unknown key tag %q (this level's: %s)", tag, known)
+	}
+	if e.IsZero() || !w.Arche.Alive(e) {
+		return fmt.Errorf("give key %q: no such entity", tag)
+	}
+	k := s.keys.Get(e)
+	if k == nil {
+		s.keys.Assign(e, &components.Keys{})
+		k = s.keys.Get(e)
+	}
+	k.Add(id)
+	return nil
+}
+
+// CarriedKeys returns the KeyRule that reads the driver's Keys: a driver
+// passes a key tag rule when the Keys carry that tag's id.
+func (s *System) CarriedKeys() KeyRule {
+	return func(w *ecs.World, driver ecs.Entity, tag string) bool {
+		id, ok := s.KeyID(tag)
+		if !ok || driver.IsZero() || !w.Arche.Alive(driver) {
+			return false
+		}
+		k := s.keys.Get(driver)
+		return k != nil && k.Has(id)
+	}
+}
+
+// Reset shuts the open gates at the next Update, as the level had them,
+// without waiting for HoldTicks; one with a body in its way stays open
+// until the way is clear, and one a car that may pass is at opens again.
+func (s *System) Reset() { s.reset = true }
 
 // Gate returns the entity of the level's gate i (an index into
 // Level.Gates) and whether it is open; zero before the first Update.
@@ -113,6 +212,12 @@ func (s *System) Update(w *ecs.World) {
 	s.scanCars(w)
 	s.scanPeople(w)
 	tick := w.Tick()
+	if s.reset {
+		s.reset = false
+		for i := range s.gates {
+			s.gates[i].wantedAt = 0
+		}
+	}
 	for i := range s.gates {
 		g := &s.gates[i]
 		if !w.Arche.Alive(g.e) {
@@ -124,7 +229,7 @@ func (s *System) Update(w *ecs.World) {
 		switch {
 		case g.want && !g.open:
 			s.set(g, true)
-		case g.open && !g.want && !g.hit && tick+1-g.wantedAt >= HoldTicks:
+		case g.open && !g.want && !g.hit && (g.wantedAt == 0 || tick+1-g.wantedAt >= HoldTicks):
 			s.set(g, false)
 		}
 	}
