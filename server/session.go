@@ -225,3 +225,12 @@ func (s *Session) take() (frames []inFrame, bad error, leaving bool) {
 
 // Stats returns the session's counters. Room goroutine only.
 func (s *Session) Stats() SessionStats { return s.stats }
+
+// Snapshotter returns the session's snapshots (nil until it has joined):
+// the last frame encoded for the client (Last), what the client holds once
+// it has applied it (State: for the acked snapshots, S(N), the ordered state
+// of that tick) and the acked encoder's counters. It is for tests and tools
+// that compare what a client shows with what the server sent it: read it
+// from the room goroutine after a tick (rooms.Config.OnTick), never change
+// it. It costs nothing unless called.
+func (s *Session) Snapshotter() *netsync.Snapshotter { return s.snap }

@@ -80,6 +80,22 @@ type ClientConn struct {
 	// Counters. Lost counts the frames the simulated loss dropped, each
 	// way.
 	FramesOut, BytesOut, FramesIn, BytesIn, LostOut, LostIn atomic.Uint64
+	// By channel, the binary frames (snapshots) that came on it, counted
+	// before the simulated loss, and the largest of them: the server
+	// sends a snapshot over wire.ReliableAbove on the reliable channel, so
+	// LargestLossy stays at or below it.
+	SnapshotsLossy, SnapshotsReliable, LargestLossy, LargestReliable atomic.Uint64
+}
+
+// countSnapshot counts a binary frame of n bytes that came on a channel.
+func countSnapshot(frames, largest *atomic.Uint64, n int) {
+	frames.Add(1)
+	for {
+		old := largest.Load()
+		if uint64(n) <= old || largest.CompareAndSwap(old, uint64(n)) {
+			return
+		}
+	}
 }
 
 // RTCURL returns the signalling URL of a room's URL: the scheme made
@@ -242,6 +258,9 @@ func (c *ClientConn) lose() bool {
 }
 
 func (c *ClientConn) onLossy(m pion.DataChannelMessage) {
+	if !m.IsString {
+		countSnapshot(&c.SnapshotsLossy, &c.LargestLossy, len(m.Data))
+	}
 	if c.lose() {
 		c.LostIn.Add(1)
 		return
@@ -255,6 +274,9 @@ func (c *ClientConn) onLossy(m pion.DataChannelMessage) {
 }
 
 func (c *ClientConn) onReliable(m pion.DataChannelMessage) {
+	if !m.IsString {
+		countSnapshot(&c.SnapshotsReliable, &c.LargestReliable, len(m.Data))
+	}
 	c.FramesIn.Add(1)
 	c.BytesIn.Add(uint64(len(m.Data)))
 	f := inFrame{data: m.Data, text: m.IsString}

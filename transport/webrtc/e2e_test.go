@@ -31,7 +31,8 @@ var loopback = webrtc.Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}}
 
 // stack is a rooms manager with its HTTP routes on a loopback httptest
 // server, WebRTC on, and the default room's server stats read after every
-// tick.
+// tick (then the hooks newStack was given are called with its game server,
+// in the room's goroutine).
 type stack struct {
 	m     *rooms.Manager
 	rtc   *webrtc.Transport
@@ -43,7 +44,7 @@ type stack struct {
 	close   func()
 }
 
-func newStack(t *testing.T) *stack {
+func newStack(t *testing.T, hooks ...func(*server.GameServer)) *stack {
 	t.Helper()
 	st := &stack{}
 	seen := map[uint32]uint64{} // resyncs by session, room goroutine only
@@ -58,6 +59,9 @@ func newStack(t *testing.T) *stack {
 				n := sess.Stats().Resyncs
 				st.resyncs.Add(n - seen[sess.ID()])
 				seen[sess.ID()] = n
+			}
+			for _, h := range hooks {
+				h(r.Server())
 			}
 		}})
 	if err != nil {
@@ -303,57 +307,6 @@ func TestEightBotsWithLoss(t *testing.T) {
 	if m := single.missing(); m < int64(single.lostOut)/2 {
 		t.Errorf("1 input/frame at 10%% loss: %d inputs never came of %d frames lost", m, single.lostOut)
 	}
-}
-
-// TestAckedInvariantsOverLossyWebRTC is the acked snapshots' end-to-end
-// test: 8 bots over real pion data channels with 10% of the lossy
-// channel's frames lost each way play for 5 s, and every frame a client
-// shows equals the ordered state at its tick (the frames' checks, the
-// ordered deltas' FNV-1a of the state the frame produces, all verify: no
-// client refuses a frame, none asks for a keyframe). That every event is
-// shown once, and every shown frame equals byte for byte what an ordered
-// client holds at its tick, is proved over a seeded lossy link in netsync
-// (TestAckedLossyLink) and in server (TestAckedOverLossyLink); here the
-// same code runs over real data channels.
-func TestAckedInvariantsOverLossyWebRTC(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	d := 5 * time.Second
-	if testing.Short() {
-		d = 2 * time.Second
-	}
-	st := newStack(t)
-	ctx := context.Background()
-	res := make([]bot.Result, 8)
-	var lost atomic.Uint64
-	var wg sync.WaitGroup
-	for i := range res {
-		c := dial(t, st.url+"/rooms/default", webrtc.DialOptions{Loss: 0.1, Seed: uint64(100 + i)})
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res[i] = bot.Run(ctx, c, uint64(i), d)
-			lost.Add(c.LostIn.Load())
-		}()
-	}
-	wg.Wait()
-	if lost.Load() == 0 {
-		t.Fatal("the simulated loss lost no snapshot")
-	}
-	want := uint64(d.Seconds()*20) * 8 / 10 * 9 / 10 // 20 a second, less joining, less the loss
-	for i, r := range res {
-		s := r.Stats
-		// Until its first ack comes back the server has no base for a
-		// client, so the frames of the join's round trip are keyframes
-		// (one or two at 20 a second); none after that.
-		if r.Err != nil || r.Desynced || s.Resyncs != 0 || s.Snapshots < want || s.Keyframes > 3 {
-			t.Errorf("bot %d: err %v, desynced %v, %d frames refused, %d snapshots (want %d), %d keyframes (want 1 to 3)",
-				i, r.Err, r.Desynced, s.Resyncs, s.Snapshots, want, s.Keyframes)
-		}
-	}
-	if n := st.resyncs.Load(); n != 0 {
-		t.Errorf("the clients asked for %d keyframes", n)
-	}
-	st.close()
 }
 
 // TestSignalErrors: a join the server refuses is an HTTP error with the
