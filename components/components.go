@@ -87,6 +87,7 @@ const (
 	BtnPin                           // held: a grenade with its pin out (a guess keeps it held)
 	BtnSiren                         // press: toggle the siren of a police car
 	BtnLights                        // press: toggle the headlights
+	BtnWeapon                        // press: draw or holster the pistol (on foot)
 )
 
 // Drive is what a car or a character obeys this tick: the player's input for

@@ -72,13 +72,26 @@ func New(w *ecs.World) *System {
 	return s
 }
 
-// Update fires the rounds of the tick, shooters by wire id.
+// drawn is the weapon in hand after a BtnWeapon press: the pistol drawn
+// from bare hands, holstered otherwise.
+func drawn(w uint8) uint8 {
+	if w == Pistol {
+		return 0
+	}
+	return Pistol
+}
+
+// Update draws and holsters the pistols of the people on foot who pressed
+// BtnWeapon, and fires the rounds of the tick, shooters by wire id.
 func (s *System) Update(w *ecs.World) {
 	tick := w.Tick()
 	s.shooters = s.shooters[:0]
 	q := s.people.Query(w.Arche)
 	for q.Next() {
 		act, drive := q.Get()
+		if drive.Pressed&components.BtnWeapon != 0 && act.Act == components.ActOnFoot {
+			act.Weapon = drawn(act.Weapon)
+		}
 		if act.Weapon != Pistol || act.Act != components.ActOnFoot {
 			continue
 		}

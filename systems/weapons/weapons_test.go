@@ -119,3 +119,48 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per tick", allocs)
 	}
 }
+
+// TestDrawAndHolster: a BtnWeapon press draws the pistol of a person on
+// foot and a second one holsters it; one seated in a car does not draw.
+// Only with the pistol drawn does the held trigger fire.
+func TestDrawAndHolster(t *testing.T) {
+	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
+	walker := r.Character(t, 0, 0, 0)
+	driver := r.Character(t, 0, -10, 0)
+	r.Seat(driver, r.Car(t, components.KindCar, phys.ModelSedan, 0, -20, 0))
+	press := map[uint64]bool{}
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+		d.Held |= components.BtnFire
+		if press[tick] {
+			d.Pressed |= components.BtnWeapon
+		}
+	}
+	steps := []struct {
+		press      bool
+		want       uint8 // the walker's weapon after the tick
+		wantDriver uint8
+	}{
+		{false, 0, 0},
+		{true, weapons.Pistol, 0},
+		{false, weapons.Pistol, 0},
+		{true, 0, 0},
+		{true, weapons.Pistol, 0},
+	}
+	for i, s := range steps {
+		press[r.W.Tick()] = s.press
+		r.W.Step()
+		shots := len(citytest.Events(r.W, components.EventShot))
+		if got := citytest.Get[components.PersonAction](r.W, walker).Weapon; got != s.want {
+			t.Fatalf("step %d: the walker holds %d, want %d", i, got, s.want)
+		}
+		if got := citytest.Get[components.PersonAction](r.W, driver).Weapon; got != s.wantDriver {
+			t.Fatalf("step %d: the driver holds %d, want %d", i, got, s.wantDriver)
+		}
+		switch {
+		case s.want == 0 && shots > 0:
+			t.Fatalf("step %d: %d shots with the pistol holstered", i, shots)
+		case i == 1 && shots != 1:
+			t.Fatalf("step %d: %d shots as the pistol is drawn with the trigger held, want 1", i, shots)
+		}
+	}
+}

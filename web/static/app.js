@@ -7,7 +7,7 @@
 
 // Key bits: web/wasm/page.go Key*; both change together.
 const KEY_UP = 1, KEY_DOWN = 2, KEY_LEFT = 4, KEY_RIGHT = 8, KEY_HANDBRAKE = 16,
-  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256;
+  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256, KEY_WEAPON = 512;
 
 // Draw list layout: web/wasm/page.go Draw*; both change together.
 const D_EID = 0, D_KIND = 1, D_MODEL = 2, D_X = 3, D_Y = 4, D_YAW = 5, D_HX = 6, D_HY = 7,
@@ -272,6 +272,11 @@ window.addEventListener("keydown", (e) => {
   if (!game.running || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
   if (e.code === "KeyE" || e.code === "KeyF") {
     if (!e.repeat) game.pressed |= KEY_USE;
+    e.preventDefault();
+    return;
+  }
+  if (e.code === "KeyQ") {
+    if (!e.repeat) game.pressed |= KEY_WEAPON;
     e.preventDefault();
     return;
   }

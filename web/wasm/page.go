@@ -31,7 +31,8 @@ const (
 	KeySprint                // Shift
 	KeyUse                   // E or F: a one-shot press (set for one tick)
 	KeyHorn                  // H
-	KeyAim                   // a mouse button held: LookYaw follows the mouse
+	KeyAim                   // a mouse button held: LookYaw follows the mouse; on foot, the trigger too
+	KeyWeapon                // Q: a one-shot press: draw or holster the pistol
 )
 
 // SteerRate is how far keyboard steering moves per tick toward the key's
@@ -169,7 +170,9 @@ func (p *Page) FrameBuffer(n int) []byte {
 // car: up is throttle, down brakes (and reverses at rest), left and right
 // steer, ramped by SteerRate. On foot: the keys give a direction on the
 // map (up is north: the view never turns); the person faces it, or the
-// mouse (mouseYaw, radians) while KeyAim is held, and walks toward it.
+// mouse (mouseYaw, radians) while KeyAim is held, and walks toward it;
+// KeyAim on foot also holds the trigger (a drawn pistol fires), KeyWeapon
+// draws or holsters the pistol.
 func (p *Page) Controls(keys uint32, mouseYaw float32) components.Drive {
 	var d components.Drive
 	if keys&KeyHandbrake != 0 {
@@ -183,6 +186,9 @@ func (p *Page) Controls(keys uint32, mouseYaw float32) components.Drive {
 	}
 	if keys&KeyUse != 0 {
 		d.Pressed |= components.BtnUse
+	}
+	if keys&KeyWeapon != 0 {
+		d.Pressed |= components.BtnWeapon
 	}
 	var dx, dy float32
 	if keys&KeyUp != 0 {
@@ -209,6 +215,9 @@ func (p *Page) Controls(keys uint32, mouseYaw float32) components.Drive {
 		d.Brake = max(-dy, 0)
 		d.Steer = p.steer
 		return d
+	}
+	if keys&KeyAim != 0 {
+		d.Held |= components.BtnFire // fires only with the pistol drawn
 	}
 	if keys&KeyAim != 0 && !math32.IsNaN(mouseYaw) && !math32.IsInf(mouseYaw, 0) {
 		p.yaw = mouseYaw

@@ -96,12 +96,13 @@ func TestControlsOnFoot(t *testing.T) {
 		{"east", KeyRight, nan, 0, 0, 1, 0, 0},
 		{"south-west", KeyDown | KeyLeft, nan, -3 * pi / 4, 0, 1, 0, 0},
 		{"up and down cancel", KeyUp | KeyDown | KeyRight, nan, 0, 0, 1, 0, 0},
-		{"aim east, walk north: strafe left", KeyUp | KeyAim, 0, 0, -1, 0, 0, 0},
-		{"aim north, walk north", KeyUp | KeyAim, pi / 2, pi / 2, 0, 1, 0, 0},
-		{"aim west, walk east: backwards", KeyRight | KeyAim, pi, pi, 0, -1, 0, 0},
-		{"aim with no mouse keeps the keys' way", KeyLeft | KeyAim, nan, pi, 0, 1, 0, 0},
+		{"aim east, walk north: strafe left", KeyUp | KeyAim, 0, 0, -1, 0, components.BtnFire, 0},
+		{"aim north, walk north", KeyUp | KeyAim, pi / 2, pi / 2, 0, 1, components.BtnFire, 0},
+		{"aim west, walk east: backwards", KeyRight | KeyAim, pi, pi, 0, -1, components.BtnFire, 0},
+		{"aim with no mouse keeps the keys' way", KeyLeft | KeyAim, nan, pi, 0, 1, components.BtnFire, 0},
 		{"sprint and use", KeySprint | KeyUse | KeyRight, nan, 0, 0, 1, components.BtnSprint, components.BtnUse},
 		{"handbrake and horn", KeyHandbrake | KeyHorn, nan, 0, 0, 0, components.BtnHandbrake | components.BtnHorn, 0},
+		{"draw the pistol", KeyWeapon, nan, 0, 0, 0, 0, components.BtnWeapon},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
