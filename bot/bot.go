@@ -26,7 +26,12 @@ const (
 	stuckTicks         = 3 * 60           // stopped with the throttle down: back off
 	reverseTicks       = 90
 	giveUp             = 20 * 60 // a walk back that takes longer: try again later
+	useEvery           = 6       // near its car, it presses Use every useEvery ticks
 )
+
+// useFrom is how near its car's centre (m) a bot walking back starts
+// pressing Use.
+const useFrom = 4
 
 type phase uint8
 
@@ -37,7 +42,6 @@ const (
 	leaving
 	walkingAway
 	walkingBack
-	entering
 )
 
 // Brain decides a bot's controls from what its client holds.
@@ -207,7 +211,7 @@ func (b *Brain) walk(me wire.Entity) components.Drive {
 	switch b.ph {
 	case driving, stopping, leaving, reversing:
 		b.ph, b.timer = walkingAway, walkAway
-		b.away = b.rng.Float32()*2*math32.Pi - math32.Pi
+		b.away = b.awayFrom(me)
 	case walkingAway:
 		if b.timer <= 0 {
 			b.ph, b.timer = walkingBack, giveUp
@@ -221,17 +225,30 @@ func (b *Brain) walk(me wire.Entity) components.Drive {
 			return components.Drive{}
 		}
 		dx, dy := car.Pos.X-me.Pos.X, car.Pos.Y-me.Pos.Y
-		if dx*dx+dy*dy < 3.5*3.5 {
-			b.ph, b.timer = entering, 120
-			return components.Drive{Pressed: components.BtnUse}
+		d := components.Drive{MoveY: 1, LookYaw: math32.Atan2(dy, dx), Held: components.BtnSprint}
+		if dx*dx+dy*dy < useFrom*useFrom {
+			// Near: walk on into reach (seats.Reach from the body, which
+			// is nearer the centre beside the car than at its ends),
+			// pressing Use every few ticks until the seat is taken.
+			d.Held = 0
+			if b.timer%useEvery == 0 {
+				d.Pressed = components.BtnUse
+			}
 		}
-		return components.Drive{MoveY: 1, LookYaw: math32.Atan2(dy, dx), Held: components.BtnSprint}
-	case entering:
-		if b.timer <= 0 { // the Use missed: walk on back
-			b.ph, b.timer = walkingBack, giveUp
-		}
+		return d
 	}
 	return components.Drive{}
+}
+
+// awayFrom returns a heading that takes me away from its car, within 60°
+// of straight away: a bot that walked into its car would push it along.
+func (b *Brain) awayFrom(me wire.Entity) float32 {
+	spread := (b.rng.Float32()*2 - 1) * math32.Pi / 3
+	car, ok := b.entity(b.car)
+	if !ok {
+		return spread * 3
+	}
+	return wrap(math32.Atan2(me.Pos.Y-car.Pos.Y, me.Pos.X-car.Pos.X) + spread)
 }
 
 func wrap(a float32) float32 {
