@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 )
@@ -12,10 +15,40 @@ import (
 // bots.
 type ClientConn struct {
 	ws *websocket.Conn
+
+	loss  float64
+	rngMu sync.Mutex // Read and Send may run on two goroutines
+	rng   *rand.Rand
+
+	// LostIn and LostOut count the binary frames the simulated loss
+	// dropped (DialOptions.Loss): received and not handed to Read, and
+	// handed to Send and never sent.
+	LostIn, LostOut atomic.Uint64
+}
+
+// DialOptions are a client's settings for DialWith.
+type DialOptions struct {
+	// Loss drops that fraction (0..1) of the binary frames each way,
+	// before they are sent and as they arrive: a lossy network over the
+	// ordered transport, for tests and the bots (a client that asks for
+	// the acked snapshots with acked=1 tests them this way). Text frames
+	// are never dropped: the server's reliable frames stay reliable.
+	Loss float64
+	// Seed seeds the loss, so that a run can be repeated.
+	Seed uint64
 }
 
 // Dial connects to a room's URL (ws://host/rooms/NAME?...).
 func Dial(ctx context.Context, url string) (*ClientConn, error) {
+	return DialWith(ctx, url, DialOptions{})
+}
+
+// DialWith connects to a room's URL (ws://host/rooms/NAME?...) with o's
+// simulated loss.
+func DialWith(ctx context.Context, url string, o DialOptions) (*ClientConn, error) {
+	if !(o.Loss >= 0 && o.Loss <= 1) { // NaN too
+		return nil, fmt.Errorf("websocket: loss %v is not within 0..1", o.Loss)
+	}
 	ws, resp, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
 		if resp != nil {
@@ -24,30 +57,50 @@ func Dial(ctx context.Context, url string) (*ClientConn, error) {
 		return nil, fmt.Errorf("websocket: dial %s: %w", url, err)
 	}
 	ws.SetReadLimit(1 << 20)
-	return &ClientConn{ws: ws}, nil
+	return &ClientConn{ws: ws, loss: o.Loss, rng: rand.New(rand.NewPCG(o.Seed, 0x5eed))}, nil
 }
 
-// Send writes one frame.
+// lose reports whether the simulated loss drops the next binary frame.
+func (c *ClientConn) lose() bool {
+	if c.loss <= 0 {
+		return false
+	}
+	c.rngMu.Lock()
+	defer c.rngMu.Unlock()
+	return c.rng.Float64() < c.loss
+}
+
+// Send writes one frame. A binary frame the simulated loss drops is not
+// written, and Send reports no error, as a lossy network would.
 func (c *ClientConn) Send(ctx context.Context, frame []byte, text bool) error {
 	typ := websocket.MessageBinary
 	if text {
 		typ = websocket.MessageText
+	} else if c.lose() {
+		c.LostOut.Add(1)
+		return nil
 	}
 	return c.ws.Write(ctx, typ, frame)
 }
 
-// Read returns the next frame. When the server closed the connection the
-// error is a *CloseError with its reason.
+// Read returns the next frame that the simulated loss keeps. When the
+// server closed the connection the error is a *CloseError with its reason.
 func (c *ClientConn) Read(ctx context.Context) (frame []byte, text bool, err error) {
-	typ, data, err := c.ws.Read(ctx)
-	if err != nil {
-		var ce websocket.CloseError
-		if errors.As(err, &ce) {
-			return nil, false, &CloseError{Code: int(ce.Code), Reason: ce.Reason}
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if errors.As(err, &ce) {
+				return nil, false, &CloseError{Code: int(ce.Code), Reason: ce.Reason}
+			}
+			return nil, false, err
 		}
-		return nil, false, err
+		if typ == websocket.MessageBinary && c.lose() {
+			c.LostIn.Add(1)
+			continue
+		}
+		return data, typ == websocket.MessageText, nil
 	}
-	return data, typ == websocket.MessageText, nil
 }
 
 // Close closes the connection normally.
@@ -63,5 +116,7 @@ func (e *CloseError) Error() string {
 	return fmt.Sprintf("closed by the server (%d): %s", e.Code, e.Reason)
 }
 
-// Lossy reports false: a WebSocket loses nothing.
-func (c *ClientConn) Lossy() bool { return false }
+// Lossy reports whether the connection simulates loss (DialOptions.Loss
+// above 0): a WebSocket itself loses nothing, but a client whose frames may
+// be dropped sends several inputs a frame, as over a lossy transport.
+func (c *ClientConn) Lossy() bool { return c.loss > 0 }

@@ -6,7 +6,11 @@
 // a bounded queue (SendQueue) that a writer goroutine drains; a full queue
 // is server.ErrSendFull, and the game server then drops the frame and
 // resyncs the client with a keyframe, cutting it off if it stays full
-// (server.SlowTicks).
+// (server.SlowTicks): a client that reads too slowly. A client that stops
+// reading altogether is cut off at the latest by the write it stalls: the
+// writer gives up after WriteTimeout and closes the connection (with no
+// close frame: the client's socket is full), before SlowTicks can run out,
+// since the queue fills only after that write has stalled.
 package websocket
 
 import (
@@ -204,17 +208,18 @@ func truncate(s string) string {
 
 // Serve reads the client's frames into sess until the connection ends, then
 // tells the session the client left. A frame the session refuses ends it.
+//
+// Once Close has been called, Serve hands the session nothing more but reads
+// on until the writer has finished, for at most CloseGrace: coder/websocket
+// ends the connection at once when a read's context ends, so cancelling the
+// read at Close would lose the close frame and its reason (the client would
+// see the connection drop), and the read takes the client's answer to the
+// close frame.
 func (c *Conn) Serve(ctx context.Context, sess *server.Session) {
 	defer sess.Leave()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-c.done:
-		case <-ctx.Done():
-		}
-		cancel()
-	}()
+	go c.endRead(ctx, cancel)
 	for {
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
@@ -228,9 +233,36 @@ func (c *Conn) Serve(ctx context.Context, sess *server.Session) {
 		}
 		c.FramesIn.Add(1)
 		c.BytesIn.Add(uint64(len(data)))
+		if c.closed.Load() {
+			continue // the server has let the client go: its frames count no more
+		}
 		if err := sess.Receive(data, typ == websocket.MessageText); err != nil {
 			return // the session closes with the reason at its next tick
 		}
+	}
+}
+
+// CloseGrace is how long a closed connection stays open for its last
+// frames and its close frame to be written and answered: a client that does
+// not read has its connection ended then, rather than held for
+// WriteTimeout (a server draining does not wait on it).
+const CloseGrace = time.Second
+
+// endRead cancels Serve's read (and so ends the connection) once the writer
+// has finished after Close, or CloseGrace after Close, or when ctx ends.
+func (c *Conn) endRead(ctx context.Context, cancel context.CancelFunc) {
+	defer cancel()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		return
+	}
+	t := time.NewTimer(CloseGrace)
+	defer t.Stop()
+	select {
+	case <-c.ended: // the close frame is out, or a write failed
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }
 
