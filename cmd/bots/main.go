@@ -5,14 +5,16 @@
 //	go run ./cmd/bots -url ws://127.0.0.1:8080/rooms/NAME -n 16 -duration 30s
 //	go run ./cmd/bots -transport webrtc -loss 0.1 -n 16
 //
-// It exits 1 if a bot failed to connect or was still refusing snapshots (a
-// kept desync) at the end.
+// Every flag has an environment variable (FOI_BOTS_*) that sets its
+// default; the README lists them. It exits 1 if a bot failed to connect or
+// was still refusing snapshots (a kept desync) at the end, 2 on bad flags.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"os/signal"
 	"slices"
@@ -24,17 +26,73 @@ import (
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
+// config is the bots' settings, from flags and the environment.
+type config struct {
+	url       string
+	n         int
+	duration  time.Duration
+	transport string
+	loss      float64
+	seed      uint64
+}
+
+// envFlags pairs each flag with the environment variable that sets its
+// default (a slice, not a map: the order the errors come in is fixed).
+var envFlags = [][2]string{
+	{"url", "FOI_BOTS_URL"},
+	{"n", "FOI_BOTS_N"},
+	{"duration", "FOI_BOTS_DURATION"},
+	{"transport", "FOI_BOTS_TRANSPORT"},
+	{"loss", "FOI_BOTS_LOSS"},
+	{"seed", "FOI_BOTS_SEED"},
+}
+
+// parseFlags reads the flags in args over the environment's defaults. An
+// environment value that does not parse is an error, as a bad flag is: a
+// load run on the wrong settings is worse than none.
+func parseFlags(args []string) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("bots", flag.ContinueOnError)
+	fs.StringVar(&c.url, "url", "ws://127.0.0.1:8080/rooms/default", "the room's WebSocket URL (env FOI_BOTS_URL)")
+	fs.IntVar(&c.n, "n", 16, "bots (env FOI_BOTS_N)")
+	fs.DurationVar(&c.duration, "duration", 30*time.Second, "how long the bots play (env FOI_BOTS_DURATION)")
+	fs.StringVar(&c.transport, "transport", "ws", "ws (WebSocket) or webrtc (env FOI_BOTS_TRANSPORT)")
+	fs.Float64Var(&c.loss, "loss", 0, "fraction 0..1 of the binary frames each bot drops each way; over ws the bots then join with acked=1 (env FOI_BOTS_LOSS)")
+	fs.Uint64Var(&c.seed, "seed", 1, "seeds the bots' brains and their loss (env FOI_BOTS_SEED)")
+	for _, f := range envFlags {
+		if v, ok := os.LookupEnv(f[1]); ok {
+			if err := fs.Set(f[0], v); err != nil {
+				return c, fmt.Errorf("%s=%q: %w", f[1], v, err)
+			}
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	switch {
+	case c.n < 1:
+		return c, fmt.Errorf("-n %d: at least 1 bot", c.n)
+	case c.duration <= 0:
+		return c, fmt.Errorf("-duration %s: must be positive", c.duration)
+	case c.transport != "ws" && c.transport != "webrtc":
+		return c, fmt.Errorf("-transport %q: ws or webrtc", c.transport)
+	case !(c.loss >= 0 && c.loss <= 1): // NaN too
+		return c, fmt.Errorf("-loss %v: within 0..1", c.loss)
+	}
+	return c, nil
+}
+
 func main() {
-	url := flag.String("url", "ws://127.0.0.1:8080/rooms/default", "the room's WebSocket URL")
-	n := flag.Int("n", 16, "bots")
-	dur := flag.Duration("duration", 30*time.Second, "how long the bots play")
-	transport := flag.String("transport", "ws", "ws (WebSocket) or webrtc")
-	loss := flag.Float64("loss", 0, "loss added on both sides of a webrtc bot, 0..1")
-	seed := flag.Uint64("seed", 1, "seeds the bots' brains")
-	flag.Parse()
+	c, err := parseFlags(os.Args[1:])
+	if err != nil {
+		if err != flag.ErrHelp {
+			fmt.Fprintln(os.Stderr, "bots:", err)
+		}
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, failed := run(ctx, *url, *transport, *loss, *n, *dur, *seed)
+	res, failed := run(ctx, c)
 	fmt.Println(summary(res, failed))
 	if failed > 0 {
 		os.Exit(1)
@@ -46,30 +104,52 @@ func main() {
 	}
 }
 
-// dial connects bot i. Over WebRTC the room's URL (ws:// or http://) is
-// turned into its signalling URL (.../rtc) and each bot loses its own
-// frames, seeded by seed and i.
-func dial(ctx context.Context, url, transport string, loss float64, seed uint64, i int) (bot.Conn, error) {
-	switch transport {
+// dial connects bot i. Each bot loses its own frames, seeded by seed and
+// i. Over WebRTC the room's URL (ws:// or http://) is turned into its
+// signalling URL (.../rtc). Over a WebSocket with loss the join asks for
+// the acked snapshots (acked=1), the ones a lossy transport gets: the
+// ordered ones cannot survive a lost frame.
+func dial(ctx context.Context, c config, i int) (bot.Conn, error) {
+	seed := c.seed*7919 + uint64(i)
+	switch c.transport {
 	case "ws":
-		return websocket.Dial(ctx, url)
+		if c.loss == 0 {
+			return websocket.Dial(ctx, c.url)
+		}
+		u, err := ackedURL(c.url)
+		if err != nil {
+			return nil, err
+		}
+		return websocket.DialWith(ctx, u, websocket.DialOptions{Loss: c.loss, Seed: seed})
 	case "webrtc":
-		return webrtc.Dial(ctx, url, webrtc.DialOptions{Loss: loss, Seed: seed*7919 + uint64(i)})
+		return webrtc.Dial(ctx, c.url, webrtc.DialOptions{Loss: c.loss, Seed: seed})
 	}
-	return nil, fmt.Errorf("transport %q is not available (ws, webrtc)", transport)
+	return nil, fmt.Errorf("transport %q is not available (ws, webrtc)", c.transport)
 }
 
-func run(ctx context.Context, url, transport string, loss float64, n int, d time.Duration, seed uint64) ([]bot.Result, int) {
+// ackedURL adds acked=1 to a join URL's query.
+func ackedURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("-url %q: %w", s, err)
+	}
+	q := u.Query()
+	q.Set("acked", "1")
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+func run(ctx context.Context, c config) ([]bot.Result, int) {
 	var mu sync.Mutex
 	var res []bot.Result
 	failed := 0
 	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
+	for i := 0; i < c.n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			conn, err := dial(dctx, url, transport, loss, seed, i)
+			conn, err := dial(dctx, c, i)
 			cancel()
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, err)
@@ -78,7 +158,7 @@ func run(ctx context.Context, url, transport string, loss float64, n int, d time
 				mu.Unlock()
 				return
 			}
-			r := bot.Run(ctx, conn, seed+uint64(i), d)
+			r := bot.Run(ctx, conn, c.seed+uint64(i), c.duration)
 			if r.Err != nil {
 				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, r.Err)
 			}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -49,6 +50,9 @@ type config struct {
 	rtcIPs          string
 	rtcPublicIPs    string
 	rtcPorts        string
+	// logTo is where the logs go; nil is stderr. Not a flag: the tests
+	// set it to read the records back.
+	logTo io.Writer
 }
 
 func env(key, def string) string {
@@ -119,12 +123,16 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("-log-level: %w", err)
 	}
+	var out io.Writer = os.Stderr
+	if c.logTo != nil {
+		out = c.logTo
+	}
 	var log *slog.Logger
 	switch c.logFormat {
 	case "text":
-		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+		log = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: level}))
 	case "json":
-		log = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+		log = slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level}))
 	default:
 		return fmt.Errorf("-log-format %q: text or json", c.logFormat)
 	}
@@ -190,7 +198,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	go func() { errc <- admin.Serve(aln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "level", c.level, "webrtc", c.rtc)
+	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "default_level", c.level, "webrtc", c.rtc)
 	if ready != nil {
 		ready(ln.Addr().String(), aln.Addr().String())
 	}

@@ -90,25 +90,17 @@ func closeReason(t *testing.T, name string, c reader) string {
 // WebRTC client, checks the listeners serve what they should (the metrics
 // and pprof on the admin listener only), then cancels run's context (what
 // SIGTERM does): both clients get the close reason, run returns nil (the
-// process exits 0) well within the drain timeout, and no goroutine is left.
+// process exits 0) well within the drain timeout, no goroutine is left,
+// and each join was logged with its room, session and transport.
+// TestSIGTERM sends the real signal to the built binary.
 func TestDrain(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addrs := make(chan [2]string, 1)
-	errc := make(chan error, 1)
-	go func() {
-		errc <- run(ctx, testConfig(), func(addr, admin string) { addrs <- [2]string{addr, admin} })
-	}()
-	var addr, admin string
-	select {
-	case a := <-addrs:
-		addr, admin = a[0], a[1]
-	case err := <-errc:
-		t.Fatal(err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not start")
-	}
+	var logs logBuf
+	c := testConfig()
+	c.logLevel, c.logFormat, c.logTo = "info", "json", &logs
+	addr, admin, errc := startRun(t, ctx, c)
 
 	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer dcancel()
@@ -176,6 +168,17 @@ func TestDrain(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the drain took %s", d)
+	}
+	for _, tr := range []string{"websocket", "webrtc"} {
+		var joins []map[string]any
+		for _, r := range logs.records(t, "client joined") {
+			if r["transport"] == tr {
+				joins = append(joins, r)
+			}
+		}
+		if s := sessions(t, joins, tr); len(s) != 1 {
+			t.Errorf("%s: %d joins logged with room, session and transport, want 1:\n%s", tr, len(s), logs.String())
+		}
 	}
 }
 

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fiveonit/engine/rooms"
+)
+
+// TestFlagsAndEnv: each FOI_BOTS_* variable sets its flag's default, a flag
+// on the command line wins, and a bad value (from either) is an error
+// naming it.
+func TestFlagsAndEnv(t *testing.T) {
+	def := config{url: "ws://127.0.0.1:8080/rooms/default", n: 16, duration: 30 * time.Second, transport: "ws", seed: 1}
+	cases := []struct {
+		name    string
+		env     map[string]string
+		args    []string
+		want    config
+		wantErr string // a substring of the error; "" for none
+	}{
+		{name: "defaults", want: def},
+		{
+			name: "every variable",
+			env: map[string]string{"FOI_BOTS_URL": "ws://h:1/rooms/x", "FOI_BOTS_N": "3", "FOI_BOTS_DURATION": "2s",
+				"FOI_BOTS_TRANSPORT": "webrtc", "FOI_BOTS_LOSS": "0.25", "FOI_BOTS_SEED": "9"},
+			want: config{url: "ws://h:1/rooms/x", n: 3, duration: 2 * time.Second, transport: "webrtc", loss: 0.25, seed: 9},
+		},
+		{
+			name: "flags win",
+			env:  map[string]string{"FOI_BOTS_N": "3", "FOI_BOTS_LOSS": "0.25"},
+			args: []string{"-n", "5", "-loss", "0.5"},
+			want: config{url: def.url, n: 5, duration: def.duration, transport: "ws", loss: 0.5, seed: 1},
+		},
+		{name: "bad env n", env: map[string]string{"FOI_BOTS_N": "many"}, wantErr: "FOI_BOTS_N"},
+		{name: "bad env duration", env: map[string]string{"FOI_BOTS_DURATION": "10"}, wantErr: "FOI_BOTS_DURATION"},
+		{name: "env loss out of range", env: map[string]string{"FOI_BOTS_LOSS": "1.5"}, wantErr: "-loss"},
+		{name: "loss NaN", args: []string{"-loss", "NaN"}, wantErr: "-loss"},
+		{name: "env transport unknown", env: map[string]string{"FOI_BOTS_TRANSPORT": "udp"}, wantErr: "-transport"},
+		{name: "no bots", args: []string{"-n", "0"}, wantErr: "-n"},
+		{name: "no duration", args: []string{"-duration", "0s"}, wantErr: "-duration"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, f := range envFlags {
+				v, ok := c.env[f[1]]
+				if !ok {
+					t.Setenv(f[1], "") // restores the variable after the test
+					os.Unsetenv(f[1])
+					continue
+				}
+				t.Setenv(f[1], v)
+			}
+			got, err := parseFlags(c.args)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err %v, want one naming %s", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Fatalf("got %+v, %v; want %+v", got, err, c.want)
+			}
+		})
+	}
+}
+
+func TestAckedURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"ws://h:1/rooms/default":                "ws://h:1/rooms/default?acked=1",
+		"ws://h:1/rooms/r?level=test-flat":      "ws://h:1/rooms/r?acked=1&level=test-flat",
+		"ws://h:1/rooms/r?acked=0&traffic=2":    "ws://h:1/rooms/r?acked=1&traffic=2",
+		"http://h:1/rooms/r?token=a.b&name=x y": "http://h:1/rooms/r?acked=1&name=x+y&token=a.b",
+	} {
+		if got, err := ackedURL(in); err != nil || got != want {
+			t.Errorf("ackedURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ackedURL("ws://h:1/%zz"); err == nil {
+		t.Error("a bad URL: no error")
+	}
+}
+
+// TestLossOverWebSocket runs 2 bots over a WebSocket losing 20% of the
+// binary frames each way: they join with acked=1, so the lost snapshots
+// cost nothing but themselves (the ordered ones would be refused, the
+// next delta's base missing): no frame refused, no desync, at most 3
+// keyframes each (acked frames are keyframes until the first ack is
+// back), and most snapshots arrive.
+func TestLossOverWebSocket(t *testing.T) {
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m.Handler(rooms.HTTPConfig{Secret: []byte("bots-test-secret-0123456789")}))
+	defer srv.Close()
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.Shutdown(ctx, "test over")
+	}()
+	c := config{url: "ws" + strings.TrimPrefix(srv.URL, "http") + "/rooms/default", n: 2, duration: 2 * time.Second,
+		transport: "ws", loss: 0.2, seed: 3}
+	res, failed := run(context.Background(), c)
+	if failed != 0 || len(res) != c.n {
+		t.Fatalf("%d failed, %d results", failed, len(res))
+	}
+	// 20 snapshots a second, 80% of them kept, less joining.
+	want := uint64(c.duration.Seconds()*20*0.8) * 7 / 10
+	for i, r := range res {
+		s := r.Stats
+		if r.Err != nil || r.Desynced || s.Resyncs != 0 || s.Keyframes > 3 || s.Snapshots < want {
+			t.Errorf("bot %d: err %v, desynced %v, %d refused, %d keyframes, %d snapshots (want >= %d)",
+				i, r.Err, r.Desynced, s.Resyncs, s.Keyframes, s.Snapshots, want)
+		}
+	}
+	if line := summary(res, failed); !strings.Contains(line, "clients=2 failed=0") || !strings.Contains(line, "check-mismatches=0") {
+		t.Errorf("summary %q", line)
+	}
+}
