@@ -1,0 +1,92 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/transport/websocket"
+)
+
+// TestLobbyRoutes: GET /rooms lists the rooms with their level, players
+// and options (what the page's lobby shows), and GET /levels/{name} gives
+// a level's JSON (what the page draws), 404 for a level that is not there.
+func TestLobbyRoutes(t *testing.T) {
+	_, wsURL := newHTTP(t)
+	base := "http" + strings.TrimPrefix(wsURL, "ws")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := websocket.Dial(ctx, wsURL+"/rooms/lobby-test?level=test-flat&traffic=0&pedestrians=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	go func() { // keep reading, as a client does
+		for {
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+
+	var got RoomInfo
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		var list []RoomInfo
+		getJSON(t, base+"/rooms", &list)
+		for _, r := range list {
+			if r.Name == "lobby-test" {
+				got = r
+			}
+		}
+		if got.Players == 1 {
+			break
+		}
+	}
+	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Players: 1, Traffic: 0, Pedestrians: 7}
+	got.Ticks, got.Overruns = 0, 0
+	if got != want {
+		t.Fatalf("GET /rooms lists %+v, want %+v", got, want)
+	}
+
+	resp, err := http.Get(base + "/levels/test-flat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET /levels/test-flat: %s %q", resp.Status, resp.Header.Get("Content-Type"))
+	}
+	l, err := levels.Parse("test-flat.json", body)
+	if err != nil || l.Name != "test-flat" {
+		t.Fatalf("GET /levels/test-flat is not the level: %v", err)
+	}
+	resp, err = http.Get(base + "/levels/no-such-level")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("GET /levels/no-such-level: %s, want 404", resp.Status)
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
