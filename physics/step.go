@@ -151,12 +151,16 @@ func (s *Scratch) reserve(n int) {
 		s.sb = make([]solverBody, n+1, n+n/4+1)
 	}
 	if cap(s.dyn) < n {
-		s.dyn = make([]contact, 0, n)
-		s.stat = make([]contact, 0, n/2+8)
-		s.Hits = make([]Hit, 0, n)
-		s.pairs = make([]uint64, 0, n)
-		s.found = make([]uint64, 0, n)
-		s.entries = make([]entry, 0, 4*n+4)
+		// A quarter more than n, as above: a room whose body count
+		// creeps up one body at a time would otherwise make them all
+		// again at every new high.
+		m := n + n/4
+		s.dyn = make([]contact, 0, m)
+		s.stat = make([]contact, 0, m/2+8)
+		s.Hits = make([]Hit, 0, m)
+		s.pairs = make([]uint64, 0, m)
+		s.found = make([]uint64, 0, m)
+		s.entries = make([]entry, 0, 4*m+4)
 	}
 	s.tmp = s.tmp[:n]
 	s.bnd = s.bnd[:n]

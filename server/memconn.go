@@ -46,10 +46,17 @@ func (c *MemConn) Send(frame []byte, text, reliable bool) error {
 	var buf []byte
 	if n := len(c.free); n > 0 {
 		buf, c.free = c.free[n-1][:0], c.free[:n-1]
+	} else {
+		buf = make([]byte, 0, max(len(frame), memFrameCap))
 	}
 	c.frames = append(c.frames, MemFrame{append(buf, frame...), text, reliable})
 	return nil
 }
+
+// memFrameCap is the least a MemConn buffer holds: most frames fit, so a
+// buffer taken back from the free list seldom has to grow (and allocate)
+// for the next frame.
+const memFrameCap = 4 << 10
 
 // Close implements Conn.
 func (c *MemConn) Close(reason string) {
