@@ -71,6 +71,11 @@ func (s *Store) Add(eid uint16) int {
 		i = len(s.held)
 		s.held = append(s.held, Held{})
 		s.owner = append(s.owner, eid)
+		if cap(s.free) < cap(s.held) {
+			// Room for every slot to be free, made as the slots grow:
+			// Remove then never allocates.
+			s.free = slices.Grow(s.free, cap(s.held)-len(s.free))
+		}
 	}
 	s.slot[eid] = int32(i + 1)
 	s.n++

@@ -577,6 +577,9 @@ func (s *System) recallFarthest(w *ecs.World, t target) {
 // gatherBodies lists where every body stands, for the spawn points' room.
 func (s *System) gatherBodies(w *ecs.World) {
 	q := s.shapes.Query(w.Arche)
+	if n := q.Count(); cap(s.bodies)-len(s.bodies) < n {
+		s.bodies = slices.Grow(s.bodies, n+n/4) // a quarter more: the crowd creeps up
+	}
 	for q.Next() {
 		_, pose, _ := q.Get()
 		s.bodies = append(s.bodies, phys.Flat(pose.Pos))
