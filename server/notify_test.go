@@ -7,9 +7,9 @@ import (
 	"github.com/fiveonit/engine/levels"
 )
 
-// TestClockSentOnJoin: a player gets the room clock as it joins, before
-// the clock changes (free roam: noon, an hour of game time a real minute).
-func TestClockSentOnJoin(t *testing.T) {
+// newFreeRoam returns a server on main-city in free roam (police on).
+func newFreeRoam(t *testing.T) *GameServer {
+	t.Helper()
 	l, err := levels.Load("main-city")
 	if err != nil {
 		t.Fatal(err)
@@ -18,6 +18,13 @@ func TestClockSentOnJoin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+// TestClockSentOnJoin: a player gets the room clock as it joins, before
+// the clock changes (free roam: noon, an hour of game time a real minute).
+func TestClockSentOnJoin(t *testing.T) {
+	g := newFreeRoam(t)
 	p := join(t, g, Who{})
 	g.Tick()
 	p.read()
@@ -45,14 +52,7 @@ func TestClockSentOnJoin(t *testing.T) {
 // lists the police chasing them, each with the player's character as its
 // target.
 func TestReadoutListsChasers(t *testing.T) {
-	l, err := levels.Load("main-city")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := New(Config{Room: "t", Level: l, Seed: 1, Rules: ecs.FreeRoam()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := newFreeRoam(t)
 	p := join(t, g, Who{Debug: true})
 	g.Tick()
 	p.command(`{"type":"debug","id":1,"cmd":"wanted","stars":3}`)
