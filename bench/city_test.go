@@ -90,6 +90,44 @@ func BenchmarkCity64(b *testing.B) {
 	}
 }
 
+// TestCity64TickAllocatesNothing is issue 7's point 11: once city-64 has
+// played for a minute and a half (the traffic, the crowd and the police
+// out, every client's lists grown to their size), its server tick
+// allocates nothing, tick after tick: no list grows at a new high, no
+// archetype is made mid-tick, no buffer is made per event. Should it fail,
+// a memory profile shows where (runtime.MemProfileRate = 1, the "allocs"
+// profile written before and after, pprof -diff_base with
+// -focus='GameServer..Tick').
+func TestCity64TickAllocatesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("city-64 for a minute and a half: not in -short")
+	}
+	f := newCity64(t)
+	for i := 0; i < 70*ecs.TickRate; i++ {
+		if err := f.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every tick of half a minute counted (serverAllocs counts every
+	// other): spawns and blasts come a few a minute.
+	const n = 30 * ecs.TickRate
+	var ms runtime.MemStats
+	var total uint64
+	for i := 0; i < n; i++ {
+		if err := f.StepClients(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms)
+		m0 := ms.Mallocs
+		f.G.Tick()
+		runtime.ReadMemStats(&ms)
+		total += ms.Mallocs - m0
+	}
+	if total != 0 {
+		t.Errorf("city-64's server tick allocated %d times in %d ticks, want 0", total, n)
+	}
+}
+
 // serverAllocs measures the server's own allocations per tick over n
 // ticks (the bots' are left out).
 func serverAllocs(f *loadgen.Farm, n int) float64 {

@@ -124,9 +124,18 @@ type stampedEvent struct {
 // last frame; one whose frames are further apart than this loses some.
 const EventKeepTicks = 30
 
+// busyEvents is the room made once for the events kept and for each tick's
+// log: more than a busy city holds.
+const busyEvents = 256
+
 // NewArena returns an empty arena.
 func NewArena() *Arena {
-	a := &Arena{}
+	// Room made once for a busy tick's events and log: kept, they grow
+	// in play only past these.
+	a := &Arena{events: make([]stampedEvent, 0, busyEvents)}
+	for i := range a.log {
+		a.log[i].wids = make([]uint16, 0, busyEvents)
+	}
 	a.grid.setCell(GridCell)
 	return a
 }
@@ -143,11 +152,16 @@ func (a *Arena) Begin(tick uint32) {
 	a.dropEvents()
 }
 
+// arenaIDs is the fewest ids the arena is sized for when it first grows
+// (about 1.1 MB): the world hands wire ids out in turn through all of
+// them (ecs.WireIDs), so a busy city goes past a thousand ids in its first
+// minutes, and each doubling of the arena is an allocation in a tick for
+// the arena and for every client's encoder.
+const arenaIDs = 4096
+
 func (a *Arena) grow(wid uint16) {
-	n := int(wid) + 1
-	if n < 2*len(a.recs) {
-		n = min(2*len(a.recs), 1<<16)
-	}
+	n := max(int(wid)+1, 2*len(a.recs), arenaIDs)
+	n = min(n, 1<<16)
 	a.recs = append(a.recs, make([]wire.Record, n-len(a.recs))...)
 	a.qpose = append(a.qpose, make([]poseWords, n-len(a.qpose))...)
 	a.hot = append(a.hot, make([]hotEnt, n-len(a.hot))...)
@@ -175,7 +189,7 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	if a.putAt[wid] == a.tick && h.life != 0 {
 		newLife = rec.Gen() != e.Gen // Put twice in one tick: the same life unless its generation changed
 	} else {
-		a.next = append(a.next, wid)
+		a.next = append(ahead(a.next, 1), wid)
 		newLife = h.state&stPresent == 0 || rec.Gen() != e.Gen
 	}
 	a.putAt[wid] = a.tick
@@ -269,7 +283,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 	seg := &a.log[a.tick%ChangeLogTicks]
 	switch {
 	case logged || d > float64(JumpStep):
-		seg.wids = append(seg.wids, wid)
+		seg.wids = append(ahead(seg.wids, 1), wid)
 	case float32(d) > seg.maxStep:
 		seg.maxStep = float32(d)
 	}
@@ -277,7 +291,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 
 func (a *Arena) logChange(wid uint16) {
 	seg := &a.log[a.tick%ChangeLogTicks]
-	seg.wids = append(seg.wids, wid)
+	seg.wids = append(ahead(seg.wids, 1), wid)
 }
 
 // End closes the tick: ids not Put since Begin are gone. It builds the list
@@ -294,7 +308,7 @@ func (a *Arena) End() {
 	for _, wid := range a.live {
 		a.hot[wid].state |= stPresent
 		if a.hot[wid].state&stAlways != 0 {
-			a.always = append(a.always, wid)
+			a.always = append(ahead(a.always, 1), wid)
 		}
 	}
 	a.grid.build(a)
@@ -302,7 +316,7 @@ func (a *Arena) End() {
 
 // AddEvent records ev as happening this tick.
 func (a *Arena) AddEvent(ev wire.Event) {
-	a.events = append(a.events, stampedEvent{tick: a.tick, ev: ev})
+	a.events = append(ahead(a.events, 1), stampedEvent{tick: a.tick, ev: ev})
 }
 
 func (a *Arena) dropEvents() {

@@ -80,7 +80,10 @@ func (e *Encoder) Encode(v *View) []byte {
 		h.Flags |= wire.HeaderCheck
 		h.Check = e.state.check()
 	}
-	b := wire.AppendHeader(e.buf[:0], &h)
+	// Room for the header, the removals and the changes, grown ahead
+	// (ahead): frames as large as any before allocate nothing.
+	b := ahead(e.buf[:0], wire.HeaderBytes+wire.CheckBytes+2*len(e.delta.Removed)+len(e.state.out)+1)
+	b = wire.AppendHeader(b, &h)
 	for _, wid := range e.delta.Removed {
 		b = le16(b, wid)
 	}
@@ -115,7 +118,7 @@ func (e *Encoder) appendEvents(b []byte, v *View) []byte {
 			continue
 		}
 		if ev := &se.ev; eventFor(ev, v, r) {
-			b = wire.AppendEvent(b, ev)
+			b = wire.AppendEvent(ahead(b, wire.EventBytes(ev.Kind)), ev)
 			n++
 		}
 	}

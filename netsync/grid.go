@@ -73,11 +73,11 @@ func (g *grid) build(a *Arena) {
 	for _, wid := range a.live {
 		h := &a.hot[wid]
 		if h.state&stAlways != 0 {
-			g.bucket = append(g.bucket, 0)
+			g.bucket = append(ahead(g.bucket, 1), 0)
 			continue
 		}
 		b := bucketOf(g.cellOf(h.x), g.cellOf(h.y))
-		g.bucket = append(g.bucket, uint16(b))
+		g.bucket = append(ahead(g.bucket, 1), uint16(b))
 		g.start[b+1]++
 		n++
 	}
@@ -85,7 +85,7 @@ func (g *grid) build(a *Arena) {
 		g.start[b] += g.start[b-1]
 	}
 	if cap(g.entries) < n {
-		g.entries = make([]gridEntry, n, n+n/2)
+		g.entries = make([]gridEntry, n, 2*n)
 	}
 	g.entries = g.entries[:n]
 	// Fill each bucket in live order: start[b] walks forward, and is set
@@ -142,7 +142,7 @@ func (g *grid) cells(cx, cy, r, inner float32, buckets []uint16) []uint16 {
 				col = inHi
 				continue
 			}
-			buckets = append(buckets, uint16(bucketOf(col, row)))
+			buckets = append(ahead(buckets, 1), uint16(bucketOf(col, row)))
 		}
 	}
 	return buckets

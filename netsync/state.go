@@ -368,11 +368,44 @@ func (s *ClientState) Reset() {
 }
 
 func (s *ClientState) remove(wid uint16, slot int) {
-	s.delta.Removed = append(s.delta.Removed, wid)
+	s.delta.Removed = append(ahead(s.delta.Removed, 1), wid)
 	s.store.Remove(wid)
 	s.picks[slot] = entPick{edge: thrMax}
 	s.has[wid>>6] &^= 1 << (wid & 63)
 }
+
+// reserve sizes the client's lists for ids wire ids and entities present:
+// the store, and by slot the picks, the walks and the frame's candidates.
+// A client holds at most the entities present, so its lists grow only when
+// the world's count passes what they hold (to twice it, and to
+// heldEntities at least), not at each new high of its own, which its
+// travels bring now and then all game long.
+func (s *ClientState) reserve(ids, entities int) {
+	if cap(s.picks) >= entities {
+		s.store.Reserve(ids, 0)
+		return
+	}
+	n := max(2*entities, heldEntities)
+	s.store.Reserve(ids, n)
+	s.picks = slices.Grow(s.picks, n-len(s.picks))
+	s.walks = slices.Grow(s.walks, n-len(s.walks))
+	if cap(s.cands) < n {
+		s.cands = make([]int32, len(s.cands), n)
+	}
+	// The watch and the frame's changes too: a frame after the client
+	// travelled far (a respawn) brings most of the world whole, more
+	// than any before it.
+	s.watch = slices.Grow(s.watch, n-len(s.watch))
+	s.out = slices.Grow(s.out, n*changeBytes-len(s.out))
+}
+
+// changeBytes is the room reserve makes in a frame for each entity: more
+// than a change of an entity whole takes on average.
+const changeBytes = 64
+
+// heldEntities is the fewest entities a client's lists are sized for at
+// once (about 150 KB): a city room holds about 450.
+const heldEntities = 512
 
 // setThr sets when to look at the entity in slot again: its thr (a reading
 // of the centre's odometer), with the entity's odometer at odo.
@@ -415,9 +448,20 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	s.out, s.outN = s.out[:0], 0
 	s.arena, s.in, s.view, s.delta, s.frame, s.tick = a, in, v, d, frame, a.tick
 	s.cx, s.cy, s.enter2, s.leave2 = v.Center.X, v.Center.Y, in.enter2, in.leave2
+	// Sized by the arena's ids, which grow by doubling: the client's
+	// lists by wire id grow with them, all in the frame after, and not
+	// again until the arena grows again.
 	if n := (len(a.recs) + 63) / 64; len(s.has) < n {
 		s.has = append(s.has, make([]uint64, n-len(s.has))...)
 	}
+	s.reserve(len(a.recs), len(a.live))
+	// Room for every entity held to be removed this frame (the most it
+	// can remove), so that a frame that removes more than any before
+	// does not allocate: as many as the slots have room for.
+	if cap(d.Removed) < cap(s.picks) {
+		d.Removed = slices.Grow(d.Removed, cap(s.picks))
+	}
+	d.Removed = ahead(d.Removed, s.store.Len())
 	s.stamp++
 	if s.stamp == 0 {
 		for i := range s.walks {
@@ -439,7 +483,7 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 		for _, wid := range own {
 			if wid != 0 && s.held(wid) {
 				if slot := s.store.SlotOf(wid); s.walks[slot].stamp != s.stamp {
-					s.owned = append(s.owned, int32(slot))
+					s.owned = append(ahead(s.owned, 1), int32(slot))
 					s.keep(wid, slot)
 				}
 			}
@@ -555,7 +599,7 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 			switch {
 			case d2 < in2 || d2 > out2:
 			case d2 > s.enter2:
-				s.watch = append(s.watch, watchEnt{need: float32(math.Sqrt(float64(d2))) - enter - slackEpsilon, wid: ge.wid})
+				s.watch = append(ahead(s.watch, 1), watchEnt{need: float32(math.Sqrt(float64(d2))) - enter - slackEpsilon, wid: ge.wid})
 			case !s.held(ge.wid):
 				s.whole(ge.wid, false, d2)
 			}
@@ -568,7 +612,7 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 // it may come back while the watch holds.
 func (s *ClientState) watchLeft(wid uint16, d2 float32) {
 	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
-	s.watch = append(s.watch, watchEnt{need: need, wid: wid})
+	s.watch = append(ahead(s.watch, 1), watchEnt{need: need, wid: wid})
 }
 
 // walk looks at the entities held that may have changed (but those looked
@@ -577,7 +621,8 @@ func (s *ClientState) watchLeft(wid uint16, d2 float32) {
 // or an edge may be crossed, else its pose goes (sendPose).
 func (s *ClientState) walk() {
 	if cap(s.cands) < len(s.picks) {
-		s.cands = make([]int32, len(s.picks), 2*len(s.picks))
+		// As many as the picks have room for: the two grow together.
+		s.cands = make([]int32, len(s.picks), max(2*len(s.picks), cap(s.picks)))
 	}
 	since, mk := s.lastTick, thrKey(s.moved)
 	hot := s.arena.hot
@@ -672,7 +717,7 @@ func (s *ClientState) sendPose(wid uint16, slot int) {
 	b := s.out
 	n := len(b)
 	if cap(b)-n < maxPoseChange {
-		b = slices.Grow(b, maxPoseChange)
+		b = ahead(b, maxPoseChange)
 	}
 	o := (*[maxPoseChange]byte)(b[n : n+maxPoseChange])
 	le.PutUint16(o[0:], wid)
@@ -721,7 +766,7 @@ func (s *ClientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]
 	held := s.store.At(slot)
 	putPose(&held.Rec, &s.walks[slot].pose)
 	held.PoseTick = s.tick
-	s.delta.Changes = append(s.delta.Changes, Change{EID: wid, Mask: mask, From: *from})
+	s.delta.Changes = append(ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, From: *from})
 }
 
 // keep brings wid, held in slot, to S(N), or removes it: gone, or beyond the
@@ -800,8 +845,8 @@ func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
 	a := s.arena
 	slot := s.store.Add(wid)
 	if slot >= len(s.picks) {
-		s.picks = append(s.picks, entPick{})
-		s.walks = append(s.walks, entWalk{})
+		s.picks = append(ahead(s.picks, 1), entPick{})
+		s.walks = append(ahead(s.walks, 1), entWalk{})
 	}
 	held := s.store.At(slot)
 	s.has[wid>>6] |= 1 << (wid & 63)
@@ -849,7 +894,7 @@ func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
 // its position as small steps from from when they fit), or into the Delta.
 func (s *ClientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
-		s.delta.Changes = append(s.delta.Changes, Change{EID: wid, Mask: mask, New: isNew, From: *from})
+		s.delta.Changes = append(ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, New: isNew, From: *from})
 		return
 	}
 	s.out = appendChange(s.out, wid, mask, rec, from)
@@ -868,7 +913,7 @@ const maxChangeBytes = 4 + wire.RecordBytes
 func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
 	n := len(b)
 	if cap(b)-n < maxChangeBytes {
-		b = append(b[:cap(b)], make([]byte, maxChangeBytes)...)
+		b = ahead(b, maxChangeBytes)
 	}
 	o := b[n : n+maxChangeBytes]
 	k := 4

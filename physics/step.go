@@ -144,27 +144,48 @@ type hitchTmp struct {
 	bias   Vec // push velocity removing the hitch's drift
 }
 
+// maxCand is the room made for the buildings a body is checked against:
+// more than any body meets in a step.
+const maxCand = 64
+
+// Reserve makes room for steps of up to n bodies, so that they allocate
+// nothing (unless crowded beyond the room made for their contacts): a
+// server sizes its room's scratch once, for more bodies than the room
+// holds, rather than as the count creeps up.
+func (s *Scratch) Reserve(n int) {
+	s.tmp = make([]bodyTmp, 0, n)
+	s.bnd = make([]bounds, 0, n)
+	s.sb = make([]solverBody, 0, n+1)
+	s.makeLists(n)
+}
+
 func (s *Scratch) reserve(n int) {
+	// Room for twice n bodies: a room whose body count creeps up one body
+	// at a time makes them all again only once it has doubled, not at
+	// every new high.
+	m := 2 * n
 	if cap(s.tmp) < n || cap(s.sb) < n+1 {
-		s.tmp = make([]bodyTmp, n, n+n/4)
-		s.bnd = make([]bounds, n, n+n/4)
-		s.sb = make([]solverBody, n+1, n+n/4+1)
+		s.tmp = make([]bodyTmp, n, m)
+		s.bnd = make([]bounds, n, m)
+		s.sb = make([]solverBody, n+1, m+1)
 	}
 	if cap(s.dyn) < n {
-		// A quarter more than n, as above: a room whose body count
-		// creeps up one body at a time would otherwise make them all
-		// again at every new high.
-		m := n + n/4
-		s.dyn = make([]contact, 0, m)
-		s.stat = make([]contact, 0, m/2+8)
-		s.Hits = make([]Hit, 0, m)
-		s.pairs = make([]uint64, 0, m)
-		s.found = make([]uint64, 0, m)
-		s.entries = make([]entry, 0, 4*m+4)
+		s.makeLists(m)
 	}
 	s.tmp = s.tmp[:n]
 	s.bnd = s.bnd[:n]
 	s.sb = s.sb[:n+1]
+}
+
+// makeLists makes the step's lists with room for m bodies.
+func (s *Scratch) makeLists(m int) {
+	s.dyn = make([]contact, 0, m)
+	s.stat = make([]contact, 0, m/2+8)
+	s.Hits = make([]Hit, 0, m)
+	s.pairs = make([]uint64, 0, m)
+	s.found = make([]uint64, 0, m)
+	s.entries = make([]entry, 0, 4*m+4)
+	s.cand = make([]int32, 0, maxCand)
 }
 
 // Step advances the world by dt: collision against each other and against
@@ -501,7 +522,7 @@ func (s *Scratch) broadPhase(st *Static) {
 					if !collides(ti, tj, q.i, p.i) {
 						continue
 					}
-					found = append(found, uint64(q.i)<<32|uint64(p.i))
+					found = append(ahead(found, 1), uint64(q.i)<<32|uint64(p.i))
 					// Either may be shoved at the other's fastest point's
 					// speed this step, and then into a wall.
 					ti.pushed = max(ti.pushed, tj.reach)
@@ -633,7 +654,7 @@ func (s *Scratch) collidePair(list []Body, i, j int32, dt float32) {
 func addContact(list *[]contact, m *manifold, i, j int32, ca, cb Vec, mu, e float32) {
 	k := len(*list)
 	if k == cap(*list) {
-		*list = append(*list, contact{})
+		*list = append(ahead(*list, 1), contact{})
 	} else {
 		*list = (*list)[:k+1]
 	}
@@ -709,7 +730,7 @@ func (s *Scratch) collideStatic(st *Static, list []Body, i int32, lo, hi Vec, sh
 				if it.min.X > hi.X || it.max.X < lo.X || it.min.Y > hi.Y || it.max.Y < lo.Y {
 					continue
 				}
-				cand = append(cand, it.poly)
+				cand = append(ahead(cand, 1), it.poly)
 			}
 		}
 	}

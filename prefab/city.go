@@ -6,7 +6,6 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/physics"
-	"github.com/mlange-42/arche/generic"
 )
 
 // The city's entities (spawners, police, gates) add to the archetypes of
@@ -70,7 +69,7 @@ func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawn
 	if !kind.IsPerson() || kind == components.KindCharacter {
 		return ecs.Entity{}, fmt.Errorf("prefab: %s is not an NPC person", kind)
 	}
-	m := generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC](b.w.Arche)
+	m := &b.npcPerson
 	body := physics.DefaultWalker.Body()
 	e := m.NewWith(&kind, &components.Identity{}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)}, &components.Velocity{},
 		&components.Drive{LookYaw: yaw}, &components.Health{HP: PersonHP, Max: PersonHP}, &components.Flags{}, &body,
@@ -84,7 +83,7 @@ func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawn
 func (b *Builder) npcVehicle(kind components.Kind, model uint8, role components.NPCRole, spawner int16, pos components.Vec3, yaw float32, flags uint16) (ecs.Entity, error) {
 	spec := physics.CarModel(model)
 	body := spec.Body()
-	m := generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC](b.w.Arche)
+	m := &b.npcCar
 	e := m.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{Bits: flags},
 		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{}, &components.NPC{Role: role, Spawner: spawner, Lane: -1})
@@ -116,7 +115,7 @@ func (b *Builder) PoliceCar(pos components.Vec3, yaw float32, target ecs.Entity,
 	spec := physics.CarModel(physics.ModelPolice)
 	body := spec.Body()
 	kind := components.KindPoliceCar
-	m := generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser](b.w.Arche)
+	m := &b.police
 	e := m.NewWith(&kind, &components.Identity{Model: physics.ModelPolice}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP},
 		&components.Flags{Bits: components.FlagSiren | components.FlagHeadlights}, &body,

@@ -5,7 +5,6 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
-	"github.com/mlange-42/arche/generic"
 )
 
 // The NPCs the AI world runs are the entities above with a components.NPC
@@ -32,15 +31,9 @@ func (b *Builder) TrafficCar(model, driverModel uint8, pos components.Vec3, yaw 
 		b.w.Despawn(car)
 		return ecs.Entity{}, ecs.Entity{}, err
 	}
-	npc := generic.NewMap1[components.NPC](b.w.Arche)
-	npc.Assign(car, &components.NPC{Role: components.RoleTraffic, Spawner: -1, Lane: lane})
-	npc.Assign(driver, &components.NPC{Role: components.RoleTraffic, Spawner: -1, Lane: lane})
-	seats := generic.NewMap1[components.Seats](b.w.Arche)
-	seats.Get(car).Occupant[0] = driver
-	person := generic.NewMap2[components.PersonAction, components.SeatedIn](b.w.Arche)
-	act, in := person.Get(driver)
-	act.Act = components.ActDriving
-	*in = components.SeatedIn{Vehicle: car, Seat: 0}
+	b.npc.Assign(car, &components.NPC{Role: components.RoleTraffic, Spawner: -1, Lane: lane})
+	b.npc.Assign(driver, &components.NPC{Role: components.RoleTraffic, Spawner: -1, Lane: lane})
+	b.seatDriver(car, driver)
 	return car, driver, nil
 }
 
@@ -58,7 +51,6 @@ func (b *Builder) Pedestrian(role components.NPCRole, model uint8, pos component
 	if err != nil {
 		return ecs.Entity{}, err
 	}
-	npc := generic.NewMap1[components.NPC](b.w.Arche)
-	npc.Assign(e, &components.NPC{Role: role, Spawner: -1, Lane: pav, Along: along})
+	b.npc.Assign(e, &components.NPC{Role: role, Spawner: -1, Lane: pav, Along: along})
 	return e, nil
 }

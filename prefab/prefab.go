@@ -55,6 +55,13 @@ type Builder struct {
 	trailer   generic.Map1[components.TrailerLink]
 	person    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated]
 	character generic.Map3[components.Player, components.Wanted, components.Cash]
+
+	// The NPCs' maps, made once with the builder: a map made at each
+	// spawn is an allocation in the server's tick.
+	npc       generic.Map1[components.NPC]
+	npcPerson generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC]
+	npcCar    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC]
+	police    generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser]
 }
 
 // New returns a Builder for w.
@@ -65,6 +72,10 @@ func New(w *ecs.World) *Builder {
 		trailer:   generic.NewMap1[components.TrailerLink](w.Arche),
 		person:    generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated](w.Arche),
 		character: generic.NewMap3[components.Player, components.Wanted, components.Cash](w.Arche),
+		npc:       generic.NewMap1[components.NPC](w.Arche),
+		npcPerson: generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC](w.Arche),
+		npcCar:    generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC](w.Arche),
+		police:    generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser](w.Arche),
 	}
 }
 

@@ -1,6 +1,9 @@
 package server
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // MemConn is an in-memory Conn: what the server sends waits in a bounded
 // queue until the test (or an in-process client) takes it with Recv. It is
@@ -43,15 +46,31 @@ func (c *MemConn) Send(frame []byte, text, reliable bool) error {
 	if c.limit > 0 && len(c.frames) >= c.limit {
 		return ErrSendFull
 	}
-	var buf []byte
-	if n := len(c.free); n > 0 {
-		buf, c.free = c.free[n-1][:0], c.free[:n-1]
-	} else {
-		buf = make([]byte, 0, max(len(frame), memFrameCap))
+	buf := c.take(len(frame))
+	if len(c.frames) == cap(c.frames) {
+		c.frames = slices.Grow(c.frames, len(c.frames)+memFrames)
 	}
 	c.frames = append(c.frames, MemFrame{append(buf, frame...), text, reliable})
 	return nil
 }
+
+// take returns a buffer for a frame of n bytes: the last one given back
+// that holds it (the buffers too small stay for smaller frames), else a new
+// one of twice n, so that a conn whose frames grow allocates seldom.
+func (c *MemConn) take(n int) []byte {
+	for i := len(c.free) - 1; i >= 0; i-- {
+		if b := c.free[i]; cap(b) >= n {
+			last := len(c.free) - 1
+			c.free[i], c.free[last] = c.free[last], nil
+			c.free = c.free[:last]
+			return b[:0]
+		}
+	}
+	return make([]byte, 0, max(2*n, memFrameCap))
+}
+
+// memFrames is the least the queue grows by: the frames of a few ticks.
+const memFrames = 8
 
 // memFrameCap is the least a MemConn buffer holds: most frames fit, so a
 // buffer taken back from the free list seldom has to grow (and allocate)

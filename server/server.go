@@ -37,6 +37,10 @@ const SlowTicks = 5 * ecs.TickRate
 // MaxPlayers is the most players a room takes by default.
 const MaxPlayers = 64
 
+// tickEvents is the room made once for a tick's events and for its
+// crimes: more than a busy city tick has seen.
+const tickEvents = 256
+
 // Config makes a GameServer.
 type Config struct {
 	// Room is the room's name, for the welcome and the logs.
@@ -129,6 +133,11 @@ func New(cfg Config) (*GameServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Room for a busy tick's events and crimes, made once: the systems
+	// append to them, and a tick with more than any before would
+	// otherwise allocate.
+	w.Events = make([]components.Event, 0, tickEvents)
+	w.Crimes = make([]components.Crime, 0, tickEvents)
 	g := &GameServer{
 		cfg: cfg, w: w, pf: prefab.New(w), static: st, arena: netsync.NewArena(), enc: newEncoders(cfg.EncodeWorkers),
 		debug:    cfg.Debug || strings.HasPrefix(cfg.Level.Name, "test-"),
@@ -140,6 +149,7 @@ func New(cfg Config) (*GameServer, error) {
 		wanted:   generic.NewMap2[components.Wanted, components.Cash](w.Arche),
 		links:    generic.NewMap1[components.TrailerLink](w.Arche),
 		trailers: generic.NewFilter1[components.TrailerLink](),
+		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
 	entries := systems.Entries(w, systems.Options{
@@ -151,6 +161,7 @@ func New(cfg Config) (*GameServer, error) {
 	if err := w.SetSchedule(entries); err != nil {
 		return nil, err
 	}
+	systems.Warm(w) // the archetypes of play made now, not mid-tick
 	return g, nil
 }
 

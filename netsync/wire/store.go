@@ -59,7 +59,7 @@ func (s *Store) Get(eid uint16) *Held {
 // held.
 func (s *Store) Add(eid uint16) int {
 	if int(eid) >= len(s.slot) {
-		s.slot = slices.Grow(s.slot, int(eid)+1-len(s.slot))[:int(eid)+1]
+		s.slot = ahead(s.slot, int(eid)+1-len(s.slot))[:int(eid)+1]
 	}
 	var i int
 	if k := len(s.free); k > 0 {
@@ -69,8 +69,8 @@ func (s *Store) Add(eid uint16) int {
 		s.owner[i] = eid
 	} else {
 		i = len(s.held)
-		s.held = append(s.held, Held{})
-		s.owner = append(s.owner, eid)
+		s.held = append(ahead(s.held, 1), Held{})
+		s.owner = append(ahead(s.owner, 1), eid)
 		if cap(s.free) < cap(s.held) {
 			// Room for every slot to be free, made as the slots grow:
 			// Remove then never allocates.
@@ -80,6 +80,23 @@ func (s *Store) Add(eid uint16) int {
 	s.slot[eid] = int32(i + 1)
 	s.n++
 	return i
+}
+
+// Reserve makes room for the wire ids below ids and for entities held at
+// once, so that adding them allocates nothing: the server sizes every
+// client's store by its arena (its ids, and the entities present) rather
+// than as each client's count creeps up to new highs.
+func (s *Store) Reserve(ids, entities int) {
+	if ids > len(s.slot) {
+		s.slot = append(ahead(s.slot, ids-len(s.slot)), make([]int32, ids-len(s.slot))...)
+	}
+	if cap(s.held) < entities {
+		n := entities
+		s.held = slices.Grow(s.held, n-len(s.held))
+		s.owner = slices.Grow(s.owner, n-len(s.owner))
+		s.free = slices.Grow(s.free, cap(s.held)-len(s.free)) // as Add keeps it
+		s.keys = slices.Grow(s.keys, n-len(s.keys))
+	}
 }
 
 // Remove forgets eid; it does nothing when eid is not held.
@@ -108,10 +125,21 @@ func (s *Store) Reset() {
 	s.n = 0
 }
 
+// ahead returns s with room for n more elements. When it must grow, it
+// grows to twice the length needed: a store whose entities creep up to a
+// new high now and then (a server keeps one per client) then allocates
+// again only once their number has doubled, not at every new high.
+func ahead[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, len(s)+2*n)
+}
+
 // Canonical returns the wire ids held in the canonical order, by kind, then
 // id. The slice is reused by the next call.
 func (s *Store) Canonical() []uint32 {
-	s.keys = s.keys[:0]
+	s.keys = ahead(s.keys[:0], s.n)
 	for i, eid := range s.owner {
 		if eid != 0 {
 			s.keys = append(s.keys, uint32(s.held[i].Rec[KindAt])<<16|uint32(eid))

@@ -219,6 +219,14 @@ type spawnPoint struct {
 	lane int32
 }
 
+// busyList is the room the system's per-tick lists are made with: more than
+// a busy city tick holds.
+const busyList = 64
+
+// busyBodies is the room made once for the crowd's points: more than a city
+// room's bodies (about 500).
+const busyBodies = 1024
+
 // New returns the AI system of w on level l (nil: no level, no traffic or
 // crowd) with static its baked geometry (nil: no buildings).
 func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
@@ -264,6 +272,21 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 	s.chaserQ.Register(w.Arche)
 	s.officerQ.Register(w.Arche)
 	s.crowdQ.Register(w.Arche)
+	// Room made once for a busy tick's lists, which are kept: in play
+	// they grow only past these, not at each new high.
+	s.chasers = make([]chaser, 0, busyList)
+	s.readout.Chasers = make([]ChaserState, 0, busyList)
+	s.gone = make([]victim, 0, busyList)
+	s.release = make([]ecs.Entity, 0, busyList)
+	s.routes = make([]routeAdd, 0, busyList)
+	s.warmFields()
+	// The crowd's grid built once on a busy city's worth of points (at
+	// the origin), then on none: its room is made, and the tick's Build
+	// grows it only past them.
+	s.pts = make([]nav.Vec, busyBodies)
+	s.grid.Build(s.pts)
+	s.pts = s.pts[:0]
+	s.grid.Build(s.pts)
 	for i := range s.byWire {
 		s.byWire[i] = -1
 	}

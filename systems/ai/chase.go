@@ -222,6 +222,25 @@ func (s *System) direct(b *body, speed, dist float32, tpos, tvel nav.Vec, text f
 	return aim, min(math32.Sqrt(2*StopDecel*max(gap-0.5, 0)), ChaseTop)
 }
 
+// chaseFields is how many chase targets' road distances are made ready
+// with the system: as many as the police have cars (police.MaxUnits).
+const chaseFields = 16
+
+// warmFields makes chaseFields fields, each solved once so that its
+// buffers are there: a target first chased in play then takes a slot (an
+// unused one is taken first anyway) and solves into it without
+// allocating. A slot made ready has no target and counts as unused for a
+// long while, so it is solved again when taken.
+func (s *System) warmFields() {
+	if s.nav == nil || len(s.nav.Nodes) == 0 {
+		return
+	}
+	s.fields = make([]field, chaseFields)
+	for i := range s.fields {
+		s.nav.Solve(&s.fields[i].f, nav.Vec{}, 40)
+	}
+}
+
 // fieldFor returns target's road distances, solved again every FieldEvery
 // ticks or when it has moved FieldMove.
 func (s *System) fieldFor(w *ecs.World, target ecs.Entity, tpos nav.Vec) *nav.Field {

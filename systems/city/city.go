@@ -107,6 +107,14 @@ type respawn struct {
 	wid uint16
 }
 
+// busyList is the room the system's per-tick lists are made with: more than
+// a busy city tick holds.
+const busyList = 64
+
+// busyBodies is the room made once for the points of the bodies: more than
+// a city room holds (about 500).
+const busyBodies = 1024
+
 // New returns the city system of w on level l; static is the level's
 // geometry (nil: no buildings), z the level's zones (zones.New).
 func New(w *ecs.World, l *levels.Level, static *phys.Static, z *zones.Zones) *System {
@@ -125,6 +133,14 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static, z *zones.Zones) *Sy
 	s.chars.Register(w.Arche)
 	s.ghosts.Register(w.Arche)
 	s.shapes.Register(w.Arche)
+	// Room made once for a busy tick's lists, which are kept: in play
+	// they grow only past these, not at each new high.
+	s.respawns = make([]respawn, 0, busyList)
+	for range busyBodies { // room for a busy city's bodies' points
+		s.bodies.Add(phys.Vec{})
+	}
+	s.bodies.Invalidate()
+	s.expired = make([]ecs.Entity, 0, busyList)
 	return s
 }
 
@@ -169,7 +185,12 @@ func (s *System) Update(w *ecs.World) {
 func (s *System) stateOf(e ecs.Entity) (*pstate, bool) {
 	i := int(e.ID())
 	if i >= len(s.state) {
-		s.state = append(s.state, make([]pstate, i+1-len(s.state))...)
+		if i >= cap(s.state) {
+			// Twice the index: entity indices creep up to new highs
+			// now and then, and each would otherwise allocate.
+			s.state = slices.Grow(s.state, 2*(i+1)-len(s.state))
+		}
+		s.state = s.state[:i+1] // never written past its length: zeros
 	}
 	st := &s.state[i]
 	if st.e == e {

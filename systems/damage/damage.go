@@ -105,6 +105,13 @@ type pending struct {
 	by  ecs.Entity
 }
 
+// roomWrecks and roomNear are the room made once for the wrecks waiting to
+// explode and for the things within a blast's radius.
+const (
+	roomWrecks = 64
+	roomNear   = 128
+)
+
 type nearby struct {
 	e    ecs.Entity
 	dist float32
@@ -130,6 +137,12 @@ func New(w *ecs.World, z *zones.Zones, static *phys.Static) *System {
 		ghosts:  generic.NewMap1[components.Ghost](w.Arche),
 		moving:  generic.NewFilter3[components.Flags, components.Velocity, components.Seats](),
 		all:     generic.NewFilter3[components.Kind, components.Pose, components.Health](),
+		// Room made once for many wrecks waiting and for a blast's
+		// neighbours: the lists are kept, so a blast in play allocates
+		// only past these.
+		blasts: make([]pending, 0, roomWrecks),
+		due:    make([]pending, 0, roomWrecks),
+		near:   make([]nearby, 0, roomNear),
 	}
 	s.moving.Register(w.Arche)
 	s.all.Register(w.Arche)

@@ -131,6 +131,10 @@ type fear struct {
 // watcher is the system's second entry: it keeps the tick's dangers.
 type watcher struct{ s *System }
 
+// busyList is the room the system's per-tick lists are made with: more than
+// a busy city tick holds.
+const busyList = 64
+
 // New returns the pedestrian system of w on level l (nil: no pavements)
 // with static its baked geometry (nil: no buildings).
 func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
@@ -150,6 +154,10 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 		grid:     nav.NewGrid(m.Bounds(), CrowdCell),
 	}
 	s.watch.s = s
+	// Room made once for a busy tick's dangers, which are kept: in play
+	// they grow only past these, not at each new high.
+	s.dangers = make([]danger, 0, busyList)
+	s.watched = make([]danger, 0, busyList)
 	s.peds.Register(w.Arche)
 	s.vehicles.Register(w.Arche)
 	return s

@@ -37,6 +37,10 @@ type System struct {
 	walker   phys.WalkSpec
 }
 
+// roomBodies is the bodies the step's scratch is made for at once (about
+// 0.4 MB): more than a city room holds.
+const roomBodies = 1024
+
 // New returns the physics system of w over static (the level's baked
 // geometry, shared by every room on the level; nil for none).
 func New(w *ecs.World, static *phys.Static) *System {
@@ -51,6 +55,9 @@ func New(w *ecs.World, static *phys.Static) *System {
 		actions:  generic.NewMap1[components.PersonAction](w.Arche),
 		walker:   phys.DefaultWalker,
 	}
+	// The step's scratch made once for more bodies than a city room holds
+	// (about 600), not grown as the count creeps up in play.
+	s.scratch.Reserve(roomBodies)
 	s.vehicles.Register(w.Arche)
 	s.people.Register(w.Arche)
 	for i := range s.byWire {
@@ -178,6 +185,12 @@ func (s *System) carrySeated(w *ecs.World) {
 // publishHits turns the step's hits into the world's Contacts.
 func (s *System) publishHits(w *ecs.World) {
 	w.Contacts = w.Contacts[:0]
+	if n := len(s.scratch.Hits); cap(w.Contacts) < n {
+		// A contact a hit: room for as many as the scratch has for
+		// hits (made with room to spare), or twice n, so that a
+		// busier tick than any before seldom allocates.
+		w.Contacts = make([]components.Contact, 0, max(2*n, cap(s.scratch.Hits)))
+	}
 	for _, h := range s.scratch.Hits {
 		c := components.Contact{
 			A: s.ents[h.A], Impulse: h.Impulse, Speed: h.Speed,

@@ -164,6 +164,14 @@ type cop struct {
 	box    bool
 }
 
+// busyList is the room the system's per-tick lists are made with: more than
+// a busy city tick holds.
+const busyList = 64
+
+// busyBodies is the room made once for the bodies' points: more than a
+// city room holds (about 600).
+const busyBodies = 1024
+
 // New returns the police system of w on level l; static is the level's
 // geometry, for lines of sight (nil: nothing blocks them).
 func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
@@ -188,6 +196,12 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 		hasPlayer: generic.NewMap1[components.Player](w.Arche),
 	}
 	s.used = make([]bool, len(s.spawns))
+	// Room made once for a busy tick's lists, which are kept: in play
+	// they grow only past these, not at each new high.
+	s.units = make([]unit, 0, MaxUnits)
+	s.wanted = make([]target, 0, busyList)
+	s.cops = make([]cop, 0, busyList)
+	s.bodies = make([]phys.Vec, 0, busyBodies)
 	s.chars.Register(w.Arche)
 	s.shapes.Register(w.Arche)
 	return s
@@ -578,7 +592,7 @@ func (s *System) recallFarthest(w *ecs.World, t target) {
 func (s *System) gatherBodies(w *ecs.World) {
 	q := s.shapes.Query(w.Arche)
 	if n := q.Count(); cap(s.bodies)-len(s.bodies) < n {
-		s.bodies = slices.Grow(s.bodies, n+n/4) // a quarter more: the crowd creeps up
+		s.bodies = slices.Grow(s.bodies, 2*n) // twice: the crowd creeps up
 	}
 	for q.Next() {
 		_, pose, _ := q.Get()

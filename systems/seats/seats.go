@@ -72,6 +72,10 @@ type candidate struct {
 	dist float32
 }
 
+// busyList is the room the system's per-tick lists are made with: more than
+// a busy city tick holds.
+const busyList = 64
+
 // New returns the seats system of w; static is the level's geometry, for
 // the spot a person gets out to (nil: anywhere is free).
 func New(w *ecs.World, static *phys.Static) *System {
@@ -86,6 +90,10 @@ func New(w *ecs.World, static *phys.Static) *System {
 		health:   generic.NewMap1[components.Health](w.Arche),
 		flags:    generic.NewMap1[components.Flags](w.Arche),
 	}
+	// Room made once for a busy tick's requests and cars within reach,
+	// which are kept: in play they grow only past these.
+	s.reqs = make([]request, 0, busyList)
+	s.cars = make([]candidate, 0, busyList)
 	s.people.Register(w.Arche)
 	s.vehicles.Register(w.Arche)
 	return s

@@ -114,6 +114,9 @@ type slot struct {
 	patrol int // the patrol point a guard walks to
 }
 
+// roomPlayers is the most players a room holds (server.MaxPlayers).
+const roomPlayers = 64
+
 // New returns the spawners system of w on level l; static is the level's
 // geometry, to keep NPCs out of buildings (nil: nothing is in the way).
 func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
@@ -133,6 +136,12 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	}
 	s.shapes.Register(w.Arche)
 	s.chars.Register(w.Arche)
+	// Room for a full room's players' points (server.MaxPlayers), made
+	// now rather than in the tick of the first check, minutes into play.
+	for range roomPlayers {
+		s.players.Add(phys.Vec{})
+	}
+	s.players.Invalidate()
 	for i := range l.VehicleSpawners {
 		vs := &l.VehicleSpawners[i]
 		model, _ := prefab.ModelByName(vs.Model)

@@ -1,0 +1,76 @@
+package systems
+
+import (
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/systems/ai"
+	arche "github.com/mlange-42/arche/ecs"
+)
+
+// warmKind is one of prefab's archetypes (see package prefab) with the
+// components the systems add to and remove from its entities while the game
+// runs.
+type warmKind struct {
+	base  []arche.ID
+	extra []arche.ID
+}
+
+// Warm makes in w, before its first tick, every archetype the systems move
+// entities between, and arche's steps from each to the next. arche makes an
+// archetype (and its storage) the first time an entity needs it, and caches
+// each step (one component added or removed) the first time it is taken:
+// in play that is in the middle of a tick, minutes in (the first police car
+// recalled, the first carjacked traffic car, the first player ghost who
+// holds a key), and each is an allocation. Warm takes them all up front: for
+// each of prefab's archetypes and each combination of the components the
+// systems add and remove on it (the AI's NPC and Route, the police's
+// Chaser on a vehicle; a trailer's TrailerLink; the gates' Keys and the respawn's Ghost on a
+// character), it makes a bare entity, adds and removes each of those
+// components once, and removes the entity. No entity, wire id or event
+// stays; what stays is about 20 archetypes' storage (arche's first
+// capacity, 128 entities, each), most of which a city room makes anyway.
+func Warm(w *ecs.World) {
+	a := w.Arche
+	id := func(ids ...arche.ID) []arche.ID { return ids }
+	vehicle := id(
+		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
+		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
+		arche.ComponentID[components.Drive](a), arche.ComponentID[components.Health](a),
+		arche.ComponentID[components.Flags](a), arche.ComponentID[components.Body](a),
+		arche.ComponentID[components.Seats](a), arche.ComponentID[components.Replicated](a))
+	person := id(
+		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
+		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
+		arche.ComponentID[components.Drive](a), arche.ComponentID[components.Health](a),
+		arche.ComponentID[components.Flags](a), arche.ComponentID[components.Body](a),
+		arche.ComponentID[components.PersonAction](a), arche.ComponentID[components.SeatedIn](a),
+		arche.ComponentID[components.Replicated](a))
+	character := append(id(arche.ComponentID[components.Player](a), arche.ComponentID[components.Wanted](a),
+		arche.ComponentID[components.Cash](a)), person...)
+	npc, route := arche.ComponentID[components.NPC](a), arche.ComponentID[ai.Route](a)
+	kinds := []warmKind{
+		{base: vehicle, extra: id(npc, route, arche.ComponentID[components.Chaser](a))},
+		{base: vehicle, extra: id(arche.ComponentID[components.TrailerLink](a))},
+		{base: person, extra: id(npc)},
+		{base: character, extra: id(arche.ComponentID[components.Keys](a), arche.ComponentID[components.Ghost](a))},
+	}
+	var ids []arche.ID
+	for _, k := range kinds {
+		for set := 0; set < 1<<len(k.extra); set++ {
+			ids = append(ids[:0], k.base...)
+			for i, c := range k.extra {
+				if set&(1<<i) != 0 {
+					ids = append(ids, c)
+				}
+			}
+			e := a.NewEntity(ids...)
+			for i, c := range k.extra {
+				if set&(1<<i) == 0 {
+					a.Add(e, c)
+					a.Remove(e, c)
+				}
+			}
+			a.RemoveEntity(e)
+		}
+	}
+}
