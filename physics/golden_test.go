@@ -7,7 +7,6 @@ import (
 	"hash/fnv"
 	"maps"
 	"math"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -89,20 +88,8 @@ func stepScenarios() map[string]uint64 {
 	// pile in a yard
 	{
 		h := newStepHasher()
-		st, _ := NewStatic(nil, Rect{Max: Vec{40, 40}}, 0)
-		var b Bodies
+		st, b, _ := newPile()
 		var s Scratch
-		rng := rand.New(rand.NewPCG(5, 5))
-		for i := 0; i < 150; i++ {
-			p := Vec{12 + rng.Float32()*16, 12 + rng.Float32()*16}
-			if i%3 == 0 {
-				id := addCar(&b, uint8(rng.IntN(int(ModelPolice)+1)), p, rng.Float32()*6, 0)
-				b.List[id].Vel.Lin = components.Vec3{X: rng.Float32()*4 - 2, Y: rng.Float32()*4 - 2}
-			} else {
-				id := addPerson(&b, p)
-				b.List[id].Vel.Lin = components.Vec3{X: rng.Float32()*2 - 1, Y: rng.Float32()*2 - 1}
-			}
-		}
 		b.List[40].HalfX = 30
 		b.List[17].Pose.Pos.X = nan32()
 		for k := 0; k < 600; k++ {
