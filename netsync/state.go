@@ -461,7 +461,6 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	if cap(d.Removed) < cap(s.picks) {
 		d.Removed = slices.Grow(d.Removed, cap(s.picks))
 	}
-	d.Removed = ahead(d.Removed, s.store.Len())
 	s.stamp++
 	if s.stamp == 0 {
 		for i := range s.walks {

@@ -64,9 +64,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	if o.Level != nil {
 		z = zones.New(o.Level, o.SafeZones...)
 		add(spawners.Name, ecs.PhasePreStep, spawners.New(w, o.Level, o.Static))
-		g := gates.New(w, o.Level)
-		g.HasKey = g.CarriedKeys() // a key tag opens for a driver whose Keys hold it
-		add(gates.Name, ecs.PhasePreStep, g)
+		add(gates.Name, ecs.PhasePreStep, gates.New(w, o.Level))
 		if w.Rules.Police {
 			add(police.Name, ecs.PhasePreStep, police.New(w, o.Level, o.Static))
 		}

@@ -52,12 +52,13 @@ const (
 )
 
 // KeyRule reports whether driver carries a key with tag. CarriedKeys gives
-// the rooms' one (systems.Entries sets it); a test may set its own.
+// the one New sets; a test may set its own.
 type KeyRule func(w *ecs.World, driver ecs.Entity, tag string) bool
 
 // System is the gates system. Make it with New.
 type System struct {
-	// HasKey answers the rules' key tags; nil: nobody carries a key.
+	// HasKey answers the rules' key tags: CarriedKeys (the drivers'
+	// Keys) from New; a test may set its own, nil for nobody.
 	HasKey KeyRule
 
 	level  *levels.Level
@@ -102,6 +103,7 @@ func New(w *ecs.World, l *levels.Level) *System {
 	s.cars.Register(w.Arche)
 	s.people.Register(w.Arche)
 	s.internKeys()
+	s.HasKey = s.CarriedKeys()
 	return s
 }
 
