@@ -9,23 +9,39 @@ import (
 
 // TestCheckIsTheStores: the server's check of what a client holds is the
 // very value the client computes (wire.Store.Check), for stores of every
-// size, with free slots among the held ones, and records of every byte.
+// size, with free slots among the held ones, records of every byte, of
+// every kind, and records with runs of zeros of every length at every
+// place (the server's hashes a zero word at once).
 func TestCheckIsTheStores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{0, 1, 2, 3, 7, 114, 500} {
+	for _, n := range []int{0, 1, 2, 3, 7, 114, 500, 3000} {
 		var s ClientState
+		s.has = make([]uint64, 4096/64)
 		for i := 0; i < n; i++ {
 			eid := uint16(1 + rng.IntN(4000))
 			if s.store.Get(eid) != nil {
 				continue
 			}
 			h := s.store.At(s.store.Add(eid))
+			s.has[eid>>6] |= 1 << (eid & 63)
 			for j := range h.Rec {
 				h.Rec[j] = byte(rng.Uint32())
 			}
-			h.Rec[wire.KindAt] = byte(rng.IntN(4))
+			if rng.IntN(2) == 0 { // a run of zeros
+				at := rng.IntN(wire.RecordBytes)
+				clear(h.Rec[at : at+rng.IntN(wire.RecordBytes-at+1)])
+			}
+			if rng.IntN(4) == 0 { // mostly zeros
+				for j := range h.Rec {
+					if rng.IntN(8) != 0 {
+						h.Rec[j] = 0
+					}
+				}
+			}
+			h.Rec[wire.KindAt] = byte(rng.IntN(12))
 			if rng.IntN(5) == 0 {
 				s.store.Remove(eid) // a free slot
+				s.has[eid>>6] &^= 1 << (eid & 63)
 			}
 		}
 		if got, want := s.check(), s.store.Check(); got != want {
