@@ -164,7 +164,9 @@ func (a *Arena) grow(wid uint16) {
 	n = min(n, 1<<16)
 	a.recs = append(a.recs, make([]wire.Record, n-len(a.recs))...)
 	a.qpose = append(a.qpose, make([]poseWords, n-len(a.qpose))...)
-	a.hot = append(a.hot, make([]hotEnt, n-len(a.hot))...)
+	if a.hot == nil {
+		a.hot = make([]hotEnt, 1<<16)
+	}
 	a.putAt = append(a.putAt, make([]uint32, n-len(a.putAt))...)
 	a.input = append(a.input, make([]wire.Entity, n-len(a.input))...)
 }

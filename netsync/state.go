@@ -222,10 +222,10 @@ type entPick struct {
 	// pose the arena changed after it waits for its turn.
 	sent uint32
 	wid  uint16 // 0 for a free slot
-	// dueMask is wire.TierEvery[tier] - 1: a pose that waits has its turn
-	// when (frame + wid) & dueMask is 0 (every frame at tier 0, and for the
+	// turns has bit f set when a pose that waits has its turn in the
+	// frames numbered f modulo 8 (wire.Due: every frame at tier 0, and for the
 	// client's own, whose tier is 0).
-	dueMask uint8
+	turns   uint8
 	rest    uint8 // stRest when the held quantized velocity and spin are zero
 }
 
@@ -477,7 +477,7 @@ func (s *ClientState) setThr(slot int, thr float64, odo int64) {
 // setTier sets the tier of the entity in slot.
 func (s *ClientState) setTier(slot int, tier uint8) {
 	s.walks[slot].tier = tier
-	s.picks[slot].dueMask = uint8(wire.TierEvery[tier&3] - 1)
+	s.picks[slot].turns = turnBits(tier, s.picks[slot].wid)
 }
 
 // Advance computes what the client holds after frame (numbered frame, of the
@@ -687,21 +687,37 @@ func (s *ClientState) walk() {
 	since, mk := s.lastTick, thrKey(s.moved)
 	hot := s.arena.hot
 	cands := s.cands[:len(s.picks)]
-	n := pick(s.picks, hot, cands, since, mk, s.frame)
+	n := pick(s.picks, (*[1 << 16]hotEnt)(hot), cands, since, mk, s.frame)
 	s.touch(cands[:n])
+	picks, walks, qpose, tick := s.picks, s.walks, s.arena.qpose, s.tick
+	// Room for every candidate's pose change, and the window past the
+	// last one (writePose).
+	room := n*maxPoseChange + poseWindow
+	out := ahead(s.out, room)
 	for _, i32 := range cands[:n] {
 		i := int(i32)
-		p := &s.picks[i]
+		p := &picks[i]
 		wid := p.wid
 		if wid == 0 || slices.Contains(s.owned, i32) {
 			continue // removed, or looked at already
 		}
-		if h := &hot[wid]; h.evAt > since || p.edge-h.odo <= mk {
+		w := &walks[i]
+		if h := &hot[wid]; h.evAt > since || p.edge-h.odo <= mk || w.flags&hfFull != 0 || !s.emit {
+			s.out = out
 			s.keep(wid, i)
+			out = ahead(s.out, room)
 			continue
 		}
-		s.sendPose(wid, i)
+		// sendPose's, in short: most changes of most frames.
+		p.sent = tick
+		l := len(out)
+		if k := writePose((*[poseWindow]byte)(out[l:l+poseWindow]), wid, w, p, &qpose[wid], tick); k > 0 {
+			out = out[:l+k]
+			s.outN++
+			s.stale = true
+		}
 	}
+	s.out = out
 }
 
 // touch reads a word of the entWalk of each slot of cands, and of the
@@ -723,8 +739,9 @@ func (s *ClientState) touch(cands []int32) {
 // has its turn in frame (or stopped or started). It sets a flag without a
 // branch (which way an entity goes is a coin toss for the processor), and
 // is apart from walk so that its few variables stay in registers.
-func pick(picks []entPick, hot []hotEnt, cands []int32, since uint32, mk int64, frame uint32) int {
+func pick(picks []entPick, hot *[1 << 16]hotEnt, cands []int32, since uint32, mk int64, frame uint32) int {
 	n := 0
+	f := frame & 7
 	cands = cands[:len(picks)]
 	for i := range picks {
 		p := &picks[i]
@@ -734,7 +751,7 @@ func pick(picks []entPick, hot []hotEnt, cands []int32, since uint32, mk int64, 
 		ev := uint32(int32(since-h.evAt)) >> 31           // h.evAt > since
 		edge := uint32(uint64(mk-(p.edge-h.odo))>>63) ^ 1 // p.edge - h.odo <= mk
 		moved := uint32(int32(p.sent-h.poseAt)) >> 31     // h.poseAt > p.sent
-		turn := ((frame+uint32(p.wid))&uint32(p.dueMask) - 1) >> 31
+		turn := uint32(p.turns>>f) & 1
 		stop := uint32((h.state^p.rest)&stRest) / uint32(stRest)
 		cands[n] = int32(i)
 		n += int(ev | edge | moved&(turn|stop))
@@ -815,6 +832,95 @@ func (s *ClientState) sendPose(wid uint16, slot int) {
 	s.out = b[:n+k]
 	s.outN++
 }
+
+// turnBits returns the turns of an entity of tier tier under wid: bit f
+// set when wire.Due(tier, frame, wid) for the frames numbered f modulo 8
+// (every TierEvery divides 8).
+func turnBits(tier uint8, wid uint16) uint8 {
+	var b uint8
+	for f := range uint32(8) {
+		if wire.Due(tier, f, wid) {
+			b |= 1 << f
+		}
+	}
+	return b
+}
+
+// writePose is sendPose with emit, for an entity held quantized whose
+// other groups the client holds already: it brings the quantized pose held
+// in w to q's and writes the change, if any, at the start of o as
+// appendChange would (position as SmallSteps when every axis fits),
+// returning its length (0 for none). Apart from the ClientState, with
+// everything it reads in its arguments and the slice managed by its
+// caller, so that it works in registers: it is most of the changes of most
+// frames.
+func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *poseWords, tick uint32) int {
+	p := &w.pose
+	q0, q1, q2, q3 := q.a, q.b, q.c, q.d
+	p0, p1 := p.a, p.b
+	xb, xc := q1^p1, q2^p.c
+	posD := q0^p0|xb<<32 != 0
+	rotD := xb>>32 != 0
+	velD := xc<<16 != 0
+	spinD := xc>>48|uint64(q3^p.d) != 0
+	if !(posD || rotD || velD || spinD) {
+		return 0
+	}
+	p.a, p.b, p.c, p.d, p.tick = q0, q1, q2, q3, tick
+	pk.rest = 0
+	if q2|uint64(q3) == 0 {
+		pk.rest = stRest
+	}
+	mask := uint16(w.tier&3) << wire.TierShift
+	k := 4
+	if posD {
+		mask |= 1 << wire.GroupPosition
+		dx := int64(int32(q0)) - int64(int32(p0))
+		dy := int64(int32(q0>>32)) - int64(int32(p0>>32))
+		dz := int64(int32(q1)) - int64(int32(p1))
+		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
+			mask |= wire.SmallSteps
+			le.PutUint16(o[4:6], uint16(dx))
+			le.PutUint16(o[6:8], uint16(dy))
+			le.PutUint16(o[8:10], uint16(dz))
+			k = 4 + wire.SmallStepBytes
+		} else {
+			le.PutUint64(o[4:12], q0)
+			le.PutUint32(o[12:16], uint32(q1))
+			k = 4 + wire.PositionBytes
+		}
+	}
+	// The other groups, each written and counted only when it goes:
+	// which do is a coin toss for the processor, so no branch. k stays
+	// below 32 and the window is 64 bytes: no bounds to check.
+	le.PutUint32(o[k:k+4], uint32(q1>>32))
+	if rotD {
+		mask |= 1 << wire.GroupRotation
+		k += wire.RotationBytes
+	}
+	k &= 31
+	le.PutUint32(o[k:k+4], uint32(q2))
+	le.PutUint16(o[k+4:k+6], uint16(q2>>32))
+	if velD {
+		mask |= 1 << wire.GroupVelocity
+		k += wire.VelocityBytes
+	}
+	k &= 31
+	le.PutUint16(o[k:k+2], uint16(q2>>48))
+	le.PutUint32(o[k+2:k+6], q3)
+	if spinD {
+		mask |= 1 << wire.GroupSpin
+		k += wire.SpinBytes
+	}
+	le.PutUint16(o[0:2], wid)
+	le.PutUint16(o[2:4], mask)
+	return k
+}
+
+// poseWindow is the room writePose writes a change into: a change is at
+// most maxPoseChange bytes, and each group is written whole wherever it
+// lands before it is counted (or not), so the window has room past it.
+const poseWindow = 64
 
 // maxPoseChange bounds a change of the quantized pose alone: id, mask and
 // the four groups whole.
