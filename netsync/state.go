@@ -225,8 +225,8 @@ type entPick struct {
 	// turns has bit f set when a pose that waits has its turn in the
 	// frames numbered f modulo 8 (wire.Due: every frame at tier 0, and for the
 	// client's own, whose tier is 0).
-	turns   uint8
-	rest    uint8 // stRest when the held quantized velocity and spin are zero
+	turns uint8
+	rest  uint8 // stRest when the held quantized velocity and spin are zero
 }
 
 // entWalk is the rest of what the server keeps of an entity a client holds:
