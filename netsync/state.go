@@ -740,23 +740,37 @@ func (s *ClientState) touch(cands []int32) {
 // branch (which way an entity goes is a coin toss for the processor), and
 // is apart from walk so that its few variables stay in registers.
 func pick(picks []entPick, hot *[1 << 16]hotEnt, cands []int32, since uint32, mk int64, frame uint32) int {
+	fb := uint8(1) << (frame & 7) // the frame's bit in turns
 	n := 0
-	f := frame & 7
-	cands = cands[:len(picks)]
-	for i := range picks {
-		p := &picks[i]
+	for base := 0; base < len(picks); base += 64 {
+		blk := picks[base:min(base+64, len(picks))]
+		for set := pickBlock(blk, hot, since, mk, fb); set != 0; set &= set - 1 {
+			cands[n] = int32(base + bits.TrailingZeros64(set))
+			n++
+		}
+	}
+	return n
+}
+
+// pickBlock returns the picks of up to 64 entries as a bit each (bit j for
+// blk[j]): a function of its own, with few variables, so that they all
+// stay in registers, and shifts only by constants (a shift by a variable
+// takes the one register CL).
+func pickBlock(blk []entPick, hot *[1 << 16]hotEnt, since uint32, mk int64, fb uint8) uint64 {
+	var set uint64
+	for j := range blk {
+		p := &blk[j]
 		h := &hot[p.wid]
 		// Each a 1 or a 0, from the sign of a difference (ticks are
 		// compared within 2^31 of each other: beyond, a needless look).
 		ev := uint32(int32(since-h.evAt)) >> 31           // h.evAt > since
 		edge := uint32(uint64(mk-(p.edge-h.odo))>>63) ^ 1 // p.edge - h.odo <= mk
 		moved := uint32(int32(p.sent-h.poseAt)) >> 31     // h.poseAt > p.sent
-		turn := uint32(p.turns>>f) & 1
+		turn := (uint32(p.turns&fb) + 255) >> 8
 		stop := uint32((h.state^p.rest)&stRest) / uint32(stRest)
-		cands[n] = int32(i)
-		n += int(ev | edge | moved&(turn|stop))
+		set = set>>1 | uint64(ev|edge|moved&(turn|stop))<<63
 	}
-	return n
+	return set >> (64 - len(blk))
 }
 
 // sendPose brings the quantized pose of wid, held in slot, to the arena's:
