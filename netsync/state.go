@@ -349,7 +349,7 @@ func (s *ClientState) canonical() []uint16 {
 		start[k] = at
 		at += n
 	}
-	s.keys = slices.Grow(s.keys[:0], int(at))[:at]
+	s.keys = ahead(s.keys[:0], int(at))[:at] // sized by reserve: no allocation
 	for w, bits64 := range s.has {
 		for b := bits64; b != 0; b &= b - 1 {
 			wid := uint16(w<<6 | bits.TrailingZeros64(b))
@@ -453,6 +453,7 @@ func (s *ClientState) reserve(ids, entities int) {
 	if cap(s.cands) < n {
 		s.cands = make([]int32, len(s.cands), n)
 	}
+	s.keys = slices.Grow(s.keys, n-len(s.keys)) // check's canonical order
 	// The watch and the frame's changes too: a frame after the client
 	// travelled far (a respawn) brings most of the world whole, more
 	// than any before it.
