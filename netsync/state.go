@@ -779,73 +779,36 @@ func pickBlock(blk []entPick, hot *[1 << 16]hotEnt, since uint32, mk int64, fb u
 // or a stop or start), whose pose mode and tier stay and whose other groups
 // the client holds already: most changes of most frames, so it compares and
 // writes the pose a machine word at a time, and with emit writes the
-// store's record later (flush).
+// change as writePose does (the walk's own way) and the store's record
+// later (flush).
 func (s *ClientState) sendPose(wid uint16, slot int) {
 	w := &s.walks[slot]
 	if w.flags&hfFull != 0 {
 		s.update(wid, slot, true, w.tier) // not here: the client's own are looked at before
 		return
 	}
-	p := &w.pose
-	q := &s.arena.qpose[wid]
-	q0, q1, q2, q3 := q.a, q.b, q.c, q.d
-	p0, p1 := p.a, p.b
-	diff := poseDiff(q, p)
 	pk := &s.picks[slot]
 	pk.sent = s.tick
+	q := &s.arena.qpose[wid]
+	if s.emit {
+		s.out = ahead(s.out, poseWindow)
+		l := len(s.out)
+		if k := writePose((*[poseWindow]byte)(s.out[l:l+poseWindow]), wid, w, pk, q, s.tick); k > 0 {
+			s.out = s.out[:l+k]
+			s.outN++
+			s.stale = true
+		}
+		return
+	}
+	p := &w.pose
+	diff := poseDiff(q, p)
 	if diff == 0 {
 		return
 	}
-	p.a, p.b, p.c, p.d, p.tick = q0, q1, q2, q3, s.tick
-	pk.rest = uint8(b2i(q2|uint64(q3) == 0)) * stRest
-	mask := diff | wire.MaskTierOf(w.tier)
-	from := [3]int32{int32(p0), int32(p0 >> 32), int32(p1)}
-	if !s.emit {
-		s.sendPoseDelta(wid, slot, mask, &from)
-		return
-	}
-	s.stale = true
-	// The change, as appendChange writes it.
-	b := s.out
-	n := len(b)
-	if cap(b)-n < maxPoseChange {
-		b = ahead(b, maxPoseChange)
-	}
-	o := (*[maxPoseChange]byte)(b[n : n+maxPoseChange])
-	le.PutUint16(o[0:], wid)
-	k := 4
-	if diff&(1<<wire.GroupPosition) != 0 {
-		dx := int64(int32(q0)) - int64(from[0])
-		dy := int64(int32(q0>>32)) - int64(from[1])
-		dz := int64(int32(q1)) - int64(from[2])
-		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
-			mask |= wire.SmallSteps
-			le.PutUint16(o[4:], uint16(dx))
-			le.PutUint16(o[6:], uint16(dy))
-			le.PutUint16(o[8:], uint16(dz))
-			k = 4 + wire.SmallStepBytes
-		} else {
-			le.PutUint64(o[4:], q0)
-			le.PutUint32(o[12:], uint32(q1))
-			k = 4 + wire.PositionBytes
-		}
-	}
-	le.PutUint16(o[2:], mask)
-	// The other groups, each written and counted only when it goes:
-	// which do is a coin toss for the processor, so no branch.
-	k &= 31
-	le.PutUint32(o[k:], uint32(q1>>32))
-	k += wire.RotationBytes * int(diff>>wire.GroupRotation&1)
-	k &= 31
-	le.PutUint32(o[k:], uint32(q2))
-	le.PutUint16(o[k+4:], uint16(q2>>32))
-	k += wire.VelocityBytes * int(diff>>wire.GroupVelocity&1)
-	k &= 31
-	le.PutUint16(o[k:], uint16(q2>>48))
-	le.PutUint32(o[k+2:], q3)
-	k += wire.SpinBytes * int(diff>>wire.GroupSpin&1)
-	s.out = b[:n+k]
-	s.outN++
+	from := posePosition(p)
+	p.a, p.b, p.c, p.d, p.tick = q.a, q.b, q.c, q.d, s.tick
+	pk.rest = uint8(b2i(q.c|uint64(q.d) == 0)) * stRest
+	s.sendPoseDelta(wid, slot, diff|wire.MaskTierOf(w.tier), &from)
 }
 
 // turnBits returns the turns of an entity of tier tier under wid: bit f
