@@ -756,20 +756,26 @@ func pick(picks []entPick, hot *[1 << 16]hotEnt, cands []int32, since uint32, mk
 // pickBlock returns the picks of up to 64 entries as a bit each (bit j for
 // blk[j]): a function of its own, with few variables, so that they all
 // stay in registers, and shifts only by constants (a shift by a variable
-// takes the one register CL).
+// takes the one register CL). Each condition is the sign bit of a
+// difference (ticks are compared within 2^31 of each other: beyond, a
+// needless look), so that they combine as words.
 func pickBlock(blk []entPick, hot *[1 << 16]hotEnt, since uint32, mk int64, fb uint8) uint64 {
+	const top = 1 << 63
+	mk1 := mk + 1
 	var set uint64
 	for j := range blk {
 		p := &blk[j]
 		h := &hot[p.wid]
-		// Each a 1 or a 0, from the sign of a difference (ticks are
-		// compared within 2^31 of each other: beyond, a needless look).
-		ev := uint32(int32(since-h.evAt)) >> 31           // h.evAt > since
-		edge := uint32(uint64(mk-(p.edge-h.odo))>>63) ^ 1 // p.edge - h.odo <= mk
-		moved := uint32(int32(p.sent-h.poseAt)) >> 31     // h.poseAt > p.sent
-		turn := (uint32(p.turns&fb) + 255) >> 8
-		stop := uint32((h.state^p.rest)&stRest) / uint32(stRest)
-		set = set>>1 | uint64(ev|edge|moved&(turn|stop))<<63
+		// Look the general way: h.evAt > since, or p.edge - h.odo <= mk.
+		look := uint64(int64(int32(since-h.evAt))) | uint64(p.edge-h.odo-mk1)
+		// The pose changed (h.poseAt > p.sent) and has its turn, or it
+		// stopped or started.
+		moved := uint64(int64(int32(p.sent - h.poseAt)))
+		var due uint64
+		if uint32(p.turns&fb)|uint32((h.state^p.rest)&stRest)<<8 != 0 {
+			due = top
+		}
+		set = set>>1 | (look|moved&due)&top
 	}
 	return set >> (64 - len(blk))
 }
