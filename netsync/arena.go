@@ -27,6 +27,11 @@ type Arena struct {
 	qpose []poseWords   // by id: the quantized pose of recs, apart (see poseWords)
 	hot   []hotEnt      // what every encoder reads of every candidate
 	putAt []uint32      // tick of the last Put
+	// groupAt is, by id, the tick each group other than the pose's
+	// (wire.MaskState: drive, action, flags, identity) last changed: an
+	// encoder whose client held them all as of its last frame copies the
+	// ones changed since without reading what the client holds.
+	groupAt []stateTicks
 	input []wire.Entity // the entity last Put: unchanged, it is not quantized again
 
 	live   []uint16 // ids present after End, in the order Put
@@ -49,6 +54,10 @@ const ChangeLogTicks = 8
 // counts as a step (240 m/s): one that moves more jumped, and the log lists
 // it, so that an encoder finds it wherever it landed.
 const JumpStep float32 = 4
+
+// stateTicks are the ticks an entity's groups wire.GroupDrive to
+// wire.GroupIdentity (wire.MaskState) last changed, in that order.
+type stateTicks [4]uint32
 
 // logSegment is one tick of the arena's log: the ids that may have come into
 // a client's area of interest other than by a step (a new life, a jump, a
@@ -168,6 +177,7 @@ func (a *Arena) grow(wid uint16) {
 		a.hot = make([]hotEnt, 1<<16)
 	}
 	a.putAt = append(a.putAt, make([]uint32, n-len(a.putAt))...)
+	a.groupAt = append(a.groupAt, make([]stateTicks, n-len(a.groupAt))...)
 	a.input = append(a.input, make([]wire.Entity, n-len(a.input))...)
 }
 
@@ -223,10 +233,17 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 		*rec = q
 		a.qpose[wid] = poseOf(rec)
 		h.poseAt, h.stateAt = a.tick, a.tick
+		a.groupAt[wid] = stateTicks{a.tick, a.tick, a.tick, a.tick}
 	case *rec != q:
 		if string(rec[:wire.PoseAt]) != string(q[:wire.PoseAt]) {
 			h.stateAt = a.tick
 			a.markEvent(wid)
+			at := &a.groupAt[wid]
+			for g := wire.GroupDrive; g <= wire.GroupIdentity; g++ {
+				if !wire.GroupEqual(rec, &q, g) {
+					at[g-wire.GroupDrive] = a.tick
+				}
+			}
 		}
 		if string(rec[wire.PoseAt:]) != string(q[wire.PoseAt:]) {
 			h.poseAt = a.tick

@@ -1128,8 +1128,7 @@ func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
 	if own == full {
 		// The groups that may differ: the pose's if the arena changed it
 		// since it was last held whole, the others' if since the last
-		// frame. Comparing a few words of each is cheaper than reading
-		// which group changed.
+		// frame (each by the tick the arena saw it change).
 		h := &a.hot[wid]
 		var maybe uint16
 		if h.poseAt > pk.sent {
@@ -1161,8 +1160,21 @@ func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
 	}
 	if m := cand &^ wire.MaskQuantPose; m != 0 {
 		held = s.store.At(slot)
+		at := &a.groupAt[wid]
 		for ; m != 0; m &= m - 1 {
-			if g := lowBit(m); wire.CopyGroup(&held.Rec, rec, g) {
+			g := lowBit(m)
+			if own == full && wire.MaskState&(1<<g) != 0 {
+				// The client holds the arena's group as of its last
+				// frame: it goes when it changed since, written
+				// without reading what the client holds (a cache
+				// miss the frame would wait on).
+				if at[g-wire.GroupDrive] > s.lastTick {
+					copy(held.Rec.Group(g), rec.Group(g))
+					diff |= 1 << g
+				}
+				continue
+			}
+			if wire.CopyGroup(&held.Rec, rec, g) {
 				diff |= 1 << g
 			}
 		}
