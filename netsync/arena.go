@@ -24,15 +24,15 @@ type Arena struct {
 	tick uint32
 
 	recs  []wire.Record
-	qpose []poseWords   // by id: the quantized pose of recs, apart (see poseWords)
-	hot   []hotEnt      // what every encoder reads of every candidate
-	putAt []uint32      // tick of the last Put
+	qpose []poseWords // by id: the quantized pose of recs, apart (see poseWords)
+	hot   []hotEnt    // what every encoder reads of every candidate
+	putAt []uint32    // tick of the last Put
 	// groupAt is, by id, the tick each group other than the pose's
 	// (wire.MaskState: drive, action, flags, identity) last changed: an
 	// encoder whose client held them all as of its last frame copies the
 	// ones changed since without reading what the client holds.
 	groupAt []stateTicks
-	input []wire.Entity // the entity last Put: unchanged, it is not quantized again
+	input   []wire.Entity // the entity last Put: unchanged, it is not quantized again
 
 	live   []uint16 // ids present after End, in the order Put
 	next   []uint16 // ids Put since Begin
