@@ -26,7 +26,11 @@ type Arena struct {
 	recs  []wire.Record
 	qpose []poseWords // by id: the quantized pose of recs, apart (see poseWords)
 	hot   []hotEnt    // what every encoder reads of every candidate
-	putAt []uint32    // tick of the last Put
+	// moves is, by id, what an encoder's pick reads of every entity held,
+	// every frame: apart from hot and half its size, so that all of it
+	// (16 bytes an id) stays in the first cache while the encoders run.
+	moves *[1 << 16]moveEnt
+	putAt []uint32 // tick of the last Put
 	// groupAt is, by id, the tick each group other than the pose's
 	// (wire.MaskState: drive, action, flags, identity) last changed: an
 	// encoder whose client held them all as of its last frame copies the
@@ -71,11 +75,11 @@ type logSegment struct {
 // changedAt returns the last tick wid's arena facts changed: its pose, or
 // anything else (hotEnt.evAt).
 func (a *Arena) changedAt(wid uint16) uint32 {
-	h := &a.hot[wid]
-	return max(h.poseAt, h.evAt)
+	m := &a.moves[wid]
+	return max(m.poseAt, m.evAt)
 }
 
-func (a *Arena) markEvent(wid uint16) { a.hot[wid].evAt = a.tick }
+func (a *Arena) markEvent(wid uint16) { a.moves[wid].evAt = a.tick }
 
 // logged returns the ids the log lists for tick and the longest step of the
 // others (nothing when the log no longer holds the tick, or it never was).
@@ -98,25 +102,30 @@ const (
 	stRest                      // quantized velocity and spin are zero
 )
 
-// hotEnt is what an encoder reads of an entity on every frame, together in
-// one place (32 bytes: half a cache line) rather than in a slice each: an
-// encoder reads it for every entity its client holds, every frame, to tell
-// whether to look closer (a pose changed and has its turn, an edge may be
-// crossed, something else changed).
-type hotEnt struct {
+// moveEnt is what an encoder's pick reads of an entity on every frame, for
+// every entity its client holds, to tell whether to look closer: a pose
+// changed (and has its turn), an edge may be crossed, something else
+// changed. 16 bytes.
+type moveEnt struct {
 	// odo is the distance the entity travelled on the ground, all its
 	// lives together, in steps of 1/thrScale m (each step rounded up):
 	// with the client's centre's own, it tells an encoder when an entity
 	// may have crossed an edge. An integer, so that an encoder compares
 	// it with an integer subtraction.
-	odo     int64
-	x, y    float32 // ground position for the area of interest
-	poseAt  uint32  // the latest tick a pose group changed (wire.MaskPose)
-	stateAt uint32  // the latest tick another group changed (wire.MaskState)
-	// evAt is the last tick anything but the entity's pose changed: a
-	// group of wire.MaskState (stateAt), its life, its presence or its
-	// Always.
+	odo    int64
+	poseAt uint32 // the latest tick a pose group changed (wire.MaskPose)
+	// evAt is the last tick anything but the entity's pose changed (a
+	// group of wire.MaskState, its life, its presence or its Always) or it
+	// stopped or started (its rest): what an encoder looks at the general
+	// way.
 	evAt uint32
+}
+
+// hotEnt is the rest of what an encoder reads of an entity it looks
+// closer at (16 bytes).
+type hotEnt struct {
+	x, y    float32 // ground position for the area of interest
+	stateAt uint32  // the latest tick another group changed (wire.MaskState)
 	// life turns over each time the id starts a new life (1 to 65535,
 	// then 1 again; 0 before the first).
 	life  uint16
@@ -173,8 +182,9 @@ func (a *Arena) grow(wid uint16) {
 	n = min(n, 1<<16)
 	a.recs = append(a.recs, make([]wire.Record, n-len(a.recs))...)
 	a.qpose = append(a.qpose, make([]poseWords, n-len(a.qpose))...)
-	if a.hot == nil {
-		a.hot = make([]hotEnt, 1<<16)
+	a.hot = append(a.hot, make([]hotEnt, n-len(a.hot))...)
+	if a.moves == nil {
+		a.moves = new([1 << 16]moveEnt)
 	}
 	a.putAt = append(a.putAt, make([]uint32, n-len(a.putAt))...)
 	a.groupAt = append(a.groupAt, make([]stateTicks, n-len(a.groupAt))...)
@@ -232,7 +242,7 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 		}
 		*rec = q
 		a.qpose[wid] = poseOf(rec)
-		h.poseAt, h.stateAt = a.tick, a.tick
+		a.moves[wid].poseAt, h.stateAt = a.tick, a.tick
 		a.groupAt[wid] = stateTicks{a.tick, a.tick, a.tick, a.tick}
 	case *rec != q:
 		if string(rec[:wire.PoseAt]) != string(q[:wire.PoseAt]) {
@@ -246,14 +256,18 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 			}
 		}
 		if string(rec[wire.PoseAt:]) != string(q[wire.PoseAt:]) {
-			h.poseAt = a.tick
+			a.moves[wid].poseAt = a.tick
 		}
 		*rec = q
 		a.qpose[wid] = poseOf(rec)
 	}
+	rest := h.state & stRest
 	h.state &^= stRest
 	if rec.AtRest() {
 		h.state |= stRest
+	}
+	if h.state&stRest != rest {
+		a.markEvent(wid) // a stop or a start: news at once, whatever the turn
 	}
 }
 
@@ -298,7 +312,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 		d = maxStepOdo
 	}
 	h.x, h.y = x, y
-	h.odo += int64(math.Ceil(d * thrScale))
+	a.moves[wid].odo += int64(math.Ceil(d * thrScale))
 	seg := &a.log[a.tick%ChangeLogTicks]
 	switch {
 	case logged || d > float64(JumpStep):
@@ -381,7 +395,7 @@ func (a *Arena) AtRest(wid uint16) bool { return a.hot[wid].state&stRest != 0 }
 // changed, StateChangedAt the tick another group did. Which group changed
 // the encoders find by comparing records: two ticks an entity are all they
 // need to know whether to compare.
-func (a *Arena) PoseChangedAt(wid uint16) uint32 { return a.hot[wid].poseAt }
+func (a *Arena) PoseChangedAt(wid uint16) uint32 { return a.moves[wid].poseAt }
 
 // StateChangedAt returns the tick a group of wid other than the pose's last
 // changed.

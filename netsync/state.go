@@ -131,8 +131,8 @@ func (d *Delta) reset() {
 // serialize it against different bases.
 //
 // What every frame reads of every entity held is small (16 bytes, in
-// sequence, and the arena's 32 for the entity); the rest (a cache line)
-// only for the entities it looks closer at.
+// sequence, and the arena's 16 for the entity, moveEnt); the rest (a cache
+// line) only for the entities it looks closer at.
 type ClientState struct {
 	store wire.Store
 	// By store slot: what every frame reads of every entity held, and
@@ -205,10 +205,10 @@ type watchEnt struct {
 const WatchMargin float32 = 8
 
 // entPick is what every frame reads of an entity held, in slot order (16
-// bytes), with the arena's hotEnt of the entity, to pick those to look
-// closer at: its pose changed and has its turn (or stopped or started), an
-// edge (a tier's, the leave radius) may be crossed, or something other
-// than its pose changed.
+// bytes), with the arena's moveEnt of the entity, to pick those to look
+// closer at: its pose changed and has its turn, an edge (a tier's, the
+// leave radius) may be crossed, or something other than its pose changed
+// (or it stopped or started).
 type entPick struct {
 	// When last looked at, the entity's distance was measured and the
 	// nearest edge that counts was slack away. It may have crossed an edge
@@ -493,7 +493,7 @@ func (s *ClientState) setTier(slot int, tier uint8) {
 // group. With emit set, the changes go into out, serialized, not into d.
 //
 // It reads, in slot order, 16 bytes of each entity held and the arena's
-// hotEnt of it, and looks closer only at those that may have changed: a
+// moveEnt of it, and looks closer only at those that may have changed: a
 // pose the arena changed that has its turn (tier 0 and the client's own
 // every frame, far poses on their turn, and at once when they stop or
 // start), something other than the pose changed, the client's own (before
@@ -686,9 +686,9 @@ func (s *ClientState) walk() {
 		s.cands = make([]int32, len(s.picks), max(2*len(s.picks), cap(s.picks)))
 	}
 	since, mk := s.lastTick, thrKey(s.moved)
-	hot := s.arena.hot
+	moves := s.arena.moves
 	cands := s.cands[:len(s.picks)]
-	n := pick(s.picks, (*[1 << 16]hotEnt)(hot), cands, since, mk, s.frame)
+	n := pick(s.picks, moves, cands, since, mk, s.frame)
 	s.touch(cands[:n])
 	picks, walks, qpose, tick := s.picks, s.walks, s.arena.qpose, s.tick
 	// Room for every candidate's pose change, and the window past the
@@ -703,7 +703,7 @@ func (s *ClientState) walk() {
 			continue // removed, or looked at already
 		}
 		w := &walks[i]
-		if h := &hot[wid]; h.evAt > since || p.edge-h.odo <= mk || w.flags&hfFull != 0 || !s.emit {
+		if m := &moves[wid]; m.evAt > since || p.edge-m.odo <= mk || w.flags&hfFull != 0 || !s.emit {
 			s.out = out
 			s.keep(wid, i)
 			out = ahead(s.out, room)
@@ -735,17 +735,15 @@ func (s *ClientState) touch(cands []int32) {
 }
 
 // pick writes into cands the slots of picks to look closer at, and returns
-// how many: something other than the pose changed after since (the
-// arena's hot by id), the entity's thr reached mk, or its pose changed and
-// has its turn in frame (or stopped or started). It sets a flag without a
-// branch (which way an entity goes is a coin toss for the processor), and
-// is apart from walk so that its few variables stay in registers.
-func pick(picks []entPick, hot *[1 << 16]hotEnt, cands []int32, since uint32, mk int64, frame uint32) int {
+// how many: something other than the pose changed after since, or it
+// stopped or started (the arena's evAt), the entity's thr reached mk, or its
+// pose changed and has its turn in frame.
+func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, since uint32, mk int64, frame uint32) int {
 	fb := uint8(1) << (frame & 7) // the frame's bit in turns
 	n := 0
 	for base := 0; base < len(picks); base += 64 {
 		blk := picks[base:min(base+64, len(picks))]
-		for set := pickBlock(blk, hot, since, mk, fb); set != 0; set &= set - 1 {
+		for set := pickBlock(blk, moves, since, mk, fb); set != 0; set &= set - 1 {
 			cands[n] = int32(base + bits.TrailingZeros64(set))
 			n++
 		}
@@ -759,20 +757,19 @@ func pick(picks []entPick, hot *[1 << 16]hotEnt, cands []int32, since uint32, mk
 // takes the one register CL). Each condition is the sign bit of a
 // difference (ticks are compared within 2^31 of each other: beyond, a
 // needless look), so that they combine as words.
-func pickBlock(blk []entPick, hot *[1 << 16]hotEnt, since uint32, mk int64, fb uint8) uint64 {
+func pickBlock(blk []entPick, moves *[1 << 16]moveEnt, since uint32, mk int64, fb uint8) uint64 {
 	const top = 1 << 63
 	mk1 := mk + 1
 	var set uint64
 	for j := range blk {
 		p := &blk[j]
-		h := &hot[p.wid]
-		// Look the general way: h.evAt > since, or p.edge - h.odo <= mk.
-		look := uint64(int64(int32(since-h.evAt))) | uint64(p.edge-h.odo-mk1)
-		// The pose changed (h.poseAt > p.sent) and has its turn, or it
-		// stopped or started.
-		moved := uint64(int64(int32(p.sent - h.poseAt)))
+		m := &moves[p.wid]
+		// Look the general way: m.evAt > since, or p.edge - m.odo <= mk.
+		look := uint64(int64(int32(since-m.evAt))) | uint64(p.edge-m.odo-mk1)
+		// The pose changed (m.poseAt > p.sent) and has its turn.
+		moved := uint64(int64(int32(p.sent - m.poseAt)))
 		var due uint64
-		if uint32(p.turns&fb)|uint32((h.state^p.rest)&stRest)<<8 != 0 {
+		if p.turns&fb != 0 {
 			due = top
 		}
 		set = set>>1 | (look|moved&due)&top
@@ -948,11 +945,12 @@ func (s *ClientState) keep(wid uint16, slot int) {
 	if !own {
 		tier = s.in.tier(d2, w.tier)
 	}
-	s.setThr(slot, s.threshold(d2, tier, own, bound), h.odo)
+	m := &s.arena.moves[wid]
+	s.setThr(slot, s.threshold(d2, tier, own, bound), m.odo)
 	w.flags = w.flags&^hfState | h.state&hfState
 	if h.stateAt <= s.lastTick && tier == w.tier && own == (w.flags&hfFull != 0) {
 		switch {
-		case h.poseAt <= s.picks[slot].sent, !own && s.poseWaits(wid, tier, slot):
+		case m.poseAt <= s.picks[slot].sent, !own && s.poseWaits(wid, tier, slot):
 			return // nothing new since the client last held all of it, or only a far pose not its turn
 		case !own:
 			s.sendPose(wid, slot) // its quantized pose alone
@@ -1030,7 +1028,7 @@ func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
 	s.walks[slot] = entWalk{pose: poseOf(&held.Rec), life: h.life, stamp: s.stamp, flags: flags}
 	s.walks[slot].pose.tick = held.PoseTick
 	s.setTier(slot, tier)
-	s.setThr(slot, s.threshold(d2, tier, own, !own && h.state&stAlways == 0), h.odo)
+	s.setThr(slot, s.threshold(d2, tier, own, !own && h.state&stAlways == 0), a.moves[wid].odo)
 	mask := groups | wire.MaskTierOf(tier)
 	if own {
 		mask |= wire.PoseFull
@@ -1131,7 +1129,7 @@ func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
 		// frame (each by the tick the arena saw it change).
 		h := &a.hot[wid]
 		var maybe uint16
-		if h.poseAt > pk.sent {
+		if a.moves[wid].poseAt > pk.sent {
 			maybe |= wire.MaskPose
 		}
 		if h.stateAt > s.lastTick {
