@@ -567,12 +567,20 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 			wids, maxStep := a.logged(t)
 			reach += float64(maxStep)
 			for _, wid := range wids {
-				if !s.held(wid) && a.Present(wid) {
-					if d2 := s.dist2(wid); d2 <= s.enter2 {
+				// The arena's facts first (shared by every client, in
+				// the caches), what the client holds last (its own,
+				// cold): most listed are far and need no more.
+				if !a.Present(wid) {
+					continue
+				}
+				d2 := s.dist2(wid)
+				switch {
+				case d2 <= s.enter2:
+					if !s.held(wid) {
 						s.whole(wid, v.owns(wid), d2)
-					} else {
-						s.watchLeft(wid, d2)
 					}
+				case s.watchable(d2) && !s.held(wid):
+					s.watchLeft(wid, d2)
 				}
 			}
 		}
@@ -672,8 +680,21 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 // or the log lists it) and stands at squared distance d2 beyond in.Enter:
 // it may come back while the watch holds.
 func (s *ClientState) watchLeft(wid uint16, d2 float32) {
+	if !s.watchable(d2) {
+		return
+	}
 	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
 	s.watch = append(ahead(s.watch, 1), watchEnt{need: need, wid: wid})
+}
+
+// watchable reports whether an entity not held at squared distance d2 could
+// come within in.Enter before the watch is taken again: its need (see
+// watchLeft) below what the watch can use up, WatchMargin. One farther is
+// no newcomer until then (the retake finds it if it comes near), and
+// watching it would only lengthen every frame's look at the watch.
+func (s *ClientState) watchable(d2 float32) bool {
+	r := s.in.Enter + WatchMargin + slackEpsilon - float32(s.watchUsed) // a hair generous
+	return r > 0 && d2 < r*r
 }
 
 // walk looks at the entities held that may have changed (but those looked
