@@ -73,7 +73,7 @@ type logSegment struct {
 }
 
 // changedAt returns the last tick wid's arena facts changed: its pose, or
-// anything else (hotEnt.evAt).
+// anything else (moveEnt.evAt).
 func (a *Arena) changedAt(wid uint16) uint32 {
 	m := &a.moves[wid]
 	return max(m.poseAt, m.evAt)
@@ -171,7 +171,7 @@ func (a *Arena) Begin(tick uint32) {
 }
 
 // arenaIDs is the fewest ids the arena is sized for when it first grows
-// (about 1.1 MB): the world hands wire ids out in turn through all of
+// (about 1.1 MB, and 1 MB for moves, made for every id at once): the world hands wire ids out in turn through all of
 // them (ecs.WireIDs), so a busy city goes past a thousand ids in its first
 // minutes, and each doubling of the arena is an allocation in a tick for
 // the arena and for every client's encoder.

@@ -699,8 +699,10 @@ func (s *ClientState) watchable(d2 float32) bool {
 
 // walk looks at the entities held that may have changed (but those looked
 // at already), in slot order: it picks them first (pick), then looks at
-// each: the general way (keep) when something other than its pose changed
-// or an edge may be crossed, else its pose goes (sendPose).
+// each: the general way (keep) when something other than its pose changed,
+// it stopped or started, an edge may be crossed, or its pose is the full
+// one (or the changes go into a Delta), else its pose goes as sendPose
+// would send it, written here by writePose.
 func (s *ClientState) walk() {
 	if cap(s.cands) < len(s.picks) {
 		// As many as the picks have room for: the two grow together.
