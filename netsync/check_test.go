@@ -77,3 +77,37 @@ func TestCheckAllocatesNothing(t *testing.T) {
 		t.Fatalf("checks allocated %d times while the client came to hold %d entities", n, s.store.Len())
 	}
 }
+
+// BenchmarkCheck: the check of a client holding 114 cars of the peer
+// trace's kind (identity, health, flags, a moving quantized pose; the full
+// pose, the person's action and the spin zeros).
+func BenchmarkCheck(b *testing.B) {
+	var s ClientState
+	s.has = make([]uint64, 4096/64)
+	s.reserve(4096, 600)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 114 {
+		eid := uint16(1 + i*17)
+		s.has[eid>>6] |= 1 << (eid & 63)
+		var e wire.Entity
+		e.Kind, e.Gen, e.HP, e.MaxHP, e.Flags = wire.KindCar, 1, 100, 100, uint16(rng.IntN(4))
+		e.Pos = wire.Vec3{X: rng.Float32() * 1000, Y: rng.Float32() * 1000}
+		e.Rot = wire.Quat{Z: 0.6, W: 0.8}
+		e.Lin = wire.Vec3{X: rng.Float32() * 20, Y: rng.Float32() * 20}
+		var full wire.Record
+		full.Quantize(&e)
+		h := s.store.At(s.store.Add(eid))
+		for g := range wire.GroupCount {
+			if g != wire.GroupFullPose {
+				copy(h.Rec.Group(g), full.Group(g))
+			}
+		}
+	}
+	b.ReportAllocs()
+	var sink uint32
+	for b.Loop() {
+		sink += s.check()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/114, "ns/entity")
+	_ = sink
+}
