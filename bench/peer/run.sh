@@ -33,9 +33,34 @@ echo "== tracegen (defaults: 600 ticks at 20 Hz, 1000 entities, 64 clients, AOI 
 echo "== npm install (@colyseus/schema)"
 (cd "$work/colyseus" && npm install --no-audit --no-fund --silent)
 
+# Each run's figures are printed as they come, and kept for the summary:
+# the machine's speed moves from minute to minute, so only figures of one
+# run compare, and the medians of several.
+ours=() theirs=() oursP50=() theirsP50=()
 for i in $(seq 1 "$runs"); do
   echo "== run $i: ours (go test ./bench -bench PeerReplay)"
-  (cd "$repo" && PEER_TRACE="$work/trace.bin" go test ./bench/ -run '^$' -bench 'PeerReplay' -benchtime=3x)
+  out=$(cd "$repo" && PEER_TRACE="$work/trace.bin" go test ./bench/ -run '^$' -bench 'PeerReplay' -benchtime=3x)
+  echo "$out"
+  tiers=$(echo "$out" | grep '^BenchmarkPeerReplay/tiers')
+  ours+=("$(echo "$tiers" | grep -o '[0-9.]* us-encode/client' | cut -d' ' -f1)")
+  oursP50+=("$(echo "$tiers" | grep -o '[0-9.]* us-p50-encode/client' | cut -d' ' -f1)")
   echo "== run $i: @colyseus/schema, one StateView per client"
-  (cd "$work/colyseus" && node --expose-gc bench.mjs "$work/trace.bin" --mode=views)
+  out=$(cd "$work/colyseus" && node --expose-gc bench.mjs "$work/trace.bin" --mode=views)
+  echo "$out"
+  theirs+=("$(echo "$out" | grep -o '"encode_us_per_client_per_tick": "[0-9.]*"' | grep -o '[0-9.]*"$' | tr -d '"')")
+  p50=$(echo "$out" | grep -o '"encode_us_per_tick_p50": "[0-9.]*"' | grep -o '[0-9.]*"$' | tr -d '"')
+  clients=$(echo "$out" | grep -o '"clients": [0-9]*' | grep -o '[0-9]*$')
+  theirsP50+=("$(awk -v p="$p50" -v c="$clients" 'BEGIN { printf "%.3f", p / c }')")
 done
+
+# median prints the median of its arguments.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "== summary: encode µs per client per tick, ours (tiers) against Colyseus (views)"
+for i in $(seq 0 $((runs - 1))); do
+  awk -v r="$((i + 1))" -v a="${ours[$i]}" -v b="${theirs[$i]}" -v ap="${oursP50[$i]}" -v bp="${theirsP50[$i]}" \
+    'BEGIN { printf "run %d: mean %s against %s (%.1fx); median tick %s against %s (%.1fx)\n", r, a, b, b / a, ap, bp, bp / ap }'
+done
+mo=$(median "${ours[@]}") mt=$(median "${theirs[@]}") po=$(median "${oursP50[@]}") pt=$(median "${theirsP50[@]}")
+awk -v a="$mo" -v b="$mt" -v ap="$po" -v bp="$pt" \
+  'BEGIN { printf "medians: mean %s against %s (%.1fx); median tick %s against %s (%.1fx)\n", a, b, b / a, ap, bp, bp / ap }'
