@@ -12,23 +12,27 @@ import (
 	"github.com/fiveonit/engine/systems/gates"
 )
 
-// level has a wall along y = 0 with a 10 m gate at the origin, passed
-// heading north, its rule given by the test.
-const level = `{
-  "name": "test-gates",
+// wallLevel is a wall along y = 0 with a 10 m gap at the origin, named by
+// its first argument, its gates (JSON objects, comma-separated) the second.
+const wallLevel = `{
+  "name": %q,
   "version": 1,
   "ground": {"min":[-200,-200],"max":[200,200]},
   "buildings": [
     {"id":"wall-w","footprint":[[-60,-0.5],[-5,-0.5],[-5,0.5],[-60,0.5]],"height":3,"use":"wall"},
     {"id":"wall-e","footprint":[[5,-0.5],[60,-0.5],[60,0.5],[5,0.5]],"height":3,"use":"wall"}
   ],
-  "gates": [
-    {"id":"gate","kind":"gate","pos":[0,0],"yaw":1.5707964,"width":10,"rule":%s}
-  ]
+  "gates": [%s]
 }`
 
+// level is wallLevel with a 10 m gate in the gap, passed heading north, its
+// rule given.
+func level(rule string) string {
+	return fmt.Sprintf(wallLevel, "test-gates", `{"id":"gate","kind":"gate","pos":[0,0],"yaw":1.5707964,"width":10,"rule":`+rule+`}`)
+}
+
 func rig(t testing.TB, rule string) *citytest.Rig {
-	l := citytest.Parse(t, "test-gates", fmt.Sprintf(level, rule))
+	l := citytest.Parse(t, "test-gates", level(rule))
 	return citytest.New(t, l, citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
 }
 

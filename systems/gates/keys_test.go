@@ -1,6 +1,7 @@
 package gates_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -16,19 +17,9 @@ import (
 // keyLevel is the wall with its gate at the origin (key tag "yard") and a
 // gate standing alone far off (key tag "depot"), so a key of the level
 // other than the yard's can be given.
-const keyLevel = `{
-  "name": "test-keys",
-  "version": 1,
-  "ground": {"min":[-200,-200],"max":[200,200]},
-  "buildings": [
-    {"id":"wall-w","footprint":[[-60,-0.5],[-5,-0.5],[-5,0.5],[-60,0.5]],"height":3,"use":"wall"},
-    {"id":"wall-e","footprint":[[5,-0.5],[60,-0.5],[60,0.5],[5,0.5]],"height":3,"use":"wall"}
-  ],
-  "gates": [
-    {"id":"yard","kind":"gate","pos":[0,0],"yaw":1.5707964,"width":10,"rule":{"keyTag":"yard"}},
-    {"id":"depot","kind":"barrier","pos":[150,150],"yaw":0,"width":6,"rule":{"keyTag":"depot","police":true}}
-  ]
-}`
+var keyLevel = fmt.Sprintf(wallLevel, "test-keys",
+	`{"id":"yard","kind":"gate","pos":[0,0],"yaw":1.5707964,"width":10,"rule":{"keyTag":"yard"}},
+    {"id":"depot","kind":"barrier","pos":[150,150],"yaw":0,"width":6,"rule":{"keyTag":"depot","police":true}}`)
 
 // keyRig is a rig on keyLevel with the rooms' key hook (CarriedKeys) and a
 // sedan 20 m south of the yard gate with a driver at the wheel driving
