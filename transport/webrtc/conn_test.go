@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 	"net"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -230,37 +228,4 @@ func FuzzAccept(f *testing.F) {
 			<-conn.Ended()
 		}
 	})
-}
-
-// TestLoss: the simulated loss drops the fraction asked for, the same
-// frames for the same seed.
-func TestLoss(t *testing.T) {
-	run := func(seed uint64) (lost int, first []bool) {
-		c := &ClientConn{loss: 0.1, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
-		for i := 0; i < 20000; i++ {
-			l := c.lose()
-			if l {
-				lost++
-			}
-			if i < 64 {
-				first = append(first, l)
-			}
-		}
-		return lost, first
-	}
-	a, fa := run(1)
-	b, fb := run(1)
-	_, fc := run(2)
-	if a < 1800 || a > 2200 {
-		t.Errorf("lost %d of 20000 at 10%%", a)
-	}
-	if a != b || !slices.Equal(fa, fb) {
-		t.Error("the same seed lost other frames")
-	}
-	if slices.Equal(fa, fc) {
-		t.Error("two seeds lost the same frames")
-	}
-	if (&ClientConn{}).lose() {
-		t.Error("no loss lost a frame")
-	}
 }

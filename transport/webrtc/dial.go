@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/fiveonit/engine/textframe"
+	"github.com/fiveonit/engine/transport/loss"
 )
 
 // ReadQueue is the frames the client holds for Read: 1,024, fifty seconds
@@ -73,9 +73,7 @@ type ClientConn struct {
 	closeErr        error
 	closedBy        atomic.Pointer[CloseError] // the close frame Read returned
 	closeFrame      atomic.Pointer[CloseError] // the close frame, as it came
-	loss            float64
-	rngMu           sync.Mutex
-	rng             *rand.Rand
+	sim             *loss.Sim                  // the simulated loss (DialOptions.Loss)
 
 	// Counters. Lost counts the frames the simulated loss dropped, each
 	// way.
@@ -137,8 +135,9 @@ func Dial(ctx context.Context, room string, o DialOptions) (*ClientConn, error) 
 			}
 		}
 	}
-	if o.Loss < 0 || o.Loss > 1 {
-		return nil, fmt.Errorf("webrtc: loss %v is not within 0..1", o.Loss)
+	sim, err := loss.New(o.Loss, o.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("webrtc: %w", err)
 	}
 	api, err := newAPI(o.Options, MaxClientMessage)
 	if err != nil {
@@ -150,7 +149,7 @@ func Dial(ctx context.Context, room string, o DialOptions) (*ClientConn, error) 
 	}
 	c := &ClientConn{
 		pc: pc, in: make(chan inFrame, ReadQueue), gone: make(chan struct{}), closing: make(chan struct{}),
-		loss: o.Loss, rng: rand.New(rand.NewPCG(o.Seed, 0x5eed)),
+		sim: sim,
 	}
 	if err := c.dial(ctx, sig, o.HTTP); err != nil {
 		c.Close()
@@ -247,21 +246,11 @@ func signal(ctx context.Context, hc *http.Client, sig string, offer pion.Session
 	return answer, nil
 }
 
-// lose reports whether the simulated loss drops the next frame.
-func (c *ClientConn) lose() bool {
-	if c.loss <= 0 {
-		return false
-	}
-	c.rngMu.Lock()
-	defer c.rngMu.Unlock()
-	return c.rng.Float64() < c.loss
-}
-
 func (c *ClientConn) onLossy(m pion.DataChannelMessage) {
 	if !m.IsString {
 		countSnapshot(&c.SnapshotsLossy, &c.LargestLossy, len(m.Data))
 	}
-	if c.lose() {
+	if c.sim.Drop() {
 		c.LostIn.Add(1)
 		return
 	}
@@ -326,7 +315,7 @@ func (c *ClientConn) Send(ctx context.Context, frame []byte, text bool) error {
 		err = c.reliable.SendText(string(frame))
 	case len(frame) > wire.ReliableAbove:
 		err = c.reliable.Send(frame)
-	case c.lose():
+	case c.sim.Drop():
 		c.LostOut.Add(1)
 		return nil
 	default:

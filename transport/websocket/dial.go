@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 
 	"github.com/coder/websocket"
+
+	"github.com/fiveonit/engine/transport/loss"
 )
 
 // ClientConn is a client's side of the WebSocket, for the Go client and the
@@ -16,9 +16,7 @@ import (
 type ClientConn struct {
 	ws *websocket.Conn
 
-	loss  float64
-	rngMu sync.Mutex // Read and Send may run on two goroutines
-	rng   *rand.Rand
+	sim *loss.Sim // the simulated loss (DialOptions.Loss)
 
 	// LostIn and LostOut count the binary frames the simulated loss
 	// dropped (DialOptions.Loss): received and not handed to Read, and
@@ -46,8 +44,9 @@ func Dial(ctx context.Context, url string) (*ClientConn, error) {
 // DialWith connects to a room's URL (ws://host/rooms/NAME?...) with o's
 // simulated loss.
 func DialWith(ctx context.Context, url string, o DialOptions) (*ClientConn, error) {
-	if !(o.Loss >= 0 && o.Loss <= 1) { // NaN too
-		return nil, fmt.Errorf("websocket: loss %v is not within 0..1", o.Loss)
+	sim, err := loss.New(o.Loss, o.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("websocket: %w", err)
 	}
 	ws, resp, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
@@ -57,17 +56,7 @@ func DialWith(ctx context.Context, url string, o DialOptions) (*ClientConn, erro
 		return nil, fmt.Errorf("websocket: dial %s: %w", url, err)
 	}
 	ws.SetReadLimit(1 << 20)
-	return &ClientConn{ws: ws, loss: o.Loss, rng: rand.New(rand.NewPCG(o.Seed, 0x5eed))}, nil
-}
-
-// lose reports whether the simulated loss drops the next binary frame.
-func (c *ClientConn) lose() bool {
-	if c.loss <= 0 {
-		return false
-	}
-	c.rngMu.Lock()
-	defer c.rngMu.Unlock()
-	return c.rng.Float64() < c.loss
+	return &ClientConn{ws: ws, sim: sim}, nil
 }
 
 // Send writes one frame. A binary frame the simulated loss drops is not
@@ -76,7 +65,7 @@ func (c *ClientConn) Send(ctx context.Context, frame []byte, text bool) error {
 	typ := websocket.MessageBinary
 	if text {
 		typ = websocket.MessageText
-	} else if c.lose() {
+	} else if c.sim.Drop() {
 		c.LostOut.Add(1)
 		return nil
 	}
@@ -95,7 +84,7 @@ func (c *ClientConn) Read(ctx context.Context) (frame []byte, text bool, err err
 			}
 			return nil, false, err
 		}
-		if typ == websocket.MessageBinary && c.lose() {
+		if typ == websocket.MessageBinary && c.sim.Drop() {
 			c.LostIn.Add(1)
 			continue
 		}
@@ -119,4 +108,4 @@ func (e *CloseError) Error() string {
 // Lossy reports whether the connection simulates loss (DialOptions.Loss
 // above 0): a WebSocket itself loses nothing, but a client whose frames may
 // be dropped sends several inputs a frame, as over a lossy transport.
-func (c *ClientConn) Lossy() bool { return c.loss > 0 }
+func (c *ClientConn) Lossy() bool { return c.sim.P() > 0 }
