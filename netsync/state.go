@@ -677,12 +677,9 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 }
 
 // watchLeft watches wid, which is not held (it left the area of interest,
-// or the log lists it) and stands at squared distance d2 beyond in.Enter:
-// it may come back while the watch holds.
+// or the log lists it) and stands at squared distance d2 beyond in.Enter,
+// watchable: it may come back while the watch holds.
 func (s *ClientState) watchLeft(wid uint16, d2 float32) {
-	if !s.watchable(d2) {
-		return
-	}
 	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
 	s.watch = append(ahead(s.watch, 1), watchEnt{need: need, wid: wid})
 }
@@ -955,7 +952,9 @@ func (s *ClientState) keep(wid uint16, slot int) {
 	d2 := dx*dx + dy*dy
 	if bound && !(d2 <= s.leave2) {
 		s.remove(wid, slot)
-		s.watchLeft(wid, d2)
+		if s.watchable(d2) {
+			s.watchLeft(wid, d2)
+		}
 		return
 	}
 	if w.life != h.life {
