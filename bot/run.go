@@ -68,6 +68,23 @@ type inFrame struct {
 	text bool
 }
 
+// RunAll plays a bot on each of conns at once, the bot of conns[i] with seed
+// i, for d (or until ctx ends), and returns their results in the order of
+// conns.
+func RunAll(ctx context.Context, conns []Conn, d time.Duration) []Result {
+	res := make([]Result, len(conns))
+	var wg sync.WaitGroup
+	for i, conn := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i] = Run(ctx, conn, uint64(i), d)
+		}()
+	}
+	wg.Wait()
+	return res
+}
+
 // Run plays one bot on conn for d (or until ctx ends): a 60 Hz client
 // tick, the frames received handed to the client between ticks.
 func Run(ctx context.Context, conn Conn, seed uint64, d time.Duration) Result {

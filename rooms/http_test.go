@@ -158,20 +158,15 @@ func TestEightClientsOverWebSocket(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	ctx := context.Background()
-	var wg sync.WaitGroup
-	res := make([]bot.Result, 8)
-	for i := range res {
+	conns := make([]bot.Conn, 8)
+	for i := range conns {
 		conn, err := websocket.Dial(ctx, url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			res[i] = bot.Run(ctx, conn, uint64(i), d)
-		}(i)
+		conns[i] = conn
 	}
-	wg.Wait()
+	res := bot.RunAll(ctx, conns, d)
 	want := uint64(d.Seconds()*20) * 8 / 10 // 20 snapshots a second, less joining
 	for i, r := range res {
 		if r.Err != nil || r.Stats.Resyncs != 0 || r.Desynced || r.Stats.Snapshots < want {

@@ -137,22 +137,17 @@ func TestEightBotsThroughRun(t *testing.T) {
 	addr, admin, errc := startRun(t, ctx, c)
 
 	const n = 8
-	res := make([]bot.Result, n)
-	var wg sync.WaitGroup
-	for i := range res {
+	conns := make([]bot.Conn, n)
+	for i := range conns {
 		dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
 		conn, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/default")
 		dcancel()
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			res[i] = bot.Run(ctx, conn, uint64(i), d)
-		}(i)
+		conns[i] = conn
 	}
-	wg.Wait()
+	res := bot.RunAll(ctx, conns, d)
 	want := uint64(d.Seconds()*20) * 8 / 10
 	for i, r := range res {
 		if r.Err != nil || r.Stats.Resyncs != 0 || r.Desynced || r.Stats.Snapshots < want {
