@@ -4,6 +4,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/fiveonit/engine/internal/headroom"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -211,7 +212,7 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	if a.putAt[wid] == a.tick && h.life != 0 {
 		newLife = rec.Gen() != e.Gen // Put twice in one tick: the same life unless its generation changed
 	} else {
-		a.next = append(ahead(a.next, 1), wid)
+		a.next = append(headroom.Ahead(a.next, 1), wid)
 		newLife = h.state&stPresent == 0 || rec.Gen() != e.Gen
 	}
 	a.putAt[wid] = a.tick
@@ -316,7 +317,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 	seg := &a.log[a.tick%ChangeLogTicks]
 	switch {
 	case logged || d > float64(JumpStep):
-		seg.wids = append(ahead(seg.wids, 1), wid)
+		seg.wids = append(headroom.Ahead(seg.wids, 1), wid)
 	case float32(d) > seg.maxStep:
 		seg.maxStep = float32(d)
 	}
@@ -324,7 +325,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 
 func (a *Arena) logChange(wid uint16) {
 	seg := &a.log[a.tick%ChangeLogTicks]
-	seg.wids = append(ahead(seg.wids, 1), wid)
+	seg.wids = append(headroom.Ahead(seg.wids, 1), wid)
 }
 
 // End closes the tick: ids not Put since Begin are gone. It builds the list
@@ -341,7 +342,7 @@ func (a *Arena) End() {
 	for _, wid := range a.live {
 		a.hot[wid].state |= stPresent
 		if a.hot[wid].state&stAlways != 0 {
-			a.always = append(ahead(a.always, 1), wid)
+			a.always = append(headroom.Ahead(a.always, 1), wid)
 		}
 	}
 	a.grid.build(a)
@@ -349,7 +350,7 @@ func (a *Arena) End() {
 
 // AddEvent records ev as happening this tick.
 func (a *Arena) AddEvent(ev wire.Event) {
-	a.events = append(ahead(a.events, 1), stampedEvent{tick: a.tick, ev: ev})
+	a.events = append(headroom.Ahead(a.events, 1), stampedEvent{tick: a.tick, ev: ev})
 }
 
 func (a *Arena) dropEvents() {

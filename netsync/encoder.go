@@ -1,6 +1,7 @@
 package netsync
 
 import (
+	"github.com/fiveonit/engine/internal/headroom"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -81,8 +82,8 @@ func (e *Encoder) Encode(v *View) []byte {
 		h.Check = e.state.check()
 	}
 	// Room for the header, the removals and the changes, grown ahead
-	// (ahead): frames as large as any before allocate nothing.
-	b := ahead(e.buf[:0], wire.HeaderBytes+wire.CheckBytes+2*len(e.delta.Removed)+len(e.state.out)+1)
+	// (headroom.Ahead): frames as large as any before allocate nothing.
+	b := headroom.Ahead(e.buf[:0], wire.HeaderBytes+wire.CheckBytes+2*len(e.delta.Removed)+len(e.state.out)+1)
 	b = wire.AppendHeader(b, &h)
 	for _, wid := range e.delta.Removed {
 		b = le16(b, wid)
@@ -118,7 +119,7 @@ func (e *Encoder) appendEvents(b []byte, v *View) []byte {
 			continue
 		}
 		if ev := &se.ev; eventFor(ev, v, r) {
-			b = wire.AppendEvent(ahead(b, wire.EventBytes(ev.Kind)), ev)
+			b = wire.AppendEvent(headroom.Ahead(b, wire.EventBytes(ev.Kind)), ev)
 			n++
 		}
 	}

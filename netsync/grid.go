@@ -1,6 +1,10 @@
 package netsync
 
-import "math"
+import (
+	"math"
+
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // GridCell is the edge of a cell of the arena's grid, in metres. An encoder
 // looks for newcomers in the cells of a thin ring at the edge of its area of
@@ -73,11 +77,11 @@ func (g *grid) build(a *Arena) {
 	for _, wid := range a.live {
 		h := &a.hot[wid]
 		if h.state&stAlways != 0 {
-			g.bucket = append(ahead(g.bucket, 1), 0)
+			g.bucket = append(headroom.Ahead(g.bucket, 1), 0)
 			continue
 		}
 		b := bucketOf(g.cellOf(h.x), g.cellOf(h.y))
-		g.bucket = append(ahead(g.bucket, 1), uint16(b))
+		g.bucket = append(headroom.Ahead(g.bucket, 1), uint16(b))
 		g.start[b+1]++
 		n++
 	}
@@ -142,7 +146,7 @@ func (g *grid) cells(cx, cy, r, inner float32, buckets []uint16) []uint16 {
 				col = inHi
 				continue
 			}
-			buckets = append(ahead(buckets, 1), uint16(bucketOf(col, row)))
+			buckets = append(headroom.Ahead(buckets, 1), uint16(bucketOf(col, row)))
 		}
 	}
 	return buckets

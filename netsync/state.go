@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/fiveonit/engine/internal/headroom"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -349,7 +350,7 @@ func (s *ClientState) canonical() []uint16 {
 		start[k] = at
 		at += n
 	}
-	s.keys = ahead(s.keys[:0], int(at))[:at] // sized by reserve: no allocation
+	s.keys = headroom.Ahead(s.keys[:0], int(at))[:at] // sized by reserve: no allocation
 	for w, bits64 := range s.has {
 		for b := bits64; b != 0; b &= b - 1 {
 			wid := uint16(w<<6 | bits.TrailingZeros64(b))
@@ -429,7 +430,7 @@ func (s *ClientState) Reset() {
 }
 
 func (s *ClientState) remove(wid uint16, slot int) {
-	s.delta.Removed = append(ahead(s.delta.Removed, 1), wid)
+	s.delta.Removed = append(headroom.Ahead(s.delta.Removed, 1), wid)
 	s.store.Remove(wid)
 	s.picks[slot] = entPick{edge: thrMax}
 	s.has[wid>>6] &^= 1 << (wid & 63)
@@ -544,7 +545,7 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 		for _, wid := range own {
 			if wid != 0 && s.held(wid) {
 				if slot := s.store.SlotOf(wid); s.walks[slot].stamp != s.stamp {
-					s.owned = append(ahead(s.owned, 1), int32(slot))
+					s.owned = append(headroom.Ahead(s.owned, 1), int32(slot))
 					s.keep(wid, slot)
 				}
 			}
@@ -668,7 +669,7 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 			switch {
 			case d2 < in2 || d2 > out2:
 			case d2 > s.enter2:
-				s.watch = append(ahead(s.watch, 1), watchEnt{need: float32(math.Sqrt(float64(d2))) - enter - slackEpsilon, wid: ge.wid})
+				s.watch = append(headroom.Ahead(s.watch, 1), watchEnt{need: float32(math.Sqrt(float64(d2))) - enter - slackEpsilon, wid: ge.wid})
 			case !s.held(ge.wid):
 				s.whole(ge.wid, false, d2)
 			}
@@ -681,7 +682,7 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 // watchable: it may come back while the watch holds.
 func (s *ClientState) watchLeft(wid uint16, d2 float32) {
 	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
-	s.watch = append(ahead(s.watch, 1), watchEnt{need: need, wid: wid})
+	s.watch = append(headroom.Ahead(s.watch, 1), watchEnt{need: need, wid: wid})
 }
 
 // watchable reports whether an entity not held at squared distance d2 could
@@ -714,7 +715,7 @@ func (s *ClientState) walk() {
 	// Room for every candidate's pose change, and the window past the
 	// last one (writePose).
 	room := n*maxPoseChange + poseWindow
-	out := ahead(s.out, room)
+	out := headroom.Ahead(s.out, room)
 	for _, i32 := range cands[:n] {
 		i := int(i32)
 		p := &picks[i]
@@ -726,7 +727,7 @@ func (s *ClientState) walk() {
 		if m := &moves[wid]; m.evAt > since || p.edge-m.odo <= mk || w.flags&hfFull != 0 || !s.emit {
 			s.out = out
 			s.keep(wid, i)
-			out = ahead(s.out, room)
+			out = headroom.Ahead(s.out, room)
 			continue
 		}
 		// sendPose's, in short: most changes of most frames.
@@ -814,7 +815,7 @@ func (s *ClientState) sendPose(wid uint16, slot int) {
 	pk.sent = s.tick
 	q := &s.arena.qpose[wid]
 	if s.emit {
-		s.out = ahead(s.out, poseWindow)
+		s.out = headroom.Ahead(s.out, poseWindow)
 		l := len(s.out)
 		if k := writePose((*[poseWindow]byte)(s.out[l:l+poseWindow]), wid, w, pk, q, s.tick); k > 0 {
 			s.out = s.out[:l+k]
@@ -933,7 +934,7 @@ func (s *ClientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]
 	held := s.store.At(slot)
 	putPose(&held.Rec, &s.walks[slot].pose)
 	held.PoseTick = s.tick
-	s.delta.Changes = append(ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, From: *from})
+	s.delta.Changes = append(headroom.Ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, From: *from})
 }
 
 // keep brings wid, held in slot, to S(N), or removes it: gone, or beyond the
@@ -1015,8 +1016,8 @@ func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
 	a := s.arena
 	slot := s.store.Add(wid)
 	if slot >= len(s.picks) {
-		s.picks = append(ahead(s.picks, 1), entPick{})
-		s.walks = append(ahead(s.walks, 1), entWalk{})
+		s.picks = append(headroom.Ahead(s.picks, 1), entPick{})
+		s.walks = append(headroom.Ahead(s.walks, 1), entWalk{})
 	}
 	held := s.store.At(slot)
 	s.has[wid>>6] |= 1 << (wid & 63)
@@ -1064,7 +1065,7 @@ func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
 // its position as small steps from from when they fit), or into the Delta.
 func (s *ClientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
-		s.delta.Changes = append(ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, New: isNew, From: *from})
+		s.delta.Changes = append(headroom.Ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, New: isNew, From: *from})
 		return
 	}
 	s.out = appendChange(s.out, wid, mask, rec, from)
@@ -1083,7 +1084,7 @@ const maxChangeBytes = 4 + wire.RecordBytes
 func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
 	n := len(b)
 	if cap(b)-n < maxChangeBytes {
-		b = ahead(b, maxChangeBytes)
+		b = headroom.Ahead(b, maxChangeBytes)
 	}
 	o := b[n : n+maxChangeBytes]
 	k := 4

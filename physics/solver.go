@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/internal/headroom"
 )
 
 // cross of a scalar angular velocity w with r: w ẑ × r.
@@ -460,7 +461,7 @@ func (s *Scratch) hits() {
 			if b == ws {
 				b = StaticBody
 			}
-			s.Hits = append(ahead(s.Hits, 1), Hit{
+			s.Hits = append(headroom.Ahead(s.Hits, 1), Hit{
 				A: c.a, B: b, Impulse: imp, Speed: -vn,
 				Point: pt.Scale(1 / float32(c.count)), Normal: c.n,
 			})
@@ -495,7 +496,7 @@ func (s *Scratch) prepareHitches(b *Bodies, invDt float32) {
 		pa := Flat(b.List[h.A].Pose.Pos).Add(rA)
 		pb := Flat(b.List[h.B].Pose.Pos).Add(rB)
 		drift := pb.Sub(pa)
-		s.hitches = append(ahead(s.hitches, 1), hitchTmp{
+		s.hitches = append(headroom.Ahead(s.hitches, 1), hitchTmp{
 			a: h.A, b: h.B, rA: rA, rB: rB,
 			k11: k22 * id, k12: -k12 * id, k22: k11 * id,
 			bias: drift.Scale(-Beta * invDt),

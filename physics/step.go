@@ -1,6 +1,9 @@
 package physics
 
-import "github.com/fiveonit/engine/components"
+import (
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // Dt is the fixed step: 1/60 s.
 const Dt = float32(1.0 / 60)
@@ -522,7 +525,7 @@ func (s *Scratch) broadPhase(st *Static) {
 					if !collides(ti, tj, q.i, p.i) {
 						continue
 					}
-					found = append(ahead(found, 1), uint64(q.i)<<32|uint64(p.i))
+					found = append(headroom.Ahead(found, 1), uint64(q.i)<<32|uint64(p.i))
 					// Either may be shoved at the other's fastest point's
 					// speed this step, and then into a wall.
 					ti.pushed = max(ti.pushed, tj.reach)
@@ -654,7 +657,7 @@ func (s *Scratch) collidePair(list []Body, i, j int32, dt float32) {
 func addContact(list *[]contact, m *manifold, i, j int32, ca, cb Vec, mu, e float32) {
 	k := len(*list)
 	if k == cap(*list) {
-		*list = append(ahead(*list, 1), contact{})
+		*list = append(headroom.Ahead(*list, 1), contact{})
 	} else {
 		*list = (*list)[:k+1]
 	}
@@ -730,7 +733,7 @@ func (s *Scratch) collideStatic(st *Static, list []Body, i int32, lo, hi Vec, sh
 				if it.min.X > hi.X || it.max.X < lo.X || it.min.Y > hi.Y || it.max.Y < lo.Y {
 					continue
 				}
-				cand = append(ahead(cand, 1), it.poly)
+				cand = append(headroom.Ahead(cand, 1), it.poly)
 			}
 		}
 	}

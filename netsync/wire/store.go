@@ -1,6 +1,10 @@
 package wire
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // Held is what a client holds of one entity: the record of the groups it last
 // received (a group never received is zeros), the tier of its last change,
@@ -59,7 +63,7 @@ func (s *Store) Get(eid uint16) *Held {
 // held.
 func (s *Store) Add(eid uint16) int {
 	if int(eid) >= len(s.slot) {
-		s.slot = ahead(s.slot, int(eid)+1-len(s.slot))[:int(eid)+1]
+		s.slot = headroom.Ahead(s.slot, int(eid)+1-len(s.slot))[:int(eid)+1]
 	}
 	var i int
 	if k := len(s.free); k > 0 {
@@ -69,8 +73,8 @@ func (s *Store) Add(eid uint16) int {
 		s.owner[i] = eid
 	} else {
 		i = len(s.held)
-		s.held = append(ahead(s.held, 1), Held{})
-		s.owner = append(ahead(s.owner, 1), eid)
+		s.held = append(headroom.Ahead(s.held, 1), Held{})
+		s.owner = append(headroom.Ahead(s.owner, 1), eid)
 		if cap(s.free) < cap(s.held) {
 			// Room for every slot to be free, made as the slots grow:
 			// Remove then never allocates.
@@ -88,7 +92,7 @@ func (s *Store) Add(eid uint16) int {
 // than as each client's count creeps up to new highs.
 func (s *Store) Reserve(ids, entities int) {
 	if ids > len(s.slot) {
-		s.slot = append(ahead(s.slot, ids-len(s.slot)), make([]int32, ids-len(s.slot))...)
+		s.slot = append(headroom.Ahead(s.slot, ids-len(s.slot)), make([]int32, ids-len(s.slot))...)
 	}
 	if cap(s.held) < entities {
 		n := entities
@@ -125,21 +129,10 @@ func (s *Store) Reset() {
 	s.n = 0
 }
 
-// ahead returns s with room for n more elements. When it must grow, it
-// grows to twice the length needed: a store whose entities creep up to a
-// new high now and then (a server keeps one per client) then allocates
-// again only once their number has doubled, not at every new high.
-func ahead[T any](s []T, n int) []T {
-	if cap(s)-len(s) >= n {
-		return s
-	}
-	return slices.Grow(s, len(s)+2*n)
-}
-
 // Canonical returns the wire ids held in the canonical order, by kind, then
 // id. The slice is reused by the next call.
 func (s *Store) Canonical() []uint32 {
-	s.keys = ahead(s.keys[:0], s.n)
+	s.keys = headroom.Ahead(s.keys[:0], s.n)
 	for i, eid := range s.owner {
 		if eid != 0 {
 			s.keys = append(s.keys, uint32(s.held[i].Rec[KindAt])<<16|uint32(eid))
