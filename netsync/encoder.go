@@ -63,7 +63,16 @@ func (e *Encoder) Encode(v *View) []byte {
 		e.state.Reset()
 		e.sinceKey = 0
 	}
+	check := e.sinceKey%wire.CheckEvery == 0
+	head := wire.HeaderBytes
+	if check {
+		head += wire.CheckBytes
+	}
+	// The changes go into the frame's buffer after room for the header:
+	// the removals, found by the same walk, are put before them after.
+	e.state.out, e.state.head = e.buf, head
 	e.state.Advance(a, &e.interest, v, e.frame, &e.delta)
+	b := e.state.out
 
 	h := wire.Header{
 		Kind:        wire.FrameDelta,
@@ -77,18 +86,21 @@ func (e *Encoder) Encode(v *View) []byte {
 	if key {
 		h.Kind, h.BaseTick = wire.FrameKeyframe, 0
 	}
-	if e.sinceKey%wire.CheckEvery == 0 {
+	if check {
 		h.Flags |= wire.HeaderCheck
 		h.Check = e.state.check()
 	}
-	// Room for the header, the removals and the changes, grown ahead
-	// (headroom.Ahead): frames as large as any before allocate nothing.
-	b := headroom.Ahead(e.buf[:0], wire.HeaderBytes+wire.CheckBytes+2*len(e.delta.Removed)+len(e.state.out)+1)
-	b = wire.AppendHeader(b, &h)
-	for _, wid := range e.delta.Removed {
-		b = le16(b, wid)
+	// Room for the removals and the events' count: a frame as large as
+	// any before allocates nothing (headroom.Ahead).
+	r, n := 2*len(e.delta.Removed), len(b)
+	b = headroom.Ahead(b, r+1)[:n+r]
+	if r > 0 {
+		copy(b[head+r:], b[head:n])
+		for i, wid := range e.delta.Removed {
+			le.PutUint16(b[head+2*i:], wid)
+		}
 	}
-	b = append(b, e.state.out...)
+	wire.AppendHeader(b[:0], &h) // into the room left for it
 	b = e.appendEvents(b, v)
 	e.buf = b
 	e.lastTick = a.tick

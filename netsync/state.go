@@ -156,6 +156,11 @@ type ClientState struct {
 	stale bool
 	out   []byte
 	outN  int
+	// head is the room left at the start of out for what the frame
+	// carries before its changes (the ordered encoder's header and
+	// removals, written after): the changes go straight into the
+	// frame, not copied there.
+	head int
 
 	// What the last Advance saw.
 	started    bool
@@ -508,7 +513,7 @@ func (s *ClientState) setTier(slot int, tier uint8) {
 func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *Delta) {
 	in.prepare()
 	d.reset()
-	s.out, s.outN = s.out[:0], 0
+	s.out, s.outN = headroom.Ahead(s.out[:0], s.head)[:s.head], 0
 	s.arena, s.in, s.view, s.delta, s.frame, s.tick = a, in, v, d, frame, a.tick
 	s.cx, s.cy, s.enter2, s.leave2 = v.Center.X, v.Center.Y, in.enter2, in.leave2
 	// Sized by the arena's ids, which grow by doubling: the client's
