@@ -71,10 +71,10 @@ func BenchmarkNetsyncAcked(b *testing.B) {
 				b.StopTimer()
 				for i := range views {
 					if c.lag == 0 {
-						held += ords[i].State().Len()
+						held += ords[i].Held()
 						continue
 					}
-					held += acks[i].State().Len()
+					held += acks[i].Held()
 					if sent[i] = append(sent[i], tick); len(sent[i]) > 64 {
 						sent[i] = append(sent[i][:0], sent[i][len(sent[i])-32:]...)
 					}
@@ -256,9 +256,9 @@ func replayAcked(tr *trace, in netsync.Interest, loss, latency, jitter float64) 
 			encodeWall += t2.Sub(t1)
 			for c := range views {
 				if ordered {
-					held += ords[c].State().Len()
+					held += ords[c].Held()
 				} else {
-					held += encs[c].State().Len()
+					held += encs[c].Held()
 				}
 			}
 		}

@@ -119,7 +119,7 @@ func BenchmarkNetsyncEncode(b *testing.B) {
 				}
 				b.StopTimer()
 				for _, e := range encs {
-					held += e.State().Len()
+					held += e.Held()
 				}
 				return bytes, held
 			}

@@ -167,7 +167,7 @@ func replay(tr *trace, in netsync.Interest, verify bool) (replayStats, error) {
 			perTick = append(perTick, t2.Sub(t1))
 			encodeCPU += c2 - c1
 			for _, enc := range encs {
-				held += enc.State().Len()
+				held += enc.Held()
 			}
 		}
 		if verify {

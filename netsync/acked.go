@@ -145,6 +145,11 @@ func (e *AckedEncoder) Ack(tick uint32) {
 // (and what the client holds once it applied it).
 func (e *AckedEncoder) State() *wire.Store { return e.state.Store() }
 
+// Held returns how many entities the client holds after the last frame:
+// State().Len(), without bringing the records up to date (State writes
+// into them the poses sent since, which costs a look at every entity held).
+func (e *AckedEncoder) Held() int { return e.state.store.Len() }
+
 // Last returns the last frame written (valid until the next Encode).
 func (e *AckedEncoder) Last() []byte { return e.buf }
 

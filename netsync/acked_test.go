@@ -175,6 +175,9 @@ func (r *ackedRun) frame() {
 
 	// The acked encoder computes the ordered one's S(N), whatever it sends.
 	b := r.enc.Encode(&r.view)
+	if r.enc.Held() != r.ord.Held() {
+		t.Fatalf("frame %d: the acked encoder holds %d entities, the ordered one %d", r.frameNo, r.enc.Held(), r.ord.Held())
+	}
 	if ok, eid := r.enc.State().EqualRecords(r.ord.State()); !ok {
 		t.Fatalf("frame %d: entity %d: the acked encoder's S(N) differs from the ordered one's", r.frameNo, eid)
 	}

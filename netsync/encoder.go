@@ -49,6 +49,11 @@ func (e *Encoder) RequestKeyframe() { e.needKey = true }
 // frame.
 func (e *Encoder) State() *wire.Store { return e.state.Store() }
 
+// Held returns how many entities the client holds after the last frame:
+// State().Len(), without bringing the records up to date (State writes
+// into them the poses sent since, which costs a look at every entity held).
+func (e *Encoder) Held() int { return e.state.store.Len() }
+
 // Last returns the last frame written (valid until the next Encode).
 func (e *Encoder) Last() []byte { return e.buf }
 

@@ -123,7 +123,11 @@ func moveView(w *simWorld, c *simClient) {
 
 func assertMirror(t *testing.T, w *simWorld, c *simClient, a *Arena) {
 	t.Helper()
+	n := c.enc.Held() // before State, which brings the records up to date
 	mirror, held := c.enc.State(), c.dec.Store()
+	if n != mirror.Len() || n != held.Len() {
+		t.Fatalf("tick %d: Held %d, the mirror holds %d, the decoder %d", w.tick, n, mirror.Len(), held.Len())
+	}
 	if ok, eid := held.EqualRecords(mirror); !ok {
 		t.Fatalf("tick %d: entity %d: the decoder's record differs from the encoder's mirror", w.tick, eid)
 	}
