@@ -172,10 +172,11 @@ func (a *Arena) Begin(tick uint32) {
 }
 
 // arenaIDs is the fewest ids the arena is sized for when it first grows
-// (about 1.1 MB, and 1 MB for moves, made for every id at once): the world hands wire ids out in turn through all of
-// them (ecs.WireIDs), so a busy city goes past a thousand ids in its first
-// minutes, and each doubling of the arena is an allocation in a tick for
-// the arena and for every client's encoder.
+// (about 1.1 MB, and 1 MB for moves, made for every id at once): the world
+// hands wire ids out in turn through all of them (ecs.WireIDs), so a busy
+// city goes past a thousand ids in its first minutes, and each doubling of
+// the arena is an allocation in a tick for the arena and for every
+// client's encoder.
 const arenaIDs = 4096
 
 func (a *Arena) grow(wid uint16) {
@@ -393,9 +394,9 @@ func (a *Arena) Always(wid uint16) bool { return a.hot[wid].state&stAlways != 0 
 func (a *Arena) AtRest(wid uint16) bool { return a.hot[wid].state&stRest != 0 }
 
 // PoseChangedAt returns the tick a pose group of wid (wire.MaskPose) last
-// changed, StateChangedAt the tick another group did. Which group changed
-// the encoders find by comparing records: two ticks an entity are all they
-// need to know whether to compare.
+// changed, StateChangedAt the tick another group did. Which pose group
+// changed the encoders find by comparing the pose's words; the other
+// groups each keep their own tick (groupAt).
 func (a *Arena) PoseChangedAt(wid uint16) uint32 { return a.moves[wid].poseAt }
 
 // StateChangedAt returns the tick a group of wid other than the pose's last
