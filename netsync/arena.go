@@ -125,8 +125,11 @@ type moveEnt struct {
 // hotEnt is the rest of what an encoder reads of an entity it looks
 // closer at (16 bytes).
 type hotEnt struct {
-	x, y    float32 // ground position for the area of interest
-	stateAt uint32  // the latest tick another group changed (wire.MaskState)
+	x, y float32 // ground position for the area of interest
+	// stateAt is the latest tick another group changed (wire.MaskState):
+	// the largest of the entity's groupAt, kept here too so that an
+	// encoder's look at an entity reads one line, not two.
+	stateAt uint32
 	// life turns over each time the id starts a new life (1 to 65535,
 	// then 1 again; 0 before the first).
 	life  uint16
