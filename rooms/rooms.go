@@ -25,6 +25,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/systems/ai"
 	sysphys "github.com/fiveonit/engine/systems/physics"
 )
 
@@ -218,11 +219,11 @@ func (m *Manager) room(name string, o Options) (*Room, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Room{Name: name, Options: o, gs: gs, m: m, stop: make(chan string, 1), done: make(chan struct{}), log: m.log.With("room", name)}
+	r := &Room{Name: name, Options: o, gs: gs, m: m, traffic: ai.TrafficWant(&rules, l), pedestrians: ai.PedestriansWant(&rules, l), stop: make(chan string, 1), done: make(chan struct{}), log: m.log.With("room", name)}
 	m.rooms[name] = r
 	m.wg.Add(1)
 	go r.run()
-	r.log.Info("room opened", "level", o.Level, "traffic", o.Traffic, "pedestrians", o.Pedestrians)
+	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians)
 	return r, nil
 }
 
@@ -249,8 +250,8 @@ type RoomInfo struct {
 	Name        string `json:"name"`
 	Level       string `json:"level"`
 	Players     int    `json:"players"`
-	Traffic     int    `json:"traffic"`
-	Pedestrians int    `json:"pedestrians"`
+	Traffic     int    `json:"traffic"`     // ambient cars the room keeps: its option, else its level's
+	Pedestrians int    `json:"pedestrians"` // pedestrians it keeps around the players: likewise
 	Ticks       uint64 `json:"ticks"`
 	Overruns    uint64 `json:"overruns"`
 }
@@ -331,6 +332,10 @@ type Room struct {
 	log   *slog.Logger
 	empty atomic.Int64 // UnixNano the room was first seen empty, 0 if not
 
+	// What the room keeps: its options resolved against its level (the
+	// room list shows these, not -1 for "the default").
+	traffic, pedestrians int
+
 	ticks    atomic.Uint64
 	overruns atomic.Uint64
 
@@ -346,8 +351,8 @@ func (r *Room) Server() *server.GameServer { return r.gs }
 
 // Info returns the room's description.
 func (r *Room) Info() RoomInfo {
-	return RoomInfo{Name: r.Name, Level: r.Options.Level, Players: r.gs.Players(), Traffic: r.Options.Traffic,
-		Pedestrians: r.Options.Pedestrians, Ticks: r.ticks.Load(), Overruns: r.overruns.Load()}
+	return RoomInfo{Name: r.Name, Level: r.Options.Level, Players: r.gs.Players(), Traffic: r.traffic,
+		Pedestrians: r.pedestrians, Ticks: r.ticks.Load(), Overruns: r.overruns.Load()}
 }
 
 // Overruns returns the ticks skipped or run late.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
@@ -88,5 +89,39 @@ func getJSON(t *testing.T, url string, v any) {
 	}
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+// TestRoomInfoCounts: the room list gives the ambient cars and pedestrians a
+// room keeps, its options resolved against its level (an option left out is
+// the level's default, not -1).
+func TestRoomInfoCounts(t *testing.T) {
+	m, err := NewManager(Config{DefaultLevel: "test-flat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.Shutdown(ctx, "test over")
+	})
+	cases := []struct {
+		name, level           string
+		traffic, pedestrians  int // the options; -1 for none
+		wantTraffic, wantPeds int
+	}{
+		{"city-defaults", "main-city", -1, -1, ai.DefaultTrafficMain, ai.DefaultPedestriansMain}, // main-city's rules name no counts
+		{"city-options", "main-city", 3, 0, 3, 0},
+		{"flat-defaults", "test-flat", -1, -1, 0, 0},
+	}
+	for _, c := range cases {
+		r, err := m.room(c.name, Options{Level: c.level, Traffic: c.traffic, Pedestrians: c.pedestrians})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.Info()
+		if got.Traffic != c.wantTraffic || got.Pedestrians != c.wantPeds {
+			t.Errorf("%s: lists traffic %d and pedestrians %d, want %d and %d", c.name, got.Traffic, got.Pedestrians, c.wantTraffic, c.wantPeds)
+		}
 	}
 }

@@ -306,18 +306,18 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 // Nav returns the navigation map the system drives on.
 func (s *System) Nav() *nav.Map { return s.nav }
 
-// TrafficWant returns the ambient cars to keep in w: the room's traffic
-// option, else the level's, else DefaultTrafficMain on a main-* level and
-// none on any other.
-func TrafficWant(w *ecs.World, l *levels.Level) int {
-	return want(w.Rules.Traffic, l, func(r levels.Rules) *int { return r.Traffic }, DefaultTrafficMain)
+// TrafficWant returns the ambient cars a room playing rules on level l
+// keeps: the rules' Traffic, else the level's, else DefaultTrafficMain on a
+// main-* level and none on any other.
+func TrafficWant(rules *ecs.Rules, l *levels.Level) int {
+	return want(rules.Traffic, l, func(r levels.Rules) *int { return r.Traffic }, DefaultTrafficMain)
 }
 
-// PedestriansWant returns the pedestrians to keep around the players in w:
-// the room's pedestrians option, else the level's, else
+// PedestriansWant returns the pedestrians a room playing rules on level l
+// keeps around the players: the rules' Pedestrians, else the level's, else
 // DefaultPedestriansMain on a main-* level and none on any other.
-func PedestriansWant(w *ecs.World, l *levels.Level) int {
-	return want(w.Rules.Pedestrians, l, func(r levels.Rules) *int { return r.Pedestrians }, DefaultPedestriansMain)
+func PedestriansWant(rules *ecs.Rules, l *levels.Level) int {
+	return want(rules.Pedestrians, l, func(r levels.Rules) *int { return r.Pedestrians }, DefaultPedestriansMain)
 }
 
 func want(room int, l *levels.Level, field func(levels.Rules) *int, mainDefault int) int {
@@ -336,8 +336,8 @@ func want(room int, l *levels.Level, field func(levels.Rules) *int, mainDefault 
 
 // Update runs the AI for one tick.
 func (s *System) Update(w *ecs.World) {
-	s.trafficWant = TrafficWant(w, s.level)
-	s.crowdWant = PedestriansWant(w, s.level)
+	s.trafficWant = TrafficWant(&w.Rules, s.level)
+	s.crowdWant = PedestriansWant(&w.Rules, s.level)
 	s.gather(w)
 	s.driveTraffic(w)
 	s.driveChasers(w)

@@ -33,14 +33,11 @@ func TestWant(t *testing.T) {
 		{"no level", -1, nil, 0, -1, 0},
 	}
 	for _, c := range cases {
-		w, err := ecs.New(ecs.Config{Rules: ecs.Rules{Traffic: c.room, Pedestrians: c.wantPedsRoom}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := ai.TrafficWant(w, c.l); got != c.want {
+		rules := ecs.Rules{Traffic: c.room, Pedestrians: c.wantPedsRoom}
+		if got := ai.TrafficWant(&rules, c.l); got != c.want {
 			t.Errorf("%s: traffic %d, want %d", c.name, got, c.want)
 		}
-		if got := ai.PedestriansWant(w, c.l); got != c.wantPeds {
+		if got := ai.PedestriansWant(&rules, c.l); got != c.wantPeds {
 			t.Errorf("%s: pedestrians %d, want %d", c.name, got, c.wantPeds)
 		}
 	}
