@@ -64,6 +64,7 @@ type Stats struct {
 	BigCorrections uint64  // corrections of 1 cm or more
 	Events         uint64
 	Dropped        uint64 // acked frames dropped: stale, or onto a base not held
+	Skipped        uint64 // client ticks skipped to catch up with the server (see SkipAhead)
 	// RTT holds the input round trips measured (Config.Now set), newest
 	// last, up to RTTSamples; ClearRTT empties it.
 	RTT []time.Duration
@@ -100,6 +101,7 @@ type Client struct {
 	welcome textframe.Welcome
 	joined  bool
 	seq     uint32 // the next client tick
+	resumed uint32 // the first tick after the last skip (catchUp): input frames carry none before it
 	hist    [HistoryLen]histEntry
 	frame   wire.InputFrame
 	out     []byte
@@ -121,7 +123,7 @@ type Client struct {
 
 // New returns a client that sends through cfg.Send.
 func New(cfg Config) *Client {
-	c := &Client{cfg: cfg, ord: wire.NewDecoder(), ack: wire.NewAckedDecoder(), seq: 1, texts: map[string][]byte{}}
+	c := &Client{cfg: cfg, ord: wire.NewDecoder(), ack: wire.NewAckedDecoder(), seq: 1, resumed: 1, texts: map[string][]byte{}}
 	c.dec = c.ord
 	return c
 }
@@ -239,7 +241,35 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	c.buffer = df.InputBuffer
 	c.roundTrip(df.LastSeq)
 	c.reconcile(df.LastSeq)
+	c.catchUp(df.LastSeq)
 	return nil
+}
+
+// SkipAhead is how far past a snapshot's lastSeq a client that fell behind
+// numbers its next tick (catchUp): BufferHigh ticks. By the time the
+// snapshot arrives the server has run a tick or two more, so resuming just
+// past lastSeq would leave the next inputs late again; BufferHigh covers a
+// one-way delay of up to about two ticks and is the most the pace leaves
+// be (TickPeriod slows the client only above it), so no input latency is
+// banked. A longer delay the pace closes, 3% at a time.
+const SkipAhead = BufferHigh
+
+// catchUp skips the ticks the server has run already without the client's
+// inputs. A snapshot whose lastSeq is not below the client's next tick says
+// the server ran, on guesses, ticks the client has not sent: the client
+// stalled (a frozen tab, a lag spike, a slow machine) while the server
+// went on. Every input it sent from there would come after its tick was
+// spent, too late to steer, until the pace's 3% made up the whole stall (a
+// second's stall: some 30 s). So, as the reference has it, the client that
+// fell behind skips ticks: its next is SkipAhead past lastSeq, and no
+// input of the ticks skipped is sent.
+func (c *Client) catchUp(lastSeq uint32) {
+	if lastSeq == 0 || lastSeq < c.seq {
+		return
+	}
+	next := lastSeq + 1 + SkipAhead
+	c.stats.Skipped += uint64(next - c.seq)
+	c.seq, c.resumed = next, next
 }
 
 // isKeyframe reports whether df applied onto nothing: an ordered keyframe
@@ -313,7 +343,7 @@ func (c *Client) sendInputs() error {
 	if c.cfg.Lossy {
 		n = wire.InputsLossy
 	}
-	n = min(n, c.seq)
+	n = min(n, c.seq+1-c.resumed) // none of the ticks skipped
 	f := &c.frame
 	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), 0, c.seq+1-n, int(n)
 	if c.resync || !c.dec.Synced() && c.stats.Snapshots > 0 {
