@@ -247,7 +247,9 @@ function pump() {
   const now = performance.now();
   game.maxGap = Math.max(game.maxGap || 0, now - lastPump);
   lastPump = now;
-  if (now - nextTick > 250) nextTick = now; // a stall: do not race to catch up
+  // A stall: do not race to catch up. The server ran those ticks on guesses;
+  // the next snapshot makes the client skip them (client.SkipAhead).
+  if (now - nextTick > 250) nextTick = now;
   for (let n = 0; now >= nextTick && n < 5; n++) {
     nextTick += foi.tick(game.keys | game.pressed, mouseYaw());
     game.pressed = 0;
