@@ -177,7 +177,7 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 
 // summary is the one line printed at the end.
 func summary(res []bot.Result, failed int) string {
-	var snaps, keys, resyncs, big, bytes uint64
+	var snaps, keys, resyncs, big, bytes, skipped uint64
 	var secs float64
 	var rtt []time.Duration
 	desync := 0
@@ -188,6 +188,7 @@ func summary(res []bot.Result, failed int) string {
 		resyncs += s.Resyncs
 		big += s.BigCorrections
 		bytes += s.BytesIn
+		skipped += s.Skipped
 		secs += r.Seconds
 		rtt = append(rtt, s.RTT...)
 		if r.Desynced {
@@ -205,6 +206,6 @@ func summary(res []bot.Result, failed int) string {
 	if secs > 0 {
 		bps = float64(bytes) / secs
 	}
-	return fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f keyframes=%d check-mismatches=%d corrections>1cm=%d desynced=%d rtt-p50=%s rtt-p99=%s",
-		len(res), failed, snaps, bps, keys, resyncs, big, desync, pct(0.5).Round(100*time.Microsecond), pct(0.99).Round(100*time.Microsecond))
+	return fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f keyframes=%d check-mismatches=%d corrections>1cm=%d desynced=%d skipped-ticks=%d rtt-p50=%s rtt-p99=%s",
+		len(res), failed, snaps, bps, keys, resyncs, big, desync, skipped, pct(0.5).Round(100*time.Microsecond), pct(0.99).Round(100*time.Microsecond))
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/bot"
+	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/rooms"
 )
 
@@ -120,5 +122,17 @@ func TestLossOverWebSocket(t *testing.T) {
 	}
 	if line := summary(res, failed); !strings.Contains(line, "clients=2 failed=0") || !strings.Contains(line, "check-mismatches=0") {
 		t.Errorf("summary %q", line)
+	}
+}
+
+// TestSummaryCounts: the summary adds up the bots' counters.
+func TestSummaryCounts(t *testing.T) {
+	res := []bot.Result{
+		{Stats: client.Stats{Snapshots: 10, Keyframes: 1, Resyncs: 2, BigCorrections: 3, Skipped: 4}},
+		{Stats: client.Stats{Snapshots: 20, Keyframes: 1, Skipped: 5}, Desynced: true},
+	}
+	want := "clients=2 failed=1 snapshots=30 bytes/client/s=0 keyframes=2 check-mismatches=2 corrections>1cm=3 desynced=1 skipped-ticks=9 rtt-p50=0s rtt-p99=0s"
+	if got := summary(res, 1); got != want {
+		t.Errorf("summary\n %s\nwant\n %s", got, want)
 	}
 }
