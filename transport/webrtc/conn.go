@@ -344,7 +344,8 @@ func (c *Conn) Close(reason string) {
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Ended is closed when the connection has ended: the peer connection
-// closed, the session told.
+// closed, the session told, and the transport no longer counting it in
+// Open.
 func (c *Conn) Ended() <-chan struct{} { return c.ended }
 
 func (c *Conn) markGone() { c.goneOnce.Do(func() { close(c.gone) }) }
@@ -354,8 +355,13 @@ func (c *Conn) markGone() { c.goneOnce.Do(func() { close(c.gone) }) }
 // gives the client CloseTimeout to hang up first, so that the close frame
 // is not lost in a closing association.
 func (c *Conn) life() {
-	defer c.t.ended(c)
-	defer close(c.ended)
+	defer func() {
+		// The transport forgets the connection first, so that whoever
+		// waits on Ended finds it no longer counted (Open) nor waited
+		// for (Shutdown).
+		c.t.ended(c)
+		close(c.ended)
+	}()
 	connect := time.NewTimer(ConnectTimeout)
 	select {
 	case <-c.open:
