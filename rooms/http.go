@@ -137,8 +137,11 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 }
 
 // serveRTC joins a client over WebRTC: its offer in the body, the query of
-// a WebSocket join, the answer back. An error is an HTTP status with the
-// reason as text.
+// a WebSocket join, the answer back; the client joins its room once its
+// data channels are open (joinConnected). An error is an HTTP status with
+// the reason as text: 503 for a full room, too many rooms or connections
+// being set up, a shutdown; a room that fills after the answer closes the
+// connection with the reason instead.
 func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig) {
 	if hc.WebRTC == nil {
 		http.Error(w, "WebRTC is off on this server", http.StatusNotFound)
@@ -165,6 +168,14 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	if err := m.CanJoin(name, o); err != nil {
+		status := http.StatusServiceUnavailable // room full, too many rooms, shutting down
+		if errors.Is(err, ErrBadRoomName) {
+			status = http.StatusBadRequest
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
 	conn, answer, err := hc.WebRTC.Accept(r.Context(), offer)
 	if err != nil {
 		m.log.Info("webrtc offer refused", "room", name, "err", err)
@@ -175,18 +186,30 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		http.Error(w, err.Error(), status)
 		return
 	}
+	go m.joinConnected(name, o, conn, who, r.RemoteAddr, hc)
+	webrtc.WriteAnswer(w, answer)
+}
+
+// joinConnected joins a WebRTC connection to its room once its data
+// channels are open, not when its offer is answered: an offer costs one
+// HTTP request (and can be replayed), and a client that never connects
+// must not take a place in the room, nor put a character in its world,
+// for the ConnectTimeout it is waited for. A room that filled meanwhile
+// closes the connection with the reason.
+func (m *Manager) joinConnected(name string, o Options, conn *webrtc.Conn, who server.Who, remote string, hc HTTPConfig) {
+	select {
+	case <-conn.Connected():
+	case <-conn.Ended():
+		return
+	}
 	room, sess, err := m.Join(name, o, conn, who)
 	if err != nil {
+		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc")
 		conn.Close(err.Error())
-		status := http.StatusServiceUnavailable // room full, too many rooms, shutting down
-		if errors.Is(err, ErrBadRoomName) {
-			status = http.StatusBadRequest
-		}
-		http.Error(w, err.Error(), status)
 		return
 	}
 	log := room.log.With("session", sess.ID(), "account", who.Account, "transport", "webrtc")
-	log.Info("client joined", "remote", r.RemoteAddr)
+	log.Info("client joined", "remote", remote)
 	untrack := func() {}
 	if hc.Track != nil {
 		untrack = hc.Track("webrtc", func() Counts {
@@ -197,7 +220,6 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		untrack()
 		log.Info("client left")
 	})
-	webrtc.WriteAnswer(w, answer)
 }
 
 // checkOrigin refuses a browser's WebRTC join from a page of another

@@ -165,6 +165,21 @@ func NewManager(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
+// CanJoin returns the error Join(name, o, ...) would fail with now, or nil,
+// without joining or making the room: a WebRTC join checks before it
+// answers, and joins once the client's data channels are open.
+func (m *Manager) CanJoin(name string, o Options) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.rooms[name]; r != nil {
+		if r.gs.Full() {
+			return server.ErrRoomFull
+		}
+		return nil
+	}
+	return m.canMake(name)
+}
+
 // Join joins conn as who to room name, creating the room with o if it does
 // not exist (an existing room keeps its own options).
 func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
@@ -187,14 +202,8 @@ func (m *Manager) room(name string, o Options) (*Room, error) {
 	if r := m.rooms[name]; r != nil {
 		return r, nil
 	}
-	if m.closed {
-		return nil, errors.New("rooms: shutting down")
-	}
-	if !roomName.MatchString(name) {
-		return nil, ErrBadRoomName
-	}
-	if len(m.rooms) >= m.cfg.MaxRooms {
-		return nil, fmt.Errorf("rooms: %d rooms already, the most this server runs", len(m.rooms))
+	if err := m.canMake(name); err != nil {
+		return nil, err
 	}
 	l, err := levels.Load(o.Level)
 	if err != nil {
@@ -225,6 +234,20 @@ func (m *Manager) room(name string, o Options) (*Room, error) {
 	go r.run()
 	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians)
 	return r, nil
+}
+
+// canMake returns why a room of that name cannot be made now, or nil.
+// m.mu is held.
+func (m *Manager) canMake(name string) error {
+	switch {
+	case m.closed:
+		return errors.New("rooms: shutting down")
+	case !roomName.MatchString(name):
+		return ErrBadRoomName
+	case len(m.rooms) >= m.cfg.MaxRooms:
+		return fmt.Errorf("rooms: %d rooms already, the most this server runs", len(m.rooms))
+	}
+	return nil
 }
 
 // RulesFor returns the rules a room on level l plays: free roam on a city,

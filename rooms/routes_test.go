@@ -3,6 +3,7 @@ package rooms
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/transport/websocket"
 )
@@ -124,4 +126,50 @@ func TestRoomInfoCounts(t *testing.T) {
 			t.Errorf("%s: lists traffic %d and pedestrians %d, want %d and %d", c.name, got.Traffic, got.Pedestrians, c.wantTraffic, c.wantPeds)
 		}
 	}
+}
+
+// TestCanJoin: CanJoin gives the error Join would, without joining or
+// making a room.
+func TestCanJoin(t *testing.T) {
+	m, err := NewManager(Config{DefaultLevel: "test-flat", MaxRooms: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.Shutdown(ctx, "test over")
+	}()
+	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}
+	check := func(when, name string, want error, wantText string) {
+		t.Helper()
+		err := m.CanJoin(name, o)
+		switch {
+		case want != nil && !errors.Is(err, want), wantText != "" && (err == nil || !strings.Contains(err.Error(), wantText)):
+			t.Errorf("%s: CanJoin(%q) = %v, want %v %q", when, name, err, want, wantText)
+		case want == nil && wantText == "" && err != nil:
+			t.Errorf("%s: CanJoin(%q) = %v, want nil", when, name, err)
+		}
+	}
+	check("open room", "default", nil, "")
+	check("a room to make", "second", nil, "")
+	check("bad name", "BAD NAME", ErrBadRoomName, "")
+	if n := len(m.List()); n != 1 {
+		t.Errorf("%d rooms after CanJoin, want 1 (it makes none)", n)
+	}
+	for {
+		if _, _, err := m.Join("default", o, server.NewMemConn(false, 0), server.Who{}); err != nil {
+			break
+		}
+	}
+	check("full room", "default", server.ErrRoomFull, "")
+	if _, _, err := m.Join("second", o, server.NewMemConn(false, 0), server.Who{}); err != nil {
+		t.Fatal(err)
+	}
+	check("MaxRooms open", "third", nil, "rooms already")
+	check("MaxRooms open, an open room", "second", nil, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	m.Shutdown(ctx, "test over")
+	check("shut down", "third", nil, "shutting down")
 }

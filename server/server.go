@@ -199,6 +199,14 @@ func (g *GameServer) Players() int {
 	return g.count
 }
 
+// Full reports whether a Join now would fail with ErrRoomFull. Safe from
+// any goroutine.
+func (g *GameServer) Full() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.count >= g.cfg.MaxPlayers
+}
+
 // Join admits a client on conn as who: it returns its session at once (the
 // transport hands the client's frames to Session.Receive from then on), and
 // the client's character and car come into the world at the next tick, with

@@ -81,6 +81,19 @@ const (
 	// MaxClientMessage is the largest message the client takes: a
 	// keyframe of a crowded area, sent on the reliable channel.
 	MaxClientMessage = 1 << 20
+	// MaxPending bounds the connections being set up (offers being
+	// answered, answers whose client has not connected yet): each holds a
+	// peer connection, its UDP sockets and goroutines for up to
+	// GatherTimeout + ConnectTimeout, and an offer costs its sender one
+	// HTTP request, which can be replayed. A client's is pending well
+	// under a second on a real network, so 256 admit hundreds of joins a
+	// second; past it Accept fails with ErrBusy.
+	MaxPending = 256
+	// EarlyFrames is the most frames kept that a client sends after its
+	// channels open and before the connection has a session (Serve),
+	// handed to the session in order; more are dropped. A client's inputs
+	// start on its first tick, before the welcome.
+	EarlyFrames = 16
 )
 
 // ICE timeouts: a client silent for ICEDisconnected is disconnected, one
@@ -109,6 +122,9 @@ type Options struct {
 	PortMin, PortMax uint16
 	// Log gets pion's own messages at debug level (nil: none).
 	Log *slog.Logger
+	// MaxPending bounds the server's connections being set up (0:
+	// MaxPending). A client's side ignores it.
+	MaxPending int
 }
 
 // newAPI builds a pion API for data channels only (no media engine, no

@@ -1,6 +1,7 @@
 package webrtc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,10 @@ import (
 // ErrShutdown is returned by Accept once the transport is shutting down.
 var ErrShutdown = errors.New("webrtc: shutting down")
 
+// ErrBusy is returned by Accept while Options.MaxPending connections are
+// being set up.
+var ErrBusy = errors.New("webrtc: too many connections being set up")
+
 // ErrBadSignal is wrapped by the errors of an offer or answer that is not
 // one (too big, not JSON, not the right type, an SDP pion refuses).
 var ErrBadSignal = errors.New("webrtc: bad signal")
@@ -27,12 +32,14 @@ var ErrBadSignal = errors.New("webrtc: bad signal")
 // offers with connections and keeps track of them until they end, so that
 // a shutdown can wait for them.
 type Transport struct {
-	api *pion.API
-	wg  sync.WaitGroup
+	api        *pion.API
+	wg         sync.WaitGroup
+	maxPending int
 
-	mu     sync.Mutex
-	conns  map[*Conn]struct{}
-	closed bool
+	mu      sync.Mutex
+	conns   map[*Conn]struct{}
+	pending int // Accepts under way, and connections answered and not yet open
+	closed  bool
 }
 
 // New returns the server's transport with o's ICE settings.
@@ -41,7 +48,11 @@ func New(o Options) (*Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Transport{api: api, conns: map[*Conn]struct{}{}}, nil
+	t := &Transport{api: api, conns: map[*Conn]struct{}{}, maxPending: o.MaxPending}
+	if t.maxPending <= 0 {
+		t.maxPending = MaxPending
+	}
+	return t, nil
 }
 
 // ReadOffer reads a client's offer from r's body: JSON
@@ -72,25 +83,35 @@ func WriteAnswer(w http.ResponseWriter, answer pion.SessionDescription) {
 	json.NewEncoder(w).Encode(answer)
 }
 
-// Accept answers offer with a new connection. The caller joins the room
-// with it, calls Serve with the session and only then sends the answer, so
-// that the client's first frame finds its session. ctx bounds the ICE
-// gathering (and GatherTimeout).
+// Accept answers offer with a new connection. The caller sends the
+// answer, and once Connected is closed joins the client to its room and
+// calls Serve with the session: the frames the client sent in between
+// (EarlyFrames at most) go to the session first. ctx bounds the ICE
+// gathering (and GatherTimeout). It fails with ErrBusy while
+// Options.MaxPending connections are being set up.
 func (t *Transport) Accept(ctx context.Context, offer pion.SessionDescription) (*Conn, pion.SessionDescription, error) {
 	var answer pion.SessionDescription
 	t.mu.Lock()
-	closed := t.closed
+	closed, busy := t.closed, t.pending >= t.maxPending
+	if !closed && !busy {
+		t.pending++
+	}
 	t.mu.Unlock()
-	if closed {
+	switch {
+	case closed:
 		return nil, answer, ErrShutdown
+	case busy:
+		return nil, answer, fmt.Errorf("%w (%d)", ErrBusy, t.maxPending)
 	}
 	pc, err := t.api.NewPeerConnection(pion.Configuration{})
 	if err != nil {
+		t.unpend()
 		return nil, answer, fmt.Errorf("webrtc: peer connection: %w", err)
 	}
 	c := newConn(t, pc)
 	if err := pc.SetRemoteDescription(offer); err != nil {
 		pc.Close()
+		t.unpend()
 		return nil, answer, fmt.Errorf("%w: offer: %v", ErrBadSignal, err)
 	}
 	a, err := pc.CreateAnswer(nil)
@@ -102,10 +123,12 @@ func (t *Transport) Accept(ctx context.Context, offer pion.SessionDescription) (
 	}
 	if err != nil {
 		pc.Close()
+		t.unpend()
 		return nil, answer, fmt.Errorf("webrtc: answer: %w", err)
 	}
 	t.mu.Lock()
 	if t.closed {
+		t.pending--
 		t.mu.Unlock()
 		pc.Close()
 		return nil, answer, ErrShutdown
@@ -144,6 +167,20 @@ func (t *Transport) Open() int {
 	return len(t.conns)
 }
 
+// Pending returns how many connections are being set up: offers being
+// answered, and connections answered whose data channels are not yet open.
+func (t *Transport) Pending() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pending
+}
+
+func (t *Transport) unpend() {
+	t.mu.Lock()
+	t.pending--
+	t.mu.Unlock()
+}
+
 func (t *Transport) ended(c *Conn) {
 	t.mu.Lock()
 	delete(t.conns, c)
@@ -168,6 +205,8 @@ type channel struct {
 	lossy bool
 }
 
+// outFrame is a frame and its kind: one queued to send, or one the
+// client sent before the connection had a session.
 type outFrame struct {
 	data []byte
 	text bool
@@ -184,6 +223,7 @@ type Conn struct {
 	mu      sync.Mutex
 	opened  int // data channels open
 	sess    *server.Session
+	early   []outFrame // received before Serve, handed to sess by Serve
 	onEnd   func()
 	isEnded bool
 
@@ -251,6 +291,9 @@ func (c *Conn) onDataChannel(dc *pion.DataChannel) {
 		c.BytesIn.Add(uint64(len(m.Data)))
 		c.mu.Lock()
 		s := c.sess
+		if s == nil && len(c.early) < EarlyFrames {
+			c.early = append(c.early, outFrame{bytes.Clone(m.Data), m.IsString})
+		}
 		c.mu.Unlock()
 		if s != nil {
 			s.Receive(m.Data, m.IsString) // a refused frame closes the session at its next tick
@@ -292,13 +335,19 @@ func (c *Conn) check(dc *pion.DataChannel) (*channel, error) {
 	return ch, nil
 }
 
-// Serve hands the client's frames to sess from now on; onEnd, if set, is
-// called once the connection has ended (after sess.Leave). It returns at
-// once.
+// Serve hands the client's frames to sess from now on, the first
+// EarlyFrames received before it first; onEnd, if set, is called once the
+// connection has ended (after sess.Leave). It returns at once.
 func (c *Conn) Serve(sess *server.Session, onEnd func()) {
 	c.mu.Lock()
 	if !c.isEnded {
 		c.sess, c.onEnd = sess, onEnd
+		// Under the lock, so that no frame received after these
+		// overtakes them.
+		for _, f := range c.early {
+			sess.Receive(f.data, f.text)
+		}
+		c.early = nil
 		c.mu.Unlock()
 		return
 	}
@@ -343,6 +392,9 @@ func (c *Conn) Close(reason string) {
 // Done is closed when Close has been called.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
+// Connected is closed when both data channels are open.
+func (c *Conn) Connected() <-chan struct{} { return c.open }
+
 // Ended is closed when the connection has ended: the peer connection
 // closed, the session told, and the transport no longer counting it in
 // Open.
@@ -372,6 +424,7 @@ func (c *Conn) life() {
 	case <-c.done:
 	}
 	connect.Stop()
+	c.t.unpend()
 	select {
 	case <-c.gone:
 		c.Close("left")

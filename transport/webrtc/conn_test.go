@@ -13,6 +13,8 @@ import (
 	pion "github.com/pion/webrtc/v4"
 	"go.uber.org/goleak"
 
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/fiveonit/engine/server"
 )
 
@@ -22,6 +24,13 @@ var loopbackOnly = Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}}
 // channels a test asks for.
 func rawPeer(t *testing.T, channels map[string]*pion.DataChannelInit) (*pion.PeerConnection, pion.SessionDescription) {
 	t.Helper()
+	pc, offer, _ := rawPeerChannels(t, channels)
+	return pc, offer
+}
+
+// rawPeerChannels is rawPeer, with its data channels by label.
+func rawPeerChannels(t *testing.T, channels map[string]*pion.DataChannelInit) (*pion.PeerConnection, pion.SessionDescription, map[string]*pion.DataChannel) {
+	t.Helper()
 	api, err := newAPI(loopbackOnly, MaxClientMessage)
 	if err != nil {
 		t.Fatal(err)
@@ -30,10 +39,13 @@ func rawPeer(t *testing.T, channels map[string]*pion.DataChannelInit) (*pion.Pee
 	if err != nil {
 		t.Fatal(err)
 	}
+	dcs := map[string]*pion.DataChannel{}
 	for label, init := range channels {
-		if _, err := pc.CreateDataChannel(label, init); err != nil {
+		dc, err := pc.CreateDataChannel(label, init)
+		if err != nil {
 			t.Fatal(err)
 		}
+		dcs[label] = dc
 	}
 	offer, err := pc.CreateOffer(nil)
 	if err != nil {
@@ -46,7 +58,7 @@ func rawPeer(t *testing.T, channels map[string]*pion.DataChannelInit) (*pion.Pee
 	if err := gather(context.Background(), done); err != nil {
 		t.Fatal(err)
 	}
-	return pc, *pc.LocalDescription()
+	return pc, *pc.LocalDescription(), dcs
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -144,6 +156,127 @@ func TestSendNeverBlocks(t *testing.T) {
 	}
 	if n := tr.Open(); n != 0 {
 		t.Errorf("%d connections open", n)
+	}
+}
+
+// TestPendingBounded: offers answered whose clients never connect count
+// as pending, up to Options.MaxPending: past it Accept fails with ErrBusy
+// at once, and a pending connection that ends frees its place.
+func TestPendingBounded(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	o := loopbackOnly
+	o.MaxPending = 2
+	tr, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	channels := map[string]*pion.DataChannelInit{ReliableLabel: nil}
+	var conns []*Conn
+	for i := 0; i < 2; i++ {
+		pc, offer := rawPeer(t, channels)
+		defer pc.Close()
+		conn, _, err := tr.Accept(context.Background(), offer)
+		if err != nil {
+			t.Fatalf("offer %d: %v", i, err)
+		}
+		conns = append(conns, conn)
+	}
+	if n := tr.Pending(); n != 2 {
+		t.Errorf("%d pending, want 2", n)
+	}
+	pc, offer := rawPeer(t, channels)
+	defer pc.Close()
+	if _, _, err := tr.Accept(context.Background(), offer); !errors.Is(err, ErrBusy) {
+		t.Fatalf("third offer: %v, want ErrBusy", err)
+	}
+	conns[0].Close("bye")
+	deadline := time.Now().Add(5 * time.Second)
+	for tr.Pending() != 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := tr.Pending(); n != 1 {
+		t.Fatalf("%d pending after a close, want 1", n)
+	}
+	if _, _, err := tr.Accept(context.Background(), offer); err != nil {
+		t.Fatalf("an offer after a place freed: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := tr.Shutdown(ctx, "test over"); err != nil {
+		t.Fatal(err)
+	}
+	if n := tr.Pending(); n != 0 {
+		t.Errorf("%d pending after the shutdown, want 0", n)
+	}
+}
+
+// TestEarlyFramesServed: the frames a client sends once its channels are
+// open and before the connection has a session reach the session, in
+// order, when Serve gives it one; past EarlyFrames they are dropped.
+func TestEarlyFramesServed(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	tr, err := New(loopbackOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, offer, dcs := rawPeerChannels(t, map[string]*pion.DataChannelInit{
+		LossyLabel:    {Ordered: ptr(false), MaxRetransmits: ptr(uint16(0))},
+		ReliableLabel: nil,
+	})
+	defer pc.Close()
+	rel := dcs[ReliableLabel]
+	relOpen := make(chan struct{})
+	rel.OnOpen(func() { close(relOpen) })
+	conn, answer, err := tr.Accept(context.Background(), offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.SetRemoteDescription(answer); err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range []<-chan struct{}{relOpen, conn.Connected()} {
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the channels did not open")
+		}
+	}
+	sent := EarlyFrames + 4
+	for i := 0; i < sent; i++ {
+		in := wire.InputFrame{FirstSeq: uint32(i + 1), Count: 1}
+		if err := rel.Send(wire.AppendInputFrame(nil, &in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for conn.FramesIn.Load() < uint64(sent) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := conn.FramesIn.Load(); n != uint64(sent) {
+		t.Fatalf("%d frames arrived, want %d", n, sent)
+	}
+	l, err := levels.Load("test-flat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := server.New(server.Config{Room: "early", Level: l, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := g.Join(conn, server.Who{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Serve(sess, nil)
+	g.Tick()
+	if n := sess.Stats().FramesIn; n != EarlyFrames {
+		t.Errorf("the session got %d frames, want the first %d", n, EarlyFrames)
+	}
+	g.Close("test over")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := tr.Shutdown(ctx, "test over"); err != nil {
+		t.Fatal(err)
 	}
 }
 

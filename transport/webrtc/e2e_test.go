@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	pion "github.com/pion/webrtc/v4"
 	"go.uber.org/goleak"
 
 	"github.com/fiveonit/engine/bot"
@@ -401,4 +402,123 @@ func TestDialTimeout(t *testing.T) {
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("Dial took %s to give up", d)
 	}
+}
+
+// players returns the players of room name, or -1 if it is not open.
+func (st *stack) players(name string) int {
+	for _, r := range st.m.List() {
+		if r.Name == name {
+			return r.Players
+		}
+	}
+	return -1
+}
+
+// TestOfferWithoutConnectTakesNoPlace: an offer answered whose client never
+// connects (here one offer POSTed four times, as a replay would) neither
+// takes a place in the room nor opens a room; it is pending until it
+// connects or ConnectTimeout passes. A client that connects joins as ever.
+func TestOfferWithoutConnectTakesNoPlace(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	st := newStack(t)
+	pc, err := pion.NewPeerConnection(pion.Configuration{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	if _, err := pc.CreateDataChannel(webrtc.LossyLabel, &pion.DataChannelInit{Ordered: new(false), MaxRetransmits: new(uint16(0))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.CreateDataChannel(webrtc.ReliableLabel, nil); err != nil {
+		t.Fatal(err)
+	}
+	offer, err := pc.CreateOffer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := json.Marshal(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, room := range []string{"default", "default", "default", "other"} {
+		if code, text := post(t, st.url+"/rooms/"+room+"/rtc", string(body)); code != http.StatusOK {
+			t.Fatalf("offer to %s: %d %q", room, code, text)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // a dozen ticks
+	if n, other := st.players("default"), st.players("other"); n != 0 || other != -1 {
+		t.Errorf("after 4 offers never connected: %d players in default, room other %d; want 0 and not open", n, other)
+	}
+	if n := st.rtc.Pending(); n != 4 {
+		t.Errorf("%d connections pending, want 4", n)
+	}
+	c := dial(t, st.url+"/rooms/default", webrtc.DialOptions{})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, _, err := c.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := st.players("default"); n != 1 {
+		t.Errorf("%d players after a client connected, want 1", n)
+	}
+	st.close()
+	if n := st.rtc.Pending(); n != 0 {
+		t.Errorf("%d connections pending after the shutdown, want 0", n)
+	}
+}
+
+// fillAfterPost is an HTTP transport that fills the room with players
+// once the offer is answered, before the client connects.
+type fillAfterPost struct {
+	t    *testing.T
+	m    *rooms.Manager
+	room string
+}
+
+func (f fillAfterPost) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := (&http.Transport{DisableKeepAlives: true}).RoundTrip(r)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return resp, err
+	}
+	for {
+		_, _, err := f.m.Join(f.room, rooms.Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}, server.NewMemConn(false, 0), server.Who{})
+		if errors.Is(err, server.ErrRoomFull) {
+			return resp, nil
+		}
+		if err != nil {
+			f.t.Errorf("filling the room: %v", err)
+			return resp, nil
+		}
+	}
+}
+
+// TestRoomFilledBeforeConnect: a room that fills between the answer and the
+// client's connecting closes the connection with the reason, and a full
+// room refuses the offer itself with 503.
+func TestRoomFilledBeforeConnect(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	st := newStack(t)
+	hc := &http.Client{Transport: fillAfterPost{t, st.m, "default"}}
+	c := dial(t, st.url+"/rooms/default", webrtc.DialOptions{HTTP: hc})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var err error
+	for err == nil {
+		_, _, err = c.Read(ctx)
+	}
+	var ce *webrtc.CloseError
+	if !errors.As(err, &ce) || ce.Reason != server.ErrRoomFull.Error() {
+		t.Errorf("read: %v, want a close with %q", err, server.ErrRoomFull)
+	}
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer dcancel()
+	if c2, err := webrtc.Dial(dctx, st.url+"/rooms/default", webrtc.DialOptions{}); err == nil || !strings.Contains(err.Error(), "503") {
+		if err == nil {
+			c2.Close()
+		}
+		t.Errorf("an offer to a full room: %v, want 503", err)
+	}
+	st.close()
 }
