@@ -24,6 +24,7 @@
 //	foi_clients                 gauge      connections open
 //	foi_transport_frames_total  counter    frames (label direction: in, out)
 //	foi_transport_bytes_total   counter    bytes (label direction: in, out)
+//	foi_connections_pending     gauge      connections being set up (WebRTC: answered, not yet connected)
 //
 // The Go runtime's and the process's standard metrics (go_*, process_*)
 // come too.
@@ -221,6 +222,17 @@ type Counts struct {
 // the func it returns when the connection has ended; its counts are kept.
 func (m *Metrics) Track(transport string, counts func() Counts) (untrack func()) {
 	return m.conns.track(transport, counts)
+}
+
+// Pending reports, at each scrape, n(): the connections of transport being
+// set up (n is called from the scrape's goroutine). Call it once per
+// transport.
+func (m *Metrics) Pending(transport string, n func() int) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name:        "foi_connections_pending",
+		Help:        "Connections being set up: for WebRTC, offers answered whose client has not connected yet.",
+		ConstLabels: prometheus.Labels{"transport": transport},
+	}, func() float64 { return float64(n()) }))
 }
 
 // connCollector sums the connections' counters per transport at each

@@ -161,6 +161,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 			m.Shutdown(context.Background(), "server failed to start")
 			return err
 		}
+		met.Pending("webrtc", rtc.Pending)
 	}
 	routes := m.Handler(rooms.HTTPConfig{
 		Secret:    secret,

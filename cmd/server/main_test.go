@@ -129,7 +129,7 @@ func TestDrain(t *testing.T) {
 	for {
 		code, body := get(t, "http://"+admin+"/metrics")
 		want := []string{
-			`foi_clients{transport="websocket"} 1`, `foi_clients{transport="webrtc"} 1`,
+			`foi_clients{transport="websocket"} 1`, `foi_clients{transport="webrtc"} 1`, `foi_connections_pending{transport="webrtc"} 0`,
 			`foi_tick_seconds_count{room="default"}`, `foi_system_seconds_bucket{room="default",system="physics"`,
 			`foi_entities{room="default"}`, `foi_players{room="default"} 2`, `foi_transport_bytes_total{direction="out",transport="webrtc"}`,
 		}
