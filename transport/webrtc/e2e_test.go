@@ -414,13 +414,10 @@ func (st *stack) players(name string) int {
 	return -1
 }
 
-// TestOfferWithoutConnectTakesNoPlace: an offer answered whose client never
-// connects (here one offer POSTed four times, as a replay would) neither
-// takes a place in the room nor opens a room; it is pending until it
-// connects or ConnectTimeout passes. A client that connects joins as ever.
-func TestOfferWithoutConnectTakesNoPlace(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	st := newStack(t)
+// ghostOffer returns an offer (JSON) of a client that never connects: its
+// peer connection is closed once the offer is made.
+func ghostOffer(t *testing.T) string {
+	t.Helper()
 	pc, err := pion.NewPeerConnection(pion.Configuration{})
 	if err != nil {
 		t.Fatal(err)
@@ -440,8 +437,40 @@ func TestOfferWithoutConnectTakesNoPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return string(body)
+}
+
+// TestPendingPerAddress: the joins being set up from one address are
+// bounded (HTTPConfig.MaxPendingPerAddr): past it an offer gets 429; a
+// client that connected is no longer counted.
+func TestPendingPerAddress(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	st := newStack(t)
+	srv := httptest.NewServer(st.m.Handler(rooms.HTTPConfig{Secret: secret, WebRTC: st.rtc, MaxPendingPerAddr: 2}))
+	defer srv.Close()
+	c := dial(t, srv.URL+"/rooms/default", webrtc.DialOptions{})
+	defer c.Close()
+	body := ghostOffer(t)
+	for i, want := range []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests} {
+		code, text := post(t, srv.URL+"/rooms/default/rtc", body)
+		if code != want {
+			t.Errorf("offer %d: %d %q, want %d", i+1, code, text, want)
+		}
+	}
+	srv.Close()
+	st.close()
+}
+
+// TestOfferWithoutConnectTakesNoPlace: an offer answered whose client never
+// connects (here one offer POSTed four times, as a replay would) neither
+// takes a place in the room nor opens a room; it is pending until it
+// connects or ConnectTimeout passes. A client that connects joins as ever.
+func TestOfferWithoutConnectTakesNoPlace(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	st := newStack(t)
+	body := ghostOffer(t)
 	for _, room := range []string{"default", "default", "default", "other"} {
-		if code, text := post(t, st.url+"/rooms/"+room+"/rtc", string(body)); code != http.StatusOK {
+		if code, text := post(t, st.url+"/rooms/"+room+"/rtc", body); code != http.StatusOK {
 			t.Fatalf("offer to %s: %d %q", room, code, text)
 		}
 	}
