@@ -33,17 +33,7 @@ type HTTPConfig struct {
 	// counters (metrics: clients, frames and bytes per transport); it
 	// returns the func to call when the connection has ended.
 	Track func(transport string, counts func() Counts) (untrack func())
-	// MaxPendingPerAddr bounds the WebRTC joins being set up at once
-	// from one remote address (0: MaxPendingPerAddr).
-	MaxPendingPerAddr int
 }
-
-// MaxPendingPerAddr is the most WebRTC joins being set up at once (offered,
-// not yet connected) from one remote address; past it an offer gets 429.
-// A browser makes one at a time, and bots on one machine (cmd/bots dials
-// every 20 ms) connect within ~100 ms on loopback, so 8 leave room; and one
-// address that floods offers holds 8 of webrtc.MaxPending, not all.
-const MaxPendingPerAddr = 8
 
 // Counts are what a connection counted so far.
 type Counts struct {
@@ -151,9 +141,9 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 // a WebSocket join, the answer back; the client joins its room once its
 // data channels are open (joinConnected). An error is an HTTP status with
 // the reason as text: 503 for a full room, too many rooms or connections
-// being set up, a shutdown; 429 for MaxPendingPerAddr joins being set up
-// from the same address; a room that fills after the answer closes the
-// connection with the reason instead.
+// being set up, a shutdown; 429 for too many being set up from the same
+// address (webrtc.MaxPendingFrom); a room that fills after the answer
+// closes the connection with the reason instead.
 func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig) {
 	if hc.WebRTC == nil {
 		http.Error(w, "WebRTC is off on this server", http.StatusNotFound)
@@ -188,27 +178,20 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		http.Error(w, err.Error(), status)
 		return
 	}
-	addr := remoteHost(r.RemoteAddr)
-	limit := hc.MaxPendingPerAddr
-	if limit <= 0 {
-		limit = MaxPendingPerAddr
-	}
-	if !m.pend(addr, limit) {
-		http.Error(w, fmt.Sprintf("rooms: %d WebRTC joins already being set up from %s", limit, addr), http.StatusTooManyRequests)
-		return
-	}
-	conn, answer, err := hc.WebRTC.Accept(r.Context(), offer)
+	conn, answer, err := hc.WebRTC.Accept(r.Context(), offer, remoteHost(r.RemoteAddr))
 	if err != nil {
-		m.unpend(addr)
 		m.log.Info("webrtc offer refused", "room", name, "err", err)
 		status := http.StatusServiceUnavailable
-		if errors.Is(err, webrtc.ErrBadSignal) {
+		switch {
+		case errors.Is(err, webrtc.ErrBadSignal):
 			status = http.StatusBadRequest
+		case errors.Is(err, webrtc.ErrBusyFrom):
+			status = http.StatusTooManyRequests
 		}
 		http.Error(w, err.Error(), status)
 		return
 	}
-	go m.joinConnected(name, o, conn, who, r.RemoteAddr, addr, hc)
+	go m.joinConnected(name, o, conn, who, r.RemoteAddr, hc)
 	webrtc.WriteAnswer(w, answer)
 }
 
@@ -220,42 +203,16 @@ func remoteHost(remote string) string {
 	return remote
 }
 
-// pend counts a WebRTC join being set up from addr, unless limit are
-// already: then it reports false.
-func (m *Manager) pend(addr string, limit int) bool {
-	m.pendMu.Lock()
-	defer m.pendMu.Unlock()
-	if m.pending[addr] >= limit {
-		return false
-	}
-	if m.pending == nil {
-		m.pending = map[string]int{}
-	}
-	m.pending[addr]++
-	return true
-}
-
-// unpend ends a join counted by pend.
-func (m *Manager) unpend(addr string) {
-	m.pendMu.Lock()
-	defer m.pendMu.Unlock()
-	if m.pending[addr]--; m.pending[addr] <= 0 {
-		delete(m.pending, addr)
-	}
-}
-
 // joinConnected joins a WebRTC connection to its room once its data
 // channels are open, not when its offer is answered: an offer costs one
 // HTTP request (and can be replayed), and a client that never connects
 // must not take a place in the room, nor put a character in its world,
 // for the ConnectTimeout it is waited for. A room that filled meanwhile
 // closes the connection with the reason.
-func (m *Manager) joinConnected(name string, o Options, conn *webrtc.Conn, who server.Who, remote, addr string, hc HTTPConfig) {
+func (m *Manager) joinConnected(name string, o Options, conn *webrtc.Conn, who server.Who, remote string, hc HTTPConfig) {
 	select {
 	case <-conn.Connected():
-		m.unpend(addr)
 	case <-conn.Ended():
-		m.unpend(addr)
 		return
 	}
 	room, sess, err := m.Join(name, o, conn, who)

@@ -136,9 +136,6 @@ type Manager struct {
 	static map[string]*phys.Static // baked once per level, shared by rooms
 	wg     sync.WaitGroup
 	closed bool
-
-	pendMu  sync.Mutex
-	pending map[string]int // WebRTC joins being set up, by remote address
 }
 
 // NewManager starts the default room.

@@ -89,6 +89,12 @@ const (
 	// under a second on a real network, so 256 admit hundreds of joins a
 	// second; past it Accept fails with ErrBusy.
 	MaxPending = 256
+	// MaxPendingFrom bounds the connections being set up from one
+	// address, so that one that floods offers holds that many of
+	// MaxPending, not all: a browser makes one at a time, and bots on one
+	// machine (cmd/bots dials every 20 ms) connect within ~100 ms on
+	// loopback, so 8 leave room. Past it Accept fails with ErrBusyFrom.
+	MaxPendingFrom = 8
 	// EarlyFrames is the most frames kept that a client sends after its
 	// channels open and before the connection has a session (Serve),
 	// handed to the session in order; more are dropped. A client's inputs
@@ -122,9 +128,10 @@ type Options struct {
 	PortMin, PortMax uint16
 	// Log gets pion's own messages at debug level (nil: none).
 	Log *slog.Logger
-	// MaxPending bounds the server's connections being set up (0:
-	// MaxPending). A client's side ignores it.
-	MaxPending int
+	// MaxPending and MaxPendingFrom bound the server's connections being
+	// set up, in all and from one address (0: the constants of those
+	// names). A client's side ignores them.
+	MaxPending, MaxPendingFrom int
 }
 
 // newAPI builds a pion API for data channels only (no media engine, no

@@ -24,6 +24,10 @@ var ErrShutdown = errors.New("webrtc: shutting down")
 // being set up.
 var ErrBusy = errors.New("webrtc: too many connections being set up")
 
+// ErrBusyFrom is returned by Accept while Options.MaxPendingFrom
+// connections from the same address are being set up.
+var ErrBusyFrom = errors.New("webrtc: too many connections being set up from this address")
+
 // ErrBadSignal is wrapped by the errors of an offer or answer that is not
 // one (too big, not JSON, not the right type, an SDP pion refuses).
 var ErrBadSignal = errors.New("webrtc: bad signal")
@@ -32,14 +36,15 @@ var ErrBadSignal = errors.New("webrtc: bad signal")
 // offers with connections and keeps track of them until they end, so that
 // a shutdown can wait for them.
 type Transport struct {
-	api        *pion.API
-	wg         sync.WaitGroup
-	maxPending int
+	api                    *pion.API
+	wg                     sync.WaitGroup
+	maxPending, maxPerFrom int
 
-	mu      sync.Mutex
-	conns   map[*Conn]struct{}
-	pending int // Accepts under way, and connections answered and not yet open
-	closed  bool
+	mu          sync.Mutex
+	conns       map[*Conn]struct{}
+	pending     int            // Accepts under way, and connections answered and not yet open
+	pendingFrom map[string]int // the same by address (Accept's from)
+	closed      bool
 }
 
 // New returns the server's transport with o's ICE settings.
@@ -48,9 +53,13 @@ func New(o Options) (*Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Transport{api: api, conns: map[*Conn]struct{}{}, maxPending: o.MaxPending}
+	t := &Transport{api: api, conns: map[*Conn]struct{}{}, pendingFrom: map[string]int{},
+		maxPending: o.MaxPending, maxPerFrom: o.MaxPendingFrom}
 	if t.maxPending <= 0 {
 		t.maxPending = MaxPending
+	}
+	if t.maxPerFrom <= 0 {
+		t.maxPerFrom = MaxPendingFrom
 	}
 	return t, nil
 }
@@ -87,31 +96,24 @@ func WriteAnswer(w http.ResponseWriter, answer pion.SessionDescription) {
 // answer, and once Connected is closed joins the client to its room and
 // calls Serve with the session: the frames the client sent in between
 // (EarlyFrames at most) go to the session first. ctx bounds the ICE
-// gathering (and GatherTimeout). It fails with ErrBusy while
-// Options.MaxPending connections are being set up.
-func (t *Transport) Accept(ctx context.Context, offer pion.SessionDescription) (*Conn, pion.SessionDescription, error) {
+// gathering (and GatherTimeout). from is the client's address (its host),
+// for Options.MaxPendingFrom ("": not counted by address). It fails with
+// ErrBusy while Options.MaxPending connections are being set up, and with
+// ErrBusyFrom while Options.MaxPendingFrom are from the same address.
+func (t *Transport) Accept(ctx context.Context, offer pion.SessionDescription, from string) (*Conn, pion.SessionDescription, error) {
 	var answer pion.SessionDescription
-	t.mu.Lock()
-	closed, busy := t.closed, t.pending >= t.maxPending
-	if !closed && !busy {
-		t.pending++
-	}
-	t.mu.Unlock()
-	switch {
-	case closed:
-		return nil, answer, ErrShutdown
-	case busy:
-		return nil, answer, fmt.Errorf("%w (%d)", ErrBusy, t.maxPending)
+	if err := t.pend(from); err != nil {
+		return nil, answer, err
 	}
 	pc, err := t.api.NewPeerConnection(pion.Configuration{})
 	if err != nil {
-		t.unpend()
+		t.unpend(from)
 		return nil, answer, fmt.Errorf("webrtc: peer connection: %w", err)
 	}
-	c := newConn(t, pc)
+	c := newConn(t, pc, from)
 	if err := pc.SetRemoteDescription(offer); err != nil {
 		pc.Close()
-		t.unpend()
+		t.unpend(from)
 		return nil, answer, fmt.Errorf("%w: offer: %v", ErrBadSignal, err)
 	}
 	a, err := pc.CreateAnswer(nil)
@@ -123,14 +125,14 @@ func (t *Transport) Accept(ctx context.Context, offer pion.SessionDescription) (
 	}
 	if err != nil {
 		pc.Close()
-		t.unpend()
+		t.unpend(from)
 		return nil, answer, fmt.Errorf("webrtc: answer: %w", err)
 	}
 	t.mu.Lock()
 	if t.closed {
-		t.pending--
 		t.mu.Unlock()
 		pc.Close()
+		t.unpend(from)
 		return nil, answer, ErrShutdown
 	}
 	t.conns[c] = struct{}{}
@@ -175,10 +177,37 @@ func (t *Transport) Pending() int {
 	return t.pending
 }
 
-func (t *Transport) unpend() {
+// pend counts a connection being set up from from, or says why not.
+func (t *Transport) pend(from string) error {
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.closed:
+		return ErrShutdown
+	case t.pending >= t.maxPending:
+		return fmt.Errorf("%w (%d)", ErrBusy, t.maxPending)
+	case from != "" && t.pendingFrom[from] >= t.maxPerFrom:
+		return fmt.Errorf("%w (%d)", ErrBusyFrom, t.maxPerFrom)
+	}
+	t.pending++
+	if from != "" {
+		t.pendingFrom[from]++
+	}
+	return nil
+}
+
+// unpend ends what pend counted: the connection opened, ended or was
+// never made.
+func (t *Transport) unpend(from string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.pending--
-	t.mu.Unlock()
+	if from == "" {
+		return
+	}
+	if t.pendingFrom[from]--; t.pendingFrom[from] <= 0 {
+		delete(t.pendingFrom, from)
+	}
 }
 
 func (t *Transport) ended(c *Conn) {
@@ -215,8 +244,9 @@ type outFrame struct {
 // Conn is the server's side of one client's peer connection. It implements
 // server.Conn.
 type Conn struct {
-	t  *Transport
-	pc *pion.PeerConnection
+	t    *Transport
+	pc   *pion.PeerConnection
+	from string // the client's address, as Accept was given it
 
 	lossy, reliable channel
 
@@ -245,9 +275,9 @@ type Conn struct {
 	FramesOut, BytesOut, FramesIn, BytesIn, DroppedOut atomic.Uint64
 }
 
-func newConn(t *Transport, pc *pion.PeerConnection) *Conn {
+func newConn(t *Transport, pc *pion.PeerConnection, from string) *Conn {
 	c := &Conn{
-		t: t, pc: pc,
+		t: t, pc: pc, from: from,
 		lossy:    channel{q: make(chan outFrame, SendQueue), low: make(chan struct{}, 1), lossy: true},
 		reliable: channel{q: make(chan outFrame, SendQueue), low: make(chan struct{}, 1)},
 		open:     make(chan struct{}), first: make(chan struct{}),
@@ -424,7 +454,7 @@ func (c *Conn) life() {
 	case <-c.done:
 	}
 	connect.Stop()
-	c.t.unpend()
+	c.t.unpend(c.from)
 	select {
 	case <-c.gone:
 		c.Close("left")

@@ -88,7 +88,7 @@ func TestDataChannelsChecked(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			pc, offer := rawPeer(t, c.channels)
 			defer pc.Close()
-			conn, answer, err := tr.Accept(context.Background(), offer)
+			conn, answer, err := tr.Accept(context.Background(), offer, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestSendNeverBlocks(t *testing.T) {
 	}
 	pc, offer := rawPeer(t, map[string]*pion.DataChannelInit{ReliableLabel: nil})
 	defer pc.Close()
-	conn, _, err := tr.Accept(context.Background(), offer)
+	conn, _, err := tr.Accept(context.Background(), offer, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,53 +160,53 @@ func TestSendNeverBlocks(t *testing.T) {
 }
 
 // TestPendingBounded: offers answered whose clients never connect count
-// as pending, up to Options.MaxPending: past it Accept fails with ErrBusy
-// at once, and a pending connection that ends frees its place.
+// as pending, up to Options.MaxPending in all (ErrBusy past it) and
+// Options.MaxPendingFrom from one address (ErrBusyFrom); a pending
+// connection that ends frees its place.
 func TestPendingBounded(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	o := loopbackOnly
-	o.MaxPending = 2
+	o.MaxPending, o.MaxPendingFrom = 3, 2
 	tr, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	channels := map[string]*pion.DataChannelInit{ReliableLabel: nil}
-	var conns []*Conn
-	for i := 0; i < 2; i++ {
-		pc, offer := rawPeer(t, channels)
-		defer pc.Close()
-		conn, _, err := tr.Accept(context.Background(), offer)
-		if err != nil {
-			t.Fatalf("offer %d: %v", i, err)
-		}
-		conns = append(conns, conn)
-	}
-	if n := tr.Pending(); n != 2 {
-		t.Errorf("%d pending, want 2", n)
-	}
-	pc, offer := rawPeer(t, channels)
+	pc, offer := rawPeer(t, map[string]*pion.DataChannelInit{ReliableLabel: nil})
 	defer pc.Close()
-	if _, _, err := tr.Accept(context.Background(), offer); !errors.Is(err, ErrBusy) {
-		t.Fatalf("third offer: %v, want ErrBusy", err)
+	var first *Conn
+	for i, c := range []struct {
+		from string
+		want error
+	}{{"a", nil}, {"a", nil}, {"a", ErrBusyFrom}, {"", nil}, {"b", ErrBusy}} {
+		conn, _, err := tr.Accept(context.Background(), offer, c.from)
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+			t.Fatalf("offer %d from %q: %v, want %v", i+1, c.from, err, c.want)
+		}
+		if first == nil {
+			first = conn
+		}
 	}
-	conns[0].Close("bye")
+	if n := tr.Pending(); n != 3 {
+		t.Errorf("%d pending, want 3", n)
+	}
+	first.Close("bye")
 	deadline := time.Now().Add(5 * time.Second)
-	for tr.Pending() != 1 && time.Now().Before(deadline) {
+	for tr.Pending() != 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := tr.Pending(); n != 1 {
-		t.Fatalf("%d pending after a close, want 1", n)
+	if n := tr.Pending(); n != 2 {
+		t.Fatalf("%d pending after a close, want 2", n)
 	}
-	if _, _, err := tr.Accept(context.Background(), offer); err != nil {
-		t.Fatalf("an offer after a place freed: %v", err)
+	if _, _, err := tr.Accept(context.Background(), offer, "a"); err != nil {
+		t.Fatalf("an offer from a after its place freed: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := tr.Shutdown(ctx, "test over"); err != nil {
 		t.Fatal(err)
 	}
-	if n := tr.Pending(); n != 0 {
-		t.Errorf("%d pending after the shutdown, want 0", n)
+	if n := tr.Pending(); n != 0 || len(tr.pendingFrom) != 0 {
+		t.Errorf("%d pending, %d addresses after the shutdown, want none", n, len(tr.pendingFrom))
 	}
 }
 
@@ -227,7 +227,7 @@ func TestEarlyFramesServed(t *testing.T) {
 	rel := dcs[ReliableLabel]
 	relOpen := make(chan struct{})
 	rel.OnOpen(func() { close(relOpen) })
-	conn, answer, err := tr.Accept(context.Background(), offer)
+	conn, answer, err := tr.Accept(context.Background(), offer, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestShutdownRefuses(t *testing.T) {
 	}
 	pc, offer := rawPeer(t, map[string]*pion.DataChannelInit{ReliableLabel: nil})
 	defer pc.Close()
-	if _, _, err := tr.Accept(context.Background(), offer); !errors.Is(err, ErrShutdown) {
+	if _, _, err := tr.Accept(context.Background(), offer, ""); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("Accept after Shutdown: %v", err)
 	}
 }
@@ -355,7 +355,7 @@ func FuzzAccept(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, sdp string) {
-		conn, _, err := tr.Accept(context.Background(), pion.SessionDescription{Type: pion.SDPTypeOffer, SDP: sdp})
+		conn, _, err := tr.Accept(context.Background(), pion.SessionDescription{Type: pion.SDPTypeOffer, SDP: sdp}, "")
 		if err == nil {
 			conn.Close("fuzz")
 			<-conn.Ended()

@@ -441,12 +441,18 @@ func ghostOffer(t *testing.T) string {
 }
 
 // TestPendingPerAddress: the joins being set up from one address are
-// bounded (HTTPConfig.MaxPendingPerAddr): past it an offer gets 429; a
+// bounded (webrtc.Options.MaxPendingFrom): past it an offer gets 429; a
 // client that connected is no longer counted.
 func TestPendingPerAddress(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	st := newStack(t)
-	srv := httptest.NewServer(st.m.Handler(rooms.HTTPConfig{Secret: secret, WebRTC: st.rtc, MaxPendingPerAddr: 2}))
+	o := loopback
+	o.MaxPendingFrom = 2
+	rtc, err := webrtc.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(st.m.Handler(rooms.HTTPConfig{Secret: secret, WebRTC: rtc}))
 	defer srv.Close()
 	c := dial(t, srv.URL+"/rooms/default", webrtc.DialOptions{})
 	defer c.Close()
@@ -459,6 +465,11 @@ func TestPendingPerAddress(t *testing.T) {
 	}
 	srv.Close()
 	st.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := rtc.Shutdown(ctx, "test over"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestOfferWithoutConnectTakesNoPlace: an offer answered whose client never
