@@ -41,6 +41,8 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/logging"
 	pion "github.com/pion/webrtc/v4"
+
+	"github.com/fiveonit/engine/server"
 )
 
 // The data channels' labels.
@@ -95,11 +97,17 @@ const (
 	// machine (cmd/bots dials every 20 ms) connect within ~100 ms on
 	// loopback, so 8 leave room. Past it Accept fails with ErrBusyFrom.
 	MaxPendingFrom = 8
-	// EarlyFrames is the most frames kept that a client sends after its
-	// channels open and before the connection has a session (Serve),
-	// handed to the session in order; more are dropped. A client's inputs
-	// start on its first tick, before the welcome.
-	EarlyFrames = 16
+	// EarlyFrames and EarlyBytes bound the frames kept that a client
+	// sends after its channels open and before the connection has a
+	// session (Serve), to be handed to the session in order: its inputs
+	// start on its first tick, before the welcome, and a command or a
+	// burst of them (server.TextBurst) may come at once; the room may be
+	// a new one still being made. As many frames as the session itself
+	// takes in a burst (server.FrameBurst), and each at most
+	// server.MaxTextFrame on average; past either, the connection is
+	// closed for flooding, as the session would have.
+	EarlyFrames = server.FrameBurst
+	EarlyBytes  = server.FrameBurst * server.MaxTextFrame
 )
 
 // ICE timeouts: a client silent for ICEDisconnected is disconnected, one

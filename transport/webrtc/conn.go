@@ -95,7 +95,8 @@ func WriteAnswer(w http.ResponseWriter, answer pion.SessionDescription) {
 // Accept answers offer with a new connection. The caller sends the
 // answer, and once Connected is closed joins the client to its room and
 // calls Serve with the session: the frames the client sent in between
-// (EarlyFrames at most) go to the session first. ctx bounds the ICE
+// go to the session first (a client that sends more than EarlyFrames or
+// EarlyBytes in between is closed). ctx bounds the ICE
 // gathering (and GatherTimeout). from is the client's address (its host),
 // for Options.MaxPendingFrom ("": not counted by address). It fails with
 // ErrBusy while Options.MaxPending connections are being set up, and with
@@ -254,6 +255,7 @@ type Conn struct {
 	opened  int // data channels open
 	sess    *server.Session
 	early   []outFrame // received before Serve, handed to sess by Serve
+	earlyN  int        // their bytes
 	onEnd   func()
 	isEnded bool
 
@@ -321,11 +323,19 @@ func (c *Conn) onDataChannel(dc *pion.DataChannel) {
 		c.BytesIn.Add(uint64(len(m.Data)))
 		c.mu.Lock()
 		s := c.sess
-		if s == nil && len(c.early) < EarlyFrames {
-			c.early = append(c.early, outFrame{bytes.Clone(m.Data), m.IsString})
+		flood := false
+		if s == nil {
+			c.earlyN += len(m.Data)
+			flood = len(c.early) >= EarlyFrames || c.earlyN > EarlyBytes
+			if !flood {
+				c.early = append(c.early, outFrame{bytes.Clone(m.Data), m.IsString})
+			}
 		}
 		c.mu.Unlock()
-		if s != nil {
+		switch {
+		case flood:
+			c.Close(fmt.Sprintf("%v: more than %d frames or %d bytes before joining", server.ErrFlood, EarlyFrames, EarlyBytes))
+		case s != nil:
 			s.Receive(m.Data, m.IsString) // a refused frame closes the session at its next tick
 		}
 	})
@@ -365,8 +375,8 @@ func (c *Conn) check(dc *pion.DataChannel) (*channel, error) {
 	return ch, nil
 }
 
-// Serve hands the client's frames to sess from now on, the first
-// EarlyFrames received before it first; onEnd, if set, is called once the
+// Serve hands the client's frames to sess from now on, those received
+// before it first; onEnd, if set, is called once the
 // connection has ended (after sess.Leave). It returns at once.
 func (c *Conn) Serve(sess *server.Session, onEnd func()) {
 	c.mu.Lock()
@@ -377,7 +387,7 @@ func (c *Conn) Serve(sess *server.Session, onEnd func()) {
 		for _, f := range c.early {
 			sess.Receive(f.data, f.text)
 		}
-		c.early = nil
+		c.early, c.earlyN = nil, 0
 		c.mu.Unlock()
 		return
 	}

@@ -210,20 +210,15 @@ func TestPendingBounded(t *testing.T) {
 	}
 }
 
-// TestEarlyFramesServed: the frames a client sends once its channels are
-// open and before the connection has a session reach the session, in
-// order, when Serve gives it one; past EarlyFrames they are dropped.
-func TestEarlyFramesServed(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	tr, err := New(loopbackOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
+// connectedPeer accepts a client made by hand and connects it: the
+// server's connection once both channels are open, the client's reliable
+// channel, open, and the client's peer connection (the caller closes it).
+func connectedPeer(t *testing.T, tr *Transport) (*Conn, *pion.DataChannel, *pion.PeerConnection) {
+	t.Helper()
 	pc, offer, dcs := rawPeerChannels(t, map[string]*pion.DataChannelInit{
 		LossyLabel:    {Ordered: ptr(false), MaxRetransmits: ptr(uint16(0))},
 		ReliableLabel: nil,
 	})
-	defer pc.Close()
 	rel := dcs[ReliableLabel]
 	relOpen := make(chan struct{})
 	rel.OnOpen(func() { close(relOpen) })
@@ -241,19 +236,36 @@ func TestEarlyFramesServed(t *testing.T) {
 			t.Fatal("the channels did not open")
 		}
 	}
-	sent := EarlyFrames + 4
-	for i := 0; i < sent; i++ {
+	return conn, rel, pc
+}
+
+// sendInputs sends n input frames on dc and waits until conn has them.
+func sendInputs(t *testing.T, conn *Conn, dc *pion.DataChannel, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
 		in := wire.InputFrame{FirstSeq: uint32(i + 1), Count: 1}
-		if err := rel.Send(wire.AppendInputFrame(nil, &in)); err != nil {
+		if err := dc.Send(wire.AppendInputFrame(nil, &in)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for conn.FramesIn.Load() < uint64(sent) && time.Now().Before(deadline) {
+	for conn.FramesIn.Load() < uint64(n) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if n := conn.FramesIn.Load(); n != uint64(sent) {
-		t.Fatalf("%d frames arrived, want %d", n, sent)
+	if got := conn.FramesIn.Load(); got != uint64(n) {
+		t.Fatalf("%d frames arrived, want %d", got, n)
+	}
+}
+
+// TestEarlyFramesServed: the frames a client sends once its channels are
+// open and before the connection has a session reach the session, all and
+// in order, when Serve gives it one; one that sends more than EarlyFrames
+// before is closed for flooding.
+func TestEarlyFramesServed(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	tr, err := New(loopbackOnly)
+	if err != nil {
+		t.Fatal(err)
 	}
 	l, err := levels.Load("test-flat")
 	if err != nil {
@@ -263,15 +275,32 @@ func TestEarlyFramesServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	conn, rel, pc := connectedPeer(t, tr)
+	defer pc.Close()
+	const sent = 40 // more than a burst of commands (server.TextBurst)
+	sendInputs(t, conn, rel, sent)
 	sess, err := g.Join(conn, server.Who{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	conn.Serve(sess, nil)
 	g.Tick()
-	if n := sess.Stats().FramesIn; n != EarlyFrames {
-		t.Errorf("the session got %d frames, want the first %d", n, EarlyFrames)
+	if n, bad := sess.Stats().FramesIn, sess.Stats().BadInputs; n != sent || bad != 0 {
+		t.Errorf("the session took %d frames (%d refused), want %d", n, bad, sent)
 	}
+
+	flood, rel2, pc2 := connectedPeer(t, tr)
+	defer pc2.Close()
+	sendInputs(t, flood, rel2, EarlyFrames+1)
+	select {
+	case <-flood.Done():
+		if !strings.Contains(flood.reason, "flooding") {
+			t.Errorf("closed with %q, want flooding", flood.reason)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("a client that sent EarlyFrames+1 frames before joining was not closed")
+	}
+
 	g.Close("test over")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
