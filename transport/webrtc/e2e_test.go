@@ -456,6 +456,15 @@ func TestPendingPerAddress(t *testing.T) {
 	defer srv.Close()
 	c := dial(t, srv.URL+"/rooms/default", webrtc.DialOptions{})
 	defer c.Close()
+	// The client's channels are open; the server's may open a moment
+	// later.
+	deadline := time.Now().Add(5 * time.Second)
+	for rtc.Pending() != 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := rtc.Pending(); n != 0 {
+		t.Fatalf("%d pending after the client connected, want 0", n)
+	}
 	body := ghostOffer(t)
 	for i, want := range []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests} {
 		code, text := post(t, srv.URL+"/rooms/default/rtc", body)
