@@ -121,6 +121,8 @@ func RTCURL(room string) (string, error) {
 // Dial joins a room over WebRTC: room is the room's URL (as a WebSocket
 // join's, with its query; see RTCURL). It sends the offer, takes the answer
 // and returns once both data channels are open, or fails when ctx ends.
+// A server that closes the connection while it opens (its room filled
+// after the answer) makes it fail with the *CloseError of its reason.
 // Without o.IPs, a server on a loopback address is reached from loopback
 // addresses only.
 func Dial(ctx context.Context, room string, o DialOptions) (*ClientConn, error) {
@@ -206,6 +208,9 @@ func (c *ClientConn) dial(ctx context.Context, sig string, hc *http.Client) erro
 	case <-open:
 		return nil
 	case <-c.gone:
+		if ce := c.closeFrame.Load(); ce != nil {
+			return fmt.Errorf("webrtc: %s: %w", sig, ce) // a room that filled after its answer
+		}
 		return fmt.Errorf("webrtc: %s: the connection closed while opening", sig)
 	case <-ctx.Done():
 		return fmt.Errorf("webrtc: %s: data channels not open: %w", sig, ctx.Err())
