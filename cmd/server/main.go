@@ -43,6 +43,7 @@ type config struct {
 	anyOrigin       bool
 	debug           bool
 	grace           time.Duration
+	maxRooms        int
 	drain           time.Duration
 	logLevel        string
 	logFormat       string
@@ -70,6 +71,15 @@ func envBool(key string, def bool) bool {
 	return def
 }
 
+func envInt(key string, def int) int {
+	if v, ok := os.LookupEnv(key); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
 func envDuration(key string, def time.Duration) time.Duration {
 	if v, ok := os.LookupEnv(key); ok {
 		if d, err := time.ParseDuration(v); err == nil {
@@ -90,6 +100,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.anyOrigin, "any-origin", envBool("FOI_ANY_ORIGIN", false), "allow WebSocket joins from any origin, for development (env FOI_ANY_ORIGIN)")
 	fs.BoolVar(&c.debug, "debug", envBool("FOI_DEBUG", false), "honour every client's debug commands (env FOI_DEBUG=1)")
 	fs.DurationVar(&c.grace, "grace", envDuration("FOI_GRACE", 30*time.Second), "how long an empty room other than the default stays open (env FOI_GRACE)")
+	fs.IntVar(&c.maxRooms, "max-rooms", envInt("FOI_MAX_ROOMS", 64), "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
 	fs.DurationVar(&c.drain, "drain", envDuration("FOI_DRAIN", 5*time.Second), "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
 	fs.StringVar(&c.logLevel, "log-level", env("FOI_LOG_LEVEL", "info"), "debug, info, warn or error (env FOI_LOG_LEVEL)")
 	fs.StringVar(&c.logFormat, "log-format", env("FOI_LOG_FORMAT", "text"), "text (logfmt) or json (env FOI_LOG_FORMAT)")
@@ -123,6 +134,9 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("-log-level: %w", err)
 	}
+	if c.maxRooms < 0 {
+		return fmt.Errorf("-max-rooms %d: a number of rooms, the default room among them (0: 64)", c.maxRooms)
+	}
 	var out io.Writer = os.Stderr
 	if c.logTo != nil {
 		out = c.logTo
@@ -150,7 +164,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		return errors.New("-secret must be at least 16 bytes")
 	}
 	met := metrics.New()
-	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, Debug: c.debug, Log: log,
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, Debug: c.debug, Log: log,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
 		return err

@@ -197,11 +197,12 @@ func TestFlagsAndEnv(t *testing.T) {
 	t.Setenv("FOI_RTC_PORTS", "50000-50100")
 	t.Setenv("FOI_LOG_FORMAT", "json")
 	t.Setenv("FOI_RTC", "false")
+	t.Setenv("FOI_MAX_ROOMS", "5")
 	c, err := parseFlags([]string{"-rtc-ips", "127.0.0.1, ::1", "-log-level", "debug"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" {
+	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" || c.maxRooms != 5 {
 		t.Errorf("config %+v", c)
 	}
 	o, err := c.rtcOptions()
@@ -218,4 +219,40 @@ func TestFlagsAndEnv(t *testing.T) {
 	if err := run(context.Background(), bad, nil); err == nil {
 		t.Error("-log-format xml: no error")
 	}
+}
+
+// TestMaxRooms: with -max-rooms 2 the default room and one more open; a
+// join that would open a third is closed with the reason, and a join to
+// an open room still comes in. A negative -max-rooms is refused.
+func TestMaxRooms(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	bad := testConfig()
+	bad.maxRooms = -1
+	if err := run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), "-max-rooms") {
+		t.Errorf("run with -max-rooms -1: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := testConfig()
+	c.maxRooms = 2
+	addr, _, errc := startRun(t, ctx, c)
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer dcancel()
+	for _, room := range []string{"second", "default"} {
+		ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/"+room)
+		if err != nil {
+			t.Fatal(err)
+		}
+		welcome(t, room, ws)
+		defer ws.Close()
+	}
+	third, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/third")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	if reason := closeReason(t, "third", third); !strings.Contains(reason, "2 rooms already") {
+		t.Errorf("a join opening a third room: closed with %q, want the room limit", reason)
+	}
+	stopRun(t, cancel, errc, c.drain)
 }
