@@ -94,10 +94,10 @@ func WriteAnswer(w http.ResponseWriter, answer pion.SessionDescription) {
 
 // Accept answers offer with a new connection. The caller sends the
 // answer, and once Connected is closed joins the client to its room and
-// calls Serve with the session: the frames the client sent in between
-// go to the session first (a client that sends more than EarlyFrames or
-// EarlyBytes in between is closed). ctx bounds the ICE
-// gathering (and GatherTimeout). from is the client's address (its host),
+// calls Serve with the session: the frames the client sent in between go
+// to the session first (a client that sends more than EarlyFrames or
+// EarlyBytes in between is closed). ctx bounds the ICE gathering (and
+// GatherTimeout). from is the client's address (its host),
 // for Options.MaxPendingFrom ("": not counted by address). It fails with
 // ErrBusy while Options.MaxPending connections are being set up, and with
 // ErrBusyFrom while Options.MaxPendingFrom are from the same address.
@@ -376,8 +376,8 @@ func (c *Conn) check(dc *pion.DataChannel) (*channel, error) {
 }
 
 // Serve hands the client's frames to sess from now on, those received
-// before it first; onEnd, if set, is called once the
-// connection has ended (after sess.Leave). It returns at once.
+// before it first; onEnd, if set, is called once the connection has ended
+// (after sess.Leave). It returns at once.
 func (c *Conn) Serve(sess *server.Session, onEnd func()) {
 	c.mu.Lock()
 	if !c.isEnded {
