@@ -129,13 +129,19 @@ type RoomObserver interface {
 
 // Manager owns the rooms.
 type Manager struct {
-	cfg    Config
-	log    *slog.Logger
-	mu     sync.Mutex
-	rooms  map[string]*Room
-	static map[string]*phys.Static // baked once per level, shared by rooms
+	cfg   Config
+	log   *slog.Logger
+	mu    sync.Mutex
+	rooms map[string]*Room
+	// making are the rooms being made, outside mu (a city room takes
+	// ~20 ms to make: the joins, lists and closes of the other rooms do
+	// not wait for it); each is closed when its room is made or failed.
+	making map[string]chan struct{}
 	wg     sync.WaitGroup
 	closed bool
+
+	bakeMu sync.Mutex
+	static map[string]*phys.Static // baked once per level, shared by rooms; bakeMu
 }
 
 // NewManager starts the default room.
@@ -155,11 +161,8 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, static: map[string]*phys.Static{}}
-	m.mu.Lock()
-	_, err := m.room(cfg.DefaultRoom, Options{Level: cfg.DefaultLevel, Traffic: -1, Pedestrians: -1})
-	m.mu.Unlock()
-	if err != nil {
+	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, making: map[string]chan struct{}{}, static: map[string]*phys.Static{}}
+	if err := m.make(cfg.DefaultRoom, Options{Level: cfg.DefaultLevel, Traffic: -1, Pedestrians: -1}); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -177,44 +180,103 @@ func (m *Manager) CanJoin(name string, o Options) error {
 		}
 		return nil
 	}
+	if m.making[name] != nil {
+		return nil // a join waits for it
+	}
 	return m.canMake(name)
 }
 
 // Join joins conn as who to room name, creating the room with o if it does
 // not exist (an existing room keeps its own options).
 func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, err := m.room(name, o)
-	if err != nil {
-		return nil, nil, err
+	for {
+		// The join itself under m.mu: closeIfEmpty holds it too, so no
+		// join slips in between its check and the close.
+		m.mu.Lock()
+		if r := m.rooms[name]; r != nil {
+			s, err := r.gs.Join(conn, who)
+			if err == nil {
+				r.empty.Store(0)
+			}
+			m.mu.Unlock()
+			if err != nil {
+				return nil, nil, err
+			}
+			return r, s, nil
+		}
+		m.mu.Unlock()
+		// Made, or being made by another join: then joined (unless it
+		// closed meanwhile, empty: then made again).
+		if err := m.make(name, o); err != nil {
+			return nil, nil, err
+		}
 	}
-	s, err := r.gs.Join(conn, who)
-	if err != nil {
-		return nil, nil, err
-	}
-	r.empty.Store(0)
-	return r, s, nil
 }
 
-// room returns room name, making it if need be. m.mu is held.
-func (m *Manager) room(name string, o Options) (*Room, error) {
-	if r := m.rooms[name]; r != nil {
-		return r, nil
+// make makes room name with o and starts it, unless it is open already; if
+// another caller is making it, make waits for that. The room is built
+// without m.mu held.
+func (m *Manager) make(name string, o Options) error {
+	m.mu.Lock()
+	for {
+		if m.rooms[name] != nil {
+			m.mu.Unlock()
+			return nil
+		}
+		done := m.making[name]
+		if done == nil {
+			break
+		}
+		m.mu.Unlock()
+		<-done
+		m.mu.Lock()
 	}
 	if err := m.canMake(name); err != nil {
-		return nil, err
+		m.mu.Unlock()
+		return err
 	}
+	done := make(chan struct{})
+	m.making[name] = done
+	m.wg.Add(1) // Shutdown waits for the room being made too
+	m.mu.Unlock()
+
+	r, err := m.build(name, o)
+	if buildHook != nil {
+		buildHook(name)
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.making, name)
+	close(done)
+	switch {
+	case err != nil:
+		m.wg.Done()
+		return err
+	case m.closed:
+		r.gs.Close("server shutting down")
+		m.wg.Done()
+		return errors.New("rooms: shutting down")
+	}
+	m.rooms[name] = r
+	go r.run() // its wg.Done is run's
+	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians)
+	return nil
+}
+
+// buildHook, if set (by tests), is called as a room is made, after it is
+// built and before it opens, without m.mu held.
+var buildHook func(name string)
+
+// build builds room name with o, not started.
+func (m *Manager) build(name string, o Options) (*Room, error) {
 	l, err := levels.Load(o.Level)
 	if err != nil {
 		return nil, err
 	}
-	st := m.static[o.Level]
-	if st == nil {
-		if st, err = sysphys.BakeLevel(l); err != nil {
-			return nil, fmt.Errorf("rooms: level %s: %w", o.Level, err)
-		}
-		m.static[o.Level] = st
+	st, err := m.baked(l)
+	if err != nil {
+		return nil, err
 	}
 	rules := RulesFor(l)
 	if o.Traffic >= 0 {
@@ -228,24 +290,35 @@ func (m *Manager) room(name string, o Options) (*Room, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Room{Name: name, Options: o, gs: gs, m: m, traffic: ai.TrafficWant(&rules, l), pedestrians: ai.PedestriansWant(&rules, l), stop: make(chan string, 1), done: make(chan struct{}), log: m.log.With("room", name)}
-	m.rooms[name] = r
-	m.wg.Add(1)
-	go r.run()
-	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians)
-	return r, nil
+	return &Room{Name: name, Options: o, gs: gs, m: m, traffic: ai.TrafficWant(&rules, l), pedestrians: ai.PedestriansWant(&rules, l), stop: make(chan string, 1), done: make(chan struct{}), log: m.log.With("room", name)}, nil
 }
 
-// canMake returns why a room of that name cannot be made now, or nil.
-// m.mu is held.
+// baked returns level l's static world, baked at its first room and shared
+// by the rooms after.
+func (m *Manager) baked(l *levels.Level) (*phys.Static, error) {
+	m.bakeMu.Lock()
+	defer m.bakeMu.Unlock()
+	if st := m.static[l.Name]; st != nil {
+		return st, nil
+	}
+	st, err := sysphys.BakeLevel(l)
+	if err != nil {
+		return nil, fmt.Errorf("rooms: level %s: %w", l.Name, err)
+	}
+	m.static[l.Name] = st
+	return st, nil
+}
+
+// canMake returns why a room of that name cannot be made now, or nil: the
+// rooms being made count against MaxRooms. m.mu is held.
 func (m *Manager) canMake(name string) error {
-	switch {
+	switch n := len(m.rooms) + len(m.making); {
 	case m.closed:
 		return errors.New("rooms: shutting down")
 	case !roomName.MatchString(name):
 		return ErrBadRoomName
-	case len(m.rooms) >= m.cfg.MaxRooms:
-		return fmt.Errorf("rooms: %d rooms already, the most this server runs", len(m.rooms))
+	case n >= m.cfg.MaxRooms:
+		return fmt.Errorf("rooms: %d rooms already, the most this server runs", n)
 	}
 	return nil
 }

@@ -117,11 +117,12 @@ func TestRoomInfoCounts(t *testing.T) {
 		{"flat-defaults", "test-flat", -1, -1, 0, 0},
 	}
 	for _, c := range cases {
-		r, err := m.room(c.name, Options{Level: c.level, Traffic: c.traffic, Pedestrians: c.pedestrians})
-		if err != nil {
+		if err := m.make(c.name, Options{Level: c.level, Traffic: c.traffic, Pedestrians: c.pedestrians}); err != nil {
 			t.Fatal(err)
 		}
-		got := r.Info()
+		m.mu.Lock()
+		got := m.rooms[c.name].Info()
+		m.mu.Unlock()
 		if got.Traffic != c.wantTraffic || got.Pedestrians != c.wantPeds {
 			t.Errorf("%s: lists traffic %d and pedestrians %d, want %d and %d", c.name, got.Traffic, got.Pedestrians, c.wantTraffic, c.wantPeds)
 		}
@@ -172,4 +173,79 @@ func TestCanJoin(t *testing.T) {
 	defer cancel()
 	m.Shutdown(ctx, "test over")
 	check("shut down", "third", nil, "shutting down")
+}
+
+// TestMakingBlocksNoOne: while a room is being made (a city room takes ~20
+// ms), the other rooms' joins and the room list go on; a second join to the
+// room being made waits for it and lands in the same room; and the room
+// being made counts against MaxRooms.
+func TestMakingBlocksNoOne(t *testing.T) {
+	m, err := NewManager(Config{DefaultLevel: "test-flat", MaxRooms: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.Shutdown(ctx, "test over")
+	})
+	building, release := make(chan struct{}), make(chan struct{})
+	buildHook = func(name string) {
+		if name == "slow" {
+			close(building)
+			<-release
+		}
+	}
+	t.Cleanup(func() { buildHook = nil })
+	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}
+	joined := make(chan error, 2)
+	join := func() {
+		_, _, err := m.Join("slow", o, server.NewMemConn(false, 0), server.Who{})
+		joined <- err
+	}
+	go join()
+	<-building
+	go join()
+
+	// The room "slow" is being made, its joins waiting: the rest goes on.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, _, err := m.Join("default", o, server.NewMemConn(false, 0), server.Who{}); err != nil {
+			t.Errorf("join of another room while one is made: %v", err)
+		}
+		if n := len(m.List()); n != 1 {
+			t.Errorf("the list has %d rooms while one is made, want 1 (the room made is not open yet)", n)
+		}
+		if err := m.CanJoin("slow", o); err != nil {
+			t.Errorf("CanJoin of the room being made: %v", err)
+		}
+		if err := m.CanJoin("third", o); err == nil || !strings.Contains(err.Error(), "rooms already") {
+			t.Errorf("CanJoin of a third room with MaxRooms 2, one being made: %v, want rooms already", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the other rooms waited for the room being made")
+	}
+	select {
+	case err := <-joined:
+		t.Fatalf("a join of the room being made returned before it was made: %v", err)
+	default:
+	}
+	close(release)
+	for range 2 {
+		if err := <-joined; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range m.List() {
+		if r.Name == "slow" && r.Players != 2 {
+			t.Errorf("room slow has %d players, want both joins", r.Players)
+		}
+	}
+	if n := len(m.List()); n != 2 {
+		t.Errorf("%d rooms, want 2 (default and slow, made once)", n)
+	}
 }
