@@ -107,6 +107,7 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 		websocket.Refuse(w, r, hc.WebSocket, err.Error())
 		return
 	}
+	o.From = remoteHost(r.RemoteAddr)
 	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err)
@@ -142,7 +143,8 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 // data channels are open (joinConnected). An error is an HTTP status with
 // the reason as text: 503 for a full room, too many rooms or connections
 // being set up, a shutdown; 429 for too many being set up from the same
-// address (webrtc.MaxPendingFrom); a room that fills after the answer
+// address (webrtc.MaxPendingFrom) or a room to make when the rooms made
+// from the address are Config.MaxRoomsFrom; a room that fills after the answer
 // closes the connection with the reason instead.
 func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig) {
 	if hc.WebRTC == nil {
@@ -159,6 +161,7 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	o.From = remoteHost(r.RemoteAddr)
 	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc")
@@ -172,8 +175,11 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 	}
 	if err := m.CanJoin(name, o); err != nil {
 		status := http.StatusServiceUnavailable // room full, too many rooms, shutting down
-		if errors.Is(err, ErrBadRoomName) {
+		switch {
+		case errors.Is(err, ErrBadRoomName):
 			status = http.StatusBadRequest
+		case errors.Is(err, ErrRoomsFrom):
+			status = http.StatusTooManyRequests
 		}
 		http.Error(w, err.Error(), status)
 		return

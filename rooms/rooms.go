@@ -54,11 +54,19 @@ var ErrBadRoomName = errors.New("rooms: a room name is 1 to 32 of a-z, 0-9 and '
 
 var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 
+// ErrRoomsFrom is returned for a join that would make a room when the rooms
+// made by joins from its address, still open, are Config.MaxRoomsFrom.
+var ErrRoomsFrom = errors.New("rooms: the rooms made from this address are the most one address may have open")
+
 // Options are a room's options, from the query of the request that made it.
 type Options struct {
 	Level       string // an embedded level's name
 	Traffic     int    // ambient cars; -1: the rules' or the level's
 	Pedestrians int    // pedestrians kept around the players; -1: the default
+	// From is the address (host) of the client whose join makes the room,
+	// if any: the rooms made from one address count against
+	// Config.MaxRoomsFrom while they are open.
+	From string
 }
 
 // ParseOptions reads a room's options from a query: level, traffic and
@@ -106,6 +114,10 @@ type Config struct {
 	Debug bool
 	// MaxRooms bounds the rooms (0: 64).
 	MaxRooms int
+	// MaxRoomsFrom bounds the rooms open that joins from one address
+	// (Options.From) made (0: 8), so that one client cannot take every
+	// room MaxRooms allows; the players behind one NAT share it.
+	MaxRoomsFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
 	// OnTick, if set, is called in the room's goroutine after every tick
@@ -135,13 +147,20 @@ type Manager struct {
 	rooms map[string]*Room
 	// making are the rooms being made, outside mu (a city room takes
 	// ~20 ms to make: the joins, lists and closes of the other rooms do
-	// not wait for it); each is closed when its room is made or failed.
-	making map[string]chan struct{}
+	// not wait for it).
+	making map[string]making
 	wg     sync.WaitGroup
 	closed bool
 
 	bakeMu sync.Mutex
 	static map[string]*phys.Static // baked once per level, shared by rooms; bakeMu
+}
+
+// making is a room being made: done is closed when it is made or failed;
+// from is its Options.From.
+type making struct {
+	done chan struct{}
+	from string
 }
 
 // NewManager starts the default room.
@@ -158,10 +177,13 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = 64
 	}
+	if cfg.MaxRoomsFrom <= 0 {
+		cfg.MaxRoomsFrom = 8
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, making: map[string]chan struct{}{}, static: map[string]*phys.Static{}}
+	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, making: map[string]making{}, static: map[string]*phys.Static{}}
 	if err := m.make(cfg.DefaultRoom, Options{Level: cfg.DefaultLevel, Traffic: -1, Pedestrians: -1}); err != nil {
 		return nil, err
 	}
@@ -180,10 +202,10 @@ func (m *Manager) CanJoin(name string, o Options) error {
 		}
 		return nil
 	}
-	if m.making[name] != nil {
+	if _, ok := m.making[name]; ok {
 		return nil // a join waits for it
 	}
-	return m.canMake(name)
+	return m.canMake(name, o.From)
 }
 
 // Join joins conn as who to room name, creating the room with o if it does
@@ -223,20 +245,20 @@ func (m *Manager) make(name string, o Options) error {
 			m.mu.Unlock()
 			return nil
 		}
-		done := m.making[name]
-		if done == nil {
+		mk, ok := m.making[name]
+		if !ok {
 			break
 		}
 		m.mu.Unlock()
-		<-done
+		<-mk.done
 		m.mu.Lock()
 	}
-	if err := m.canMake(name); err != nil {
+	if err := m.canMake(name, o.From); err != nil {
 		m.mu.Unlock()
 		return err
 	}
 	done := make(chan struct{})
-	m.making[name] = done
+	m.making[name] = making{done, o.From}
 	m.wg.Add(1) // Shutdown waits for the room being made too
 	m.mu.Unlock()
 
@@ -260,7 +282,7 @@ func (m *Manager) make(name string, o Options) error {
 	}
 	m.rooms[name] = r
 	go r.run() // its wg.Done is run's
-	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians)
+	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians, "from", o.From)
 	return nil
 }
 
@@ -309,9 +331,10 @@ func (m *Manager) baked(l *levels.Level) (*phys.Static, error) {
 	return st, nil
 }
 
-// canMake returns why a room of that name cannot be made now, or nil: the
-// rooms being made count against MaxRooms. m.mu is held.
-func (m *Manager) canMake(name string) error {
+// canMake returns why a room of that name cannot be made now for a join
+// from address from, or nil: the rooms being made count against MaxRooms
+// and MaxRoomsFrom. m.mu is held.
+func (m *Manager) canMake(name, from string) error {
 	switch n := len(m.rooms) + len(m.making); {
 	case m.closed:
 		return errors.New("rooms: shutting down")
@@ -319,6 +342,23 @@ func (m *Manager) canMake(name string) error {
 		return ErrBadRoomName
 	case n >= m.cfg.MaxRooms:
 		return fmt.Errorf("rooms: %d rooms already, the most this server runs", n)
+	}
+	if from == "" {
+		return nil
+	}
+	n := 0
+	for _, r := range m.rooms {
+		if r.Options.From == from {
+			n++
+		}
+	}
+	for _, mk := range m.making {
+		if mk.from == from {
+			n++
+		}
+	}
+	if n >= m.cfg.MaxRoomsFrom {
+		return fmt.Errorf("%w (%d, from %s)", ErrRoomsFrom, n, from)
 	}
 	return nil
 }

@@ -249,3 +249,47 @@ func TestMakingBlocksNoOne(t *testing.T) {
 		t.Errorf("%d rooms, want 2 (default and slow, made once)", n)
 	}
 }
+
+// TestRoomsFrom: joins from one address make at most MaxRoomsFrom rooms
+// that are open at once (ErrRoomsFrom for one more); they still join open
+// rooms, and joins from another address, or without one, still make rooms.
+func TestRoomsFrom(t *testing.T) {
+	m, err := NewManager(Config{DefaultLevel: "test-flat", MaxRoomsFrom: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.Shutdown(ctx, "test over")
+	})
+	join := func(room, from string) error {
+		_, _, err := m.Join(room, Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from}, server.NewMemConn(false, 0), server.Who{})
+		return err
+	}
+	for _, room := range []string{"a1", "a2"} {
+		if err := join(room, "10.0.0.1"); err != nil {
+			t.Fatalf("join making room %s: %v", room, err)
+		}
+	}
+	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: "10.0.0.1"}
+	if err := m.CanJoin("a3", o); !errors.Is(err, ErrRoomsFrom) {
+		t.Errorf("CanJoin of a third room from the same address: %v, want ErrRoomsFrom", err)
+	}
+	if err := join("a3", "10.0.0.1"); !errors.Is(err, ErrRoomsFrom) {
+		t.Errorf("a third room from the same address: %v, want ErrRoomsFrom", err)
+	}
+	for _, c := range []struct{ room, from string }{
+		{"a1", "10.0.0.1"},      // an open room
+		{"default", "10.0.0.1"}, // the default room
+		{"b1", "10.0.0.2"},      // another address
+		{"c1", ""},              // no address
+	} {
+		if err := join(c.room, c.from); err != nil {
+			t.Errorf("join of %s from %q: %v", c.room, c.from, err)
+		}
+	}
+	if n := len(m.List()); n != 5 {
+		t.Errorf("%d rooms, want 5 (default, a1, a2, b1, c1)", n)
+	}
+}

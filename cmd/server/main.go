@@ -44,6 +44,7 @@ type config struct {
 	debug           bool
 	grace           time.Duration
 	maxRooms        int
+	maxRoomsFrom    int
 	drain           time.Duration
 	logLevel        string
 	logFormat       string
@@ -101,6 +102,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.debug, "debug", envBool("FOI_DEBUG", false), "honour every client's debug commands (env FOI_DEBUG=1)")
 	fs.DurationVar(&c.grace, "grace", envDuration("FOI_GRACE", 30*time.Second), "how long an empty room other than the default stays open (env FOI_GRACE)")
 	fs.IntVar(&c.maxRooms, "max-rooms", envInt("FOI_MAX_ROOMS", 64), "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
+	fs.IntVar(&c.maxRoomsFrom, "max-rooms-from", envInt("FOI_MAX_ROOMS_FROM", 8), "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
 	fs.DurationVar(&c.drain, "drain", envDuration("FOI_DRAIN", 5*time.Second), "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
 	fs.StringVar(&c.logLevel, "log-level", env("FOI_LOG_LEVEL", "info"), "debug, info, warn or error (env FOI_LOG_LEVEL)")
 	fs.StringVar(&c.logFormat, "log-format", env("FOI_LOG_FORMAT", "text"), "text (logfmt) or json (env FOI_LOG_FORMAT)")
@@ -137,6 +139,9 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if c.maxRooms < 0 {
 		return fmt.Errorf("-max-rooms %d: a number of rooms, the default room among them (0: 64)", c.maxRooms)
 	}
+	if c.maxRoomsFrom < 0 {
+		return fmt.Errorf("-max-rooms-from %d: a number of rooms (0: 8)", c.maxRoomsFrom)
+	}
 	var out io.Writer = os.Stderr
 	if c.logTo != nil {
 		out = c.logTo
@@ -164,7 +169,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		return errors.New("-secret must be at least 16 bytes")
 	}
 	met := metrics.New()
-	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, Debug: c.debug, Log: log,
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, Debug: c.debug, Log: log,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
 		return err

@@ -198,11 +198,12 @@ func TestFlagsAndEnv(t *testing.T) {
 	t.Setenv("FOI_LOG_FORMAT", "json")
 	t.Setenv("FOI_RTC", "false")
 	t.Setenv("FOI_MAX_ROOMS", "5")
+	t.Setenv("FOI_MAX_ROOMS_FROM", "3")
 	c, err := parseFlags([]string{"-rtc-ips", "127.0.0.1, ::1", "-log-level", "debug"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" || c.maxRooms != 5 {
+	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" || c.maxRooms != 5 || c.maxRoomsFrom != 3 {
 		t.Errorf("config %+v", c)
 	}
 	o, err := c.rtcOptions()
@@ -253,6 +254,49 @@ func TestMaxRooms(t *testing.T) {
 	defer third.Close()
 	if reason := closeReason(t, "third", third); !strings.Contains(reason, "2 rooms already") {
 		t.Errorf("a join opening a third room: closed with %q, want the room limit", reason)
+	}
+	stopRun(t, cancel, errc, c.drain)
+}
+
+// TestMaxRoomsFrom: with -max-rooms-from 1 a client's address makes one
+// room; a join from it that would make another is closed with the reason
+// (WebSocket) or answered 429 (WebRTC), and it still joins open rooms. A
+// negative -max-rooms-from is refused.
+func TestMaxRoomsFrom(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	bad := testConfig()
+	bad.maxRoomsFrom = -1
+	if err := run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), "-max-rooms-from") {
+		t.Errorf("run with -max-rooms-from -1: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := testConfig()
+	c.maxRoomsFrom = 1
+	addr, _, errc := startRun(t, ctx, c)
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer dcancel()
+	for _, room := range []string{"mine", "default", "mine"} {
+		ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/"+room)
+		if err != nil {
+			t.Fatal(err)
+		}
+		welcome(t, room, ws)
+		defer ws.Close()
+	}
+	another, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/another")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer another.Close()
+	if reason := closeReason(t, "another", another); !strings.Contains(reason, "from this address") {
+		t.Errorf("a join making a second room from one address: closed with %q, want the address's limit", reason)
+	}
+	if rtc, err := webrtc.Dial(dctx, "ws://"+addr+"/rooms/another", webrtc.DialOptions{}); err == nil {
+		rtc.Close()
+		t.Error("a WebRTC join making a second room from one address was answered")
+	} else if !strings.Contains(err.Error(), "429") {
+		t.Errorf("a WebRTC join making a second room from one address: %v, want 429", err)
 	}
 	stopRun(t, cancel, errc, c.drain)
 }
