@@ -308,15 +308,21 @@ func TestAckedInvariantsOverLossyWebRTC(t *testing.T) {
 	st := newStack(t, armPlayers, log.record)
 	ss := make([]*shooter, 8)
 	var wg sync.WaitGroup
+	// Each plays from its dial until d after the last dial: the dials take
+	// a while (seconds under -race), and a player that stopped before the
+	// last came in would see few shots.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	for i := range ss {
 		c := dial(t, st.url+"/rooms/default", webrtc.DialOptions{Loss: 0.1, Seed: uint64(100 + i)})
 		ss[i] = &shooter{conn: c, away: float32(i) * 2 * math32.Pi / float32(len(ss))}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ss[i].play(context.Background(), d)
+			ss[i].play(ctx, time.Minute)
 		}()
 	}
+	time.AfterFunc(d, cancel)
 	wg.Wait()
 	st.close() // no tick after this: the log is complete
 	log.mu.Lock()
