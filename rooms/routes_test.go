@@ -98,15 +98,7 @@ func getJSON(t *testing.T, url string, v any) {
 // room keeps, its options resolved against its level (an option left out is
 // the level's default, not -1).
 func TestRoomInfoCounts(t *testing.T) {
-	m, err := NewManager(Config{DefaultLevel: "test-flat"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		m.Shutdown(ctx, "test over")
-	})
+	m := newManager(t, Config{DefaultLevel: "test-flat"})
 	cases := []struct {
 		name, level           string
 		traffic, pedestrians  int // the options; -1 for none
@@ -180,15 +172,7 @@ func TestCanJoin(t *testing.T) {
 // room being made waits for it and lands in the same room; and the room
 // being made counts against MaxRooms.
 func TestMakingBlocksNoOne(t *testing.T) {
-	m, err := NewManager(Config{DefaultLevel: "test-flat", MaxRooms: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		m.Shutdown(ctx, "test over")
-	})
+	m := newManager(t, Config{DefaultLevel: "test-flat", MaxRooms: 2})
 	building, release := make(chan struct{}), make(chan struct{})
 	buildHook = func(name string) {
 		if name == "slow" {
@@ -254,15 +238,7 @@ func TestMakingBlocksNoOne(t *testing.T) {
 // that are open at once (ErrRoomsFrom for one more); they still join open
 // rooms, and joins from another address, or without one, still make rooms.
 func TestRoomsFrom(t *testing.T) {
-	m, err := NewManager(Config{DefaultLevel: "test-flat", MaxRoomsFrom: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		m.Shutdown(ctx, "test over")
-	})
+	m := newManager(t, Config{DefaultLevel: "test-flat", MaxRoomsFrom: 2})
 	join := func(room, from string) error {
 		_, _, err := m.Join(room, Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from}, server.NewMemConn(false, 0), server.Who{})
 		return err
@@ -292,4 +268,19 @@ func TestRoomsFrom(t *testing.T) {
 	if n := len(m.List()); n != 5 {
 		t.Errorf("%d rooms, want 5 (default, a1, a2, b1, c1)", n)
 	}
+}
+
+// newManager returns a manager of cfg, shut down when the test ends.
+func newManager(t *testing.T, cfg Config) *Manager {
+	t.Helper()
+	m, err := NewManager(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.Shutdown(ctx, "test over")
+	})
+	return m
 }
