@@ -144,8 +144,8 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 // the reason as text: 503 for a full room, too many rooms or connections
 // being set up, a shutdown; 429 for too many being set up from the same
 // address (webrtc.MaxPendingFrom) or a room to make when the rooms made
-// from the address are Config.MaxRoomsFrom; a room that fills after the answer
-// closes the connection with the reason instead.
+// from the address are Config.MaxRoomsFrom; a room that fills after the
+// answer closes the connection with the reason instead.
 func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig) {
 	if hc.WebRTC == nil {
 		http.Error(w, "WebRTC is off on this server", http.StatusNotFound)
