@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -283,4 +286,92 @@ func newManager(t *testing.T, cfg Config) *Manager {
 		m.Shutdown(ctx, "test over")
 	})
 	return m
+}
+
+// TestConcurrentJoins: joins of a dozen rooms at once, from three
+// addresses (each bounded to 2 rooms), then without an address (bounded by
+// MaxRooms alone), their clients leaving meanwhile: never more rooms open
+// or being made than MaxRooms, nor from one address than MaxRoomsFrom, and
+// every join either lands or fails with one of the two limits.
+func TestConcurrentJoins(t *testing.T) {
+	m := newManager(t, Config{DefaultLevel: "test-flat", MaxRooms: 8, MaxRoomsFrom: 2})
+	rounds := 30
+	if testing.Short() {
+		rounds = 10
+	}
+	var joined, fromRefused, maxRefused atomic.Int32
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() { // the invariants, watched while the joins run
+		defer close(watched)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			m.mu.Lock()
+			n, from := len(m.rooms)+len(m.making), map[string]int{}
+			for _, r := range m.rooms {
+				from[r.Options.From]++
+			}
+			for _, mk := range m.making {
+				from[mk.from]++
+			}
+			m.mu.Unlock()
+			if n > 8 {
+				t.Errorf("%d rooms open or being made, MaxRooms 8", n)
+				return
+			}
+			for addr, k := range from {
+				if addr != "" && k > 2 {
+					t.Errorf("%d rooms from %s, MaxRoomsFrom 2", k, addr)
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	joins := func(from func(g int) string) {
+		var wg sync.WaitGroup
+		for g := range 12 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range rounds {
+					room := fmt.Sprintf("r%d", (g*5+i)%12)
+					o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from(g)}
+					conn := server.NewMemConn(false, 0)
+					_, _, err := m.Join(room, o, conn, server.Who{})
+					switch {
+					case err == nil:
+						joined.Add(1)
+						time.Sleep(time.Duration(i%4) * time.Millisecond)
+						conn.Close("bye")
+					case errors.Is(err, ErrRoomsFrom):
+						fromRefused.Add(1)
+					case strings.Contains(err.Error(), "rooms already"):
+						maxRefused.Add(1)
+					default:
+						t.Errorf("join of %s: %v", room, err)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	// Three addresses make at most 6 rooms of the 7 MaxRooms leaves: only
+	// their own bound refuses them. Then joins without an address fill
+	// the last and meet MaxRooms.
+	joins(func(g int) string { return fmt.Sprintf("10.0.0.%d", g%3) })
+	if fromRefused.Load() == 0 || maxRefused.Load() != 0 {
+		t.Errorf("from three addresses: %d refused for their address's rooms, %d for the server's; want some and none", fromRefused.Load(), maxRefused.Load())
+	}
+	joins(func(int) string { return "" })
+	if maxRefused.Load() == 0 {
+		t.Error("without an address: none refused for the server's rooms")
+	}
+	close(stop)
+	<-watched
+	t.Logf("%d joined, %d refused for their address's rooms, %d for the server's", joined.Load(), fromRefused.Load(), maxRefused.Load())
 }
