@@ -222,81 +222,60 @@ func TestFlagsAndEnv(t *testing.T) {
 	}
 }
 
-// TestMaxRooms: with -max-rooms 2 the default room and one more open; a
-// join that would open a third is closed with the reason, and a join to
-// an open room still comes in. A negative -max-rooms is refused.
-func TestMaxRooms(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	bad := testConfig()
-	bad.maxRooms = -1
-	if err := run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), "-max-rooms") {
-		t.Errorf("run with -max-rooms -1: %v", err)
+// TestRoomLimits: with -max-rooms 2 the default room and one more open;
+// with -max-rooms-from 1 a client's address makes one room. Past either, a
+// join that would make a room is closed with the reason (WebSocket) or
+// answered with an HTTP error (WebRTC: 503, and 429 for the address's
+// bound), and joins to open rooms still come in. A negative value of
+// either flag is refused.
+func TestRoomLimits(t *testing.T) {
+	for _, c := range []struct {
+		flag         string
+		set          func(c *config, n int)
+		limit        int
+		joins        []string // rooms joined, in order: each lands
+		reason, code string   // a join making one more room: closed with reason; over WebRTC, HTTP code
+	}{
+		{"-max-rooms", func(c *config, n int) { c.maxRooms = n }, 2, []string{"second", "default", "second"}, "2 rooms already", "503"},
+		{"-max-rooms-from", func(c *config, n int) { c.maxRoomsFrom = n }, 1, []string{"mine", "default", "mine"}, "from this address", "429"},
+	} {
+		t.Run(c.flag, func(t *testing.T) {
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			bad := testConfig()
+			c.set(&bad, -1)
+			if err := run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), c.flag) {
+				t.Errorf("run with %s -1: %v", c.flag, err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cfg := testConfig()
+			c.set(&cfg, c.limit)
+			addr, _, errc := startRun(t, ctx, cfg)
+			dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer dcancel()
+			for _, room := range c.joins {
+				ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/"+room)
+				if err != nil {
+					t.Fatal(err)
+				}
+				welcome(t, room, ws)
+				defer ws.Close()
+			}
+			another, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/another")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer another.Close()
+			if reason := closeReason(t, "another", another); !strings.Contains(reason, c.reason) {
+				t.Errorf("a join making one room more: closed with %q, want %q", reason, c.reason)
+			}
+			if rtc, err := webrtc.Dial(dctx, "ws://"+addr+"/rooms/another", webrtc.DialOptions{}); err == nil {
+				rtc.Close()
+				t.Error("a WebRTC join making one room more was answered")
+			} else if !strings.Contains(err.Error(), c.code) {
+				t.Errorf("a WebRTC join making one room more: %v, want %s", err, c.code)
+			}
+			stopRun(t, cancel, errc, cfg.drain)
+		})
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := testConfig()
-	c.maxRooms = 2
-	addr, _, errc := startRun(t, ctx, c)
-	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer dcancel()
-	for _, room := range []string{"second", "default"} {
-		ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/"+room)
-		if err != nil {
-			t.Fatal(err)
-		}
-		welcome(t, room, ws)
-		defer ws.Close()
-	}
-	third, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/third")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer third.Close()
-	if reason := closeReason(t, "third", third); !strings.Contains(reason, "2 rooms already") {
-		t.Errorf("a join opening a third room: closed with %q, want the room limit", reason)
-	}
-	stopRun(t, cancel, errc, c.drain)
-}
-
-// TestMaxRoomsFrom: with -max-rooms-from 1 a client's address makes one
-// room; a join from it that would make another is closed with the reason
-// (WebSocket) or answered 429 (WebRTC), and it still joins open rooms. A
-// negative -max-rooms-from is refused.
-func TestMaxRoomsFrom(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	bad := testConfig()
-	bad.maxRoomsFrom = -1
-	if err := run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), "-max-rooms-from") {
-		t.Errorf("run with -max-rooms-from -1: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := testConfig()
-	c.maxRoomsFrom = 1
-	addr, _, errc := startRun(t, ctx, c)
-	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer dcancel()
-	for _, room := range []string{"mine", "default", "mine"} {
-		ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/"+room)
-		if err != nil {
-			t.Fatal(err)
-		}
-		welcome(t, room, ws)
-		defer ws.Close()
-	}
-	another, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/another")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer another.Close()
-	if reason := closeReason(t, "another", another); !strings.Contains(reason, "from this address") {
-		t.Errorf("a join making a second room from one address: closed with %q, want the address's limit", reason)
-	}
-	if rtc, err := webrtc.Dial(dctx, "ws://"+addr+"/rooms/another", webrtc.DialOptions{}); err == nil {
-		rtc.Close()
-		t.Error("a WebRTC join making a second room from one address was answered")
-	} else if !strings.Contains(err.Error(), "429") {
-		t.Errorf("a WebRTC join making a second room from one address: %v, want 429", err)
-	}
-	stopRun(t, cancel, errc, c.drain)
 }
