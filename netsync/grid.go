@@ -11,14 +11,24 @@ import (
 // interest (the centre and the entities moved a few metres since its last
 // frame): small cells make the ring hold few entities that are not
 // newcomers, large ones make fewer cells to walk. 32 m measured best on the
-// peer trace (16 m and 64 m were 10-20 % slower).
+// peer trace (16 m and 64 m were 10-20 % slower with hashed buckets; with
+// the torus, 16 m and 24 m were within the noise of 32 m).
 const GridCell float32 = 32
 
-// GridBuckets is the number of buckets the cells hash into: a power of two,
-// about 14 times the cells of a whole area of interest (a 275 m circle spans
-// some 300 cells of 32 m), so two cells of one query seldom share a bucket.
-// The grid needs no bounds: any cell hashes.
-const GridBuckets = 4096
+// GridSide is the side of the grid's buckets, in cells: the plane is
+// folded onto a torus of GridSide × GridSide buckets (cell (x, y) in bucket
+// (y mod GridSide, x mod GridSide)), so that the cells of a row of a query
+// lie in consecutive buckets, whose entries are consecutive too: a query
+// reads a run of entries a row (two where the ring leaves out the middle),
+// not a bucket a cell. Two cells of one query share a bucket only when the
+// query spans more than GridSide cells (2 km at 32 m), beyond any area of
+// interest; past that a bucket holds entities of other cells, which only
+// makes a query slower, as any hash collision would. The grid needs no
+// bounds: any cell has a bucket.
+const GridSide = 64
+
+// GridBuckets is the number of buckets: GridSide × GridSide.
+const GridBuckets = GridSide * GridSide
 
 // grid is a spatial hash of the arena's present entities that do not go to
 // everyone, rebuilt at each End by a counting sort: start[b]..start[b+1] are
@@ -67,7 +77,7 @@ func floorCell(c float32) int32 {
 func ceilCell(c float32) int32 { return -floorCell(-c) }
 
 func bucketOf(cx, cy int32) uint32 {
-	return (uint32(cx)*73856093 ^ uint32(cy)*19349663) & (GridBuckets - 1)
+	return uint32(cy)%GridSide*GridSide + uint32(cx)%GridSide
 }
 
 func (g *grid) build(a *Arena) {
@@ -109,18 +119,30 @@ func (g *grid) build(a *Arena) {
 	g.start[0] = 0
 }
 
-// cells appends to buckets[:0] the bucket of every cell within r of
+// span is a run of consecutive buckets, lo to hi (both in): their entries
+// are entries[start[lo]:start[hi+1]].
+type span struct{ lo, hi uint16 }
+
+// cells appends to spans[:0] the runs of buckets of the cells within r of
 // (cx, cy), leaving out the cells wholly within inner (0 for none), row by
-// row, and returns it. A bucket may hold ids of other cells (a hash
-// collision) and two cells may share one: the caller checks each id's
-// distance and whether it has it already.
-func (g *grid) cells(cx, cy, r, inner float32, buckets []uint16) []uint16 {
-	buckets = buckets[:0]
+// row, and returns it. A bucket may hold entities of other cells (beyond
+// GridSide cells away), and a query wider than GridSide cells reads some
+// buckets twice: the caller checks each entity's distance and whether it
+// has it already.
+func (g *grid) cells(cx, cy, r, inner float32, spans []span) []span {
+	if cap(spans) < maxSpans {
+		spans = make([]span, 0, maxSpans)
+	}
+	spans = spans[:0]
 	if !(cx-cx == 0 && cy-cy == 0) { // NaN or infinite: no cell
-		return buckets
+		return spans
 	}
 	inv := g.inv
 	y0, y1 := floorCell((cy-r)*inv), floorCell((cy+r)*inv)
+	if int64(y1)-int64(y0) >= GridSide-1 {
+		// As many rows as the torus has, or more: every bucket.
+		return append(spans, span{0, GridBuckets - 1})
+	}
 	for row := y0; row <= y1; row++ {
 		lo, hi := float32(row)*g.cell, float32(row+1)*g.cell
 		var dy float32 // nearest distance to the row
@@ -133,26 +155,48 @@ func (g *grid) cells(cx, cy, r, inner float32, buckets []uint16) []uint16 {
 			continue
 		}
 		hw := float32(math.Sqrt(float64(r*r - dy*dy)))
+		first, last := floorCell((cx-hw)*inv), floorCell((cx+hw)*inv)
 		// The cells wholly within inner: their farthest point in y is
 		// fy away, and in x within hwIn.
-		inLo, inHi := int32(1), int32(0)
 		if fy := max(cy-lo, hi-cy); inner > 0 && fy < inner {
 			hwIn := float32(math.Sqrt(float64(inner*inner - fy*fy)))
-			inLo = ceilCell((cx - hwIn) * inv)
-			inHi = floorCell((cx+hwIn)*inv) - 1
-		}
-		for col, last := floorCell((cx-hw)*inv), floorCell((cx+hw)*inv); col <= last; col++ {
-			if col >= inLo && col <= inHi {
-				col = inHi
-				continue
+			inLo, inHi := ceilCell((cx-hwIn)*inv), floorCell((cx+hwIn)*inv)-1
+			if inLo <= inHi {
+				spans = rowSpans(spans, row, first, inLo-1)
+				first = inHi + 1
 			}
-			buckets = append(headroom.Ahead(buckets, 1), uint16(bucketOf(col, row)))
 		}
+		spans = rowSpans(spans, row, first, last)
 	}
-	return buckets
+	return spans
 }
 
-// bucketEntries returns the entries of bucket b.
-func (g *grid) bucketEntries(b uint16) []gridEntry {
-	return g.entries[g.start[b]:g.start[b+1]]
+// maxSpans bounds the runs of one query: fewer than GridSide rows (else one
+// run holds every bucket), each at most two ranges of cells about the ring's
+// middle, each at most two runs where it wraps about the torus. The scratch
+// list has room for them from its first query: it never grows mid-game.
+const maxSpans = 4 * GridSide
+
+// rowSpans appends the runs of buckets of the cells first to last (both in;
+// none if last < first) of row: one run, two where it wraps about the
+// torus, the whole row of buckets when it is GridSide cells or more.
+func rowSpans(spans []span, row, first, last int32) []span {
+	if last < first {
+		return spans
+	}
+	base := uint32(row) % GridSide * GridSide
+	if int64(last)-int64(first) >= GridSide-1 {
+		return append(spans, span{uint16(base), uint16(base + GridSide - 1)})
+	}
+	lo, hi := uint32(first)%GridSide, uint32(last)%GridSide
+	if lo <= hi {
+		return append(spans, span{uint16(base + lo), uint16(base + hi)})
+	}
+	spans = append(spans, span{uint16(base + lo), uint16(base + GridSide - 1)})
+	return append(spans, span{uint16(base), uint16(base + hi)})
+}
+
+// spanEntries returns the entries of the buckets of sp.
+func (g *grid) spanEntries(sp span) []gridEntry {
+	return g.entries[g.start[sp.lo]:g.start[int(sp.hi)+1]]
 }

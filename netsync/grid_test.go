@@ -3,15 +3,17 @@ package netsync
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// TestGridCells: the buckets of a query hold every entity within r of the
-// centre, and, with a ring, every one farther than inner: on both sides of
-// 0, near cell edges, with cells of several sizes.
+// TestGridCells: the runs of buckets of a query hold every entity within r
+// of the centre, and, with a ring, every one farther than inner: on both
+// sides of 0, near cell edges, with cells of several sizes (at 1 m a query
+// spans more than GridSide cells, and its rows wrap about the torus).
 func TestGridCells(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, cell := range []float32{1, 7, 32} {
@@ -26,7 +28,7 @@ func TestGridCells(t *testing.T) {
 			a.Put(wid, &e, false)
 		}
 		a.End()
-		var buckets []uint16
+		var spans []span
 		for range 50 {
 			cx, cy := rng.Float32()*400-200, rng.Float32()*400-200
 			r := 50 + rng.Float32()*150
@@ -34,7 +36,18 @@ func TestGridCells(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				inner = r - rng.Float32()*20
 			}
-			buckets = a.grid.cells(cx, cy, r, inner, buckets)
+			spans = a.grid.cells(cx, cy, r, inner, spans)
+			if cell == 32 { // a query narrower than GridSide cells reads each bucket once
+				seen := make(map[uint16]bool)
+				for _, sp := range spans {
+					for b := sp.lo; b <= sp.hi; b++ {
+						if seen[b] {
+							t.Fatalf("r %g inner %g: bucket %d read twice", r, inner, b)
+						}
+						seen[b] = true
+					}
+				}
+			}
 			for _, wid := range a.Live() {
 				x, y := a.Ground(wid)
 				d2 := (x-cx)*(x-cx) + (y-cy)*(y-cy)
@@ -42,7 +55,7 @@ func TestGridCells(t *testing.T) {
 					continue
 				}
 				b := uint16(bucketOf(a.grid.cellOf(x), a.grid.cellOf(y)))
-				if !slices.Contains(buckets, b) {
+				if !slices.ContainsFunc(spans, func(sp span) bool { return sp.lo <= b && b <= sp.hi }) {
 					t.Fatalf("cell %g: entity %d at (%g, %g), %g m from (%g, %g), r %g inner %g: its bucket is not in the query",
 						cell, wid, x, y, d2, cx, cy, r, inner)
 				}
@@ -53,5 +66,43 @@ func TestGridCells(t *testing.T) {
 	g.setCell(32)
 	if n := len(g.cells(float32(math.Inf(1)), 0, 100, 0, nil)); n != 0 {
 		t.Fatalf("an infinite centre gives %d cells", n)
+	}
+}
+
+// TestGridCellsAllocatesNothing: once it has made its list, a query makes
+// none, whatever runs it takes: rows that do not wrap about the torus, rows
+// that do (about x = 0, where cell -1 is bucket 63), a ring (two ranges a
+// row, each wrapping), a query taller than the torus (every bucket, one run).
+func TestGridCellsAllocatesNothing(t *testing.T) {
+	var g grid
+	g.setCell(32)
+	spans := g.cells(1000, 1000, 100, 0, nil)
+	queries := []struct {
+		cx, cy, r, inner float32
+		want             int // runs, or -1 for any
+	}{
+		{1000, 1000, 100, 0, -1},
+		{0, 0, 228, 0, -1},
+		{0, 0, 228, 199, -1},
+		{0, 0, 1e30, 0, 1},
+		{0, 0, float32(math.Inf(1)), 0, 1},
+	}
+	// Counted by hand: AllocsPerRun's first run, not counted, would grow
+	// the list to its largest.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.Mallocs
+	for _, q := range queries {
+		spans = g.cells(q.cx, q.cy, q.r, q.inner, spans)
+		if q.want >= 0 && len(spans) != q.want {
+			t.Fatalf("query %+v: %d runs, want %d", q, len(spans), q.want)
+		}
+	}
+	runtime.ReadMemStats(&ms)
+	if n := ms.Mallocs - before; n != 0 {
+		t.Fatalf("the queries allocated %d times", n)
+	}
+	if got := g.cells(0, 0, 1e30, 0, spans); got[0] != (span{0, GridBuckets - 1}) {
+		t.Fatalf("a query taller than the torus reads %v, want every bucket", got)
 	}
 }

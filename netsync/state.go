@@ -178,7 +178,7 @@ type ClientState struct {
 	frame, tick    uint32
 	cx, cy         float32
 	enter2, leave2 float32
-	buckets        []uint16
+	spans          []span
 
 	// The watch: the entities that stood in a ring about the edge of the
 	// area of interest (WatchMargin inside and outside in.Enter) when it
@@ -627,9 +627,9 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 	enter := s.in.Enter
 	if all {
 		s.watch, s.watchUsed = s.watch[:0], math.Inf(1) // the next frame takes it
-		s.buckets = g.cells(s.cx, s.cy, enter, 0, s.buckets)
-		for _, b := range s.buckets {
-			for _, ge := range g.bucketEntries(b) {
+		s.spans = g.cells(s.cx, s.cy, enter, 0, s.spans)
+		for _, sp := range s.spans {
+			for _, ge := range g.spanEntries(sp) {
 				dx, dy := ge.x-s.cx, ge.y-s.cy
 				if d2 := dx*dx + dy*dy; d2 <= s.enter2 && !s.held(ge.wid) {
 					s.whole(ge.wid, false, d2)
@@ -666,9 +666,9 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 	outer := enter + WatchMargin + slackEpsilon
 	in2, out2 := inner*inner, outer*outer
 	s.watch, s.watchUsed = s.watch[:0], 0
-	s.buckets = g.cells(s.cx, s.cy, outer, inner, s.buckets)
-	for _, b := range s.buckets {
-		for _, ge := range g.bucketEntries(b) {
+	s.spans = g.cells(s.cx, s.cy, outer, inner, s.spans)
+	for _, sp := range s.spans {
+		for _, ge := range g.spanEntries(sp) {
 			dx, dy := ge.x-s.cx, ge.y-s.cy
 			d2 := dx*dx + dy*dy
 			switch {
