@@ -111,3 +111,22 @@ func BenchmarkCheck(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/114, "ns/entity")
 	_ = sink
 }
+
+// TestByteMask: a bit for each byte not zero, whatever its bits (the high
+// bit alone, the low alone, all), and none for the zeros around it.
+func TestByteMask(t *testing.T) {
+	for j := 0; j < 8; j++ {
+		for _, b := range []uint64{0x01, 0x7f, 0x80, 0xff} {
+			w := b << (8 * j)
+			if got := byteMask(w); got != 1<<j {
+				t.Fatalf("byte %d = %#x: mask %#b, want %#b", j, b, got, 1<<j)
+			}
+			if got := byteMask(^w | 0x0101010101010101); got != 0xff {
+				t.Fatalf("all bytes set around %d = %#x: mask %#b", j, b, got)
+			}
+		}
+	}
+	if byteMask(0) != 0 {
+		t.Fatal("zero word: bits set")
+	}
+}
