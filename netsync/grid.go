@@ -30,7 +30,11 @@ const GridSide = 64
 // GridBuckets is the number of buckets: GridSide × GridSide.
 const GridBuckets = GridSide * GridSide
 
-// grid is a spatial hash of the arena's present entities that do not go to
+// GridSide is a power of two: a negative cell's bucket (bucketOf) wraps as
+// a positive one's, and the buckets' numbers fit a uint16.
+var _ = [1]struct{}{}[GridSide&(GridSide-1)+GridBuckets>>16]
+
+// grid is a spatial index of the arena's present entities that do not go to
 // everyone, rebuilt at each End by a counting sort: start[b]..start[b+1] are
 // the entries of bucket b. An entry carries the entity's position, so a
 // query rejects the entities out of reach reading one array in order.
@@ -76,6 +80,9 @@ func floorCell(c float32) int32 {
 // ceilCell is -floorCell(-c).
 func ceilCell(c float32) int32 { return -floorCell(-c) }
 
+// bucketOf returns the bucket of cell (cx, cy): (cy mod GridSide, cx mod
+// GridSide), row by row. A negative cell wraps as a positive one would (2^32
+// is a multiple of GridSide).
 func bucketOf(cx, cy int32) uint32 {
 	return uint32(cy)%GridSide*GridSide + uint32(cx)%GridSide
 }
