@@ -143,9 +143,10 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 // data channels are open (joinConnected). An error is an HTTP status with
 // the reason as text: 503 for a full room, too many rooms or connections
 // being set up, a shutdown; 429 for too many being set up from the same
-// address (webrtc.MaxPendingFrom) or a room to make when the rooms made
-// from the address are Config.MaxRoomsFrom; a room that fills after the
-// answer closes the connection with the reason instead.
+// address (webrtc.MaxPendingFrom), a room to make when the rooms made
+// from the address are Config.MaxRoomsFrom, or a player more when the
+// players joined from it are Config.MaxPlayersFrom; a room that fills
+// after the answer closes the connection with the reason instead.
 func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig) {
 	if hc.WebRTC == nil {
 		http.Error(w, "WebRTC is off on this server", http.StatusNotFound)
@@ -178,7 +179,7 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		switch {
 		case errors.Is(err, ErrBadRoomName):
 			status = http.StatusBadRequest
-		case errors.Is(err, ErrRoomsFrom):
+		case errors.Is(err, ErrRoomsFrom), errors.Is(err, ErrPlayersFrom):
 			status = http.StatusTooManyRequests
 		}
 		http.Error(w, err.Error(), status)

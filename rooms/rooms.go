@@ -58,6 +58,10 @@ var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 // made by joins from its address, still open, are Config.MaxRoomsFrom.
 var ErrRoomsFrom = errors.New("rooms: the rooms made from this address are the most one address may have open")
 
+// ErrPlayersFrom is returned for a join from an address whose players, in
+// all the rooms together, are Config.MaxPlayersFrom.
+var ErrPlayersFrom = errors.New("rooms: the players joined from this address are the most one address may have")
+
 // Options are a room's options, from the query of the request that made it.
 type Options struct {
 	Level       string // an embedded level's name
@@ -65,7 +69,8 @@ type Options struct {
 	Pedestrians int    // pedestrians kept around the players; -1: the default
 	// From is the address (host) of the client whose join makes the room,
 	// if any: the rooms made from one address count against
-	// Config.MaxRoomsFrom while they are open.
+	// Config.MaxRoomsFrom while they are open, and the players joined
+	// from one address against Config.MaxPlayersFrom while they play.
 	From string
 }
 
@@ -118,6 +123,11 @@ type Config struct {
 	// (Options.From) made (0: 8), so that one client cannot take every
 	// room MaxRooms allows; the players behind one NAT share it.
 	MaxRoomsFrom int
+	// MaxPlayersFrom bounds the players joined from one address
+	// (Options.From) in all the rooms together (0: server.MaxPlayers, a
+	// room's worth), so that one client cannot take the places of every
+	// room; the players behind one NAT share it.
+	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
 	// OnTick, if set, is called in the room's goroutine after every tick
@@ -149,8 +159,11 @@ type Manager struct {
 	// ~20 ms to make: the joins, lists and closes of the other rooms do
 	// not wait for it).
 	making map[string]making
-	wg     sync.WaitGroup
-	closed bool
+	// players are the players joined from each address (Options.From)
+	// whose connections have not closed (playerConn).
+	players map[string]int
+	wg      sync.WaitGroup
+	closed  bool
 
 	bakeMu sync.Mutex
 	static map[string]*phys.Static // baked once per level, shared by rooms; bakeMu
@@ -180,10 +193,13 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.MaxRoomsFrom <= 0 {
 		cfg.MaxRoomsFrom = 8
 	}
+	if cfg.MaxPlayersFrom <= 0 {
+		cfg.MaxPlayersFrom = server.MaxPlayers
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, making: map[string]making{}, static: map[string]*phys.Static{}}
+	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, making: map[string]making{}, players: map[string]int{}, static: map[string]*phys.Static{}}
 	if err := m.make(cfg.DefaultRoom, Options{Level: cfg.DefaultLevel, Traffic: -1, Pedestrians: -1}); err != nil {
 		return nil, err
 	}
@@ -200,12 +216,14 @@ func (m *Manager) CanJoin(name string, o Options) error {
 		if r.gs.Full() {
 			return server.ErrRoomFull
 		}
-		return nil
+		return m.canPlay(o.From)
 	}
-	if _, ok := m.making[name]; ok {
-		return nil // a join waits for it
+	if _, ok := m.making[name]; !ok { // else a join waits for it
+		if err := m.canMake(name, o.From); err != nil {
+			return err
+		}
 	}
-	return m.canMake(name, o.From)
+	return m.canPlay(o.From)
 }
 
 // Join joins conn as who to room name, creating the room with o if it does
@@ -216,15 +234,16 @@ func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who)
 		// join slips in between its check and the close.
 		m.mu.Lock()
 		if r := m.rooms[name]; r != nil {
-			s, err := r.gs.Join(conn, who)
-			if err == nil {
-				r.empty.Store(0)
-			}
+			s, err := m.join(r, o.From, conn, who)
 			m.mu.Unlock()
 			if err != nil {
 				return nil, nil, err
 			}
 			return r, s, nil
+		}
+		if err := m.canPlay(o.From); err != nil {
+			m.mu.Unlock()
+			return nil, nil, err // no room made for a player refused
 		}
 		m.mu.Unlock()
 		// Made, or being made by another join: then joined (unless it
@@ -232,6 +251,75 @@ func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who)
 		if err := m.make(name, o); err != nil {
 			return nil, nil, err
 		}
+	}
+}
+
+// join joins conn as who to the open room r, counting the player against
+// its address from until its connection closes. A full room is refused
+// first, so that a client sees "room full" whatever its address holds.
+// m.mu is held.
+func (m *Manager) join(r *Room, from string, conn server.Conn, who server.Who) (*server.Session, error) {
+	if r.gs.Full() {
+		return nil, server.ErrRoomFull
+	}
+	if err := m.canPlay(from); err != nil {
+		return nil, err
+	}
+	var pc *playerConn
+	if from != "" {
+		// Counted before the room has it: the room may close it at
+		// once (a shutdown), and its Close must find it counted.
+		pc = &playerConn{Conn: conn, m: m, from: from}
+		pc.counted.Store(true)
+		m.players[from]++
+		conn = pc
+	}
+	s, err := r.gs.Join(conn, who)
+	if err != nil {
+		if pc != nil && pc.counted.Swap(false) {
+			m.dropPlayer(from)
+		}
+		return nil, err
+	}
+	r.empty.Store(0)
+	return s, nil
+}
+
+// canPlay returns ErrPlayersFrom if the players joined from address from
+// are MaxPlayersFrom, or nil. m.mu is held.
+func (m *Manager) canPlay(from string) error {
+	if n := m.players[from]; from != "" && n >= m.cfg.MaxPlayersFrom {
+		return fmt.Errorf("%w (%d, from %s)", ErrPlayersFrom, n, from)
+	}
+	return nil
+}
+
+// dropPlayer counts one player fewer from address from. m.mu is held.
+func (m *Manager) dropPlayer(from string) {
+	if m.players[from]--; m.players[from] <= 0 {
+		delete(m.players, from)
+	}
+}
+
+// playerConn is the connection of a player joined from an address (Join):
+// it counts against the address in Manager.players until it closes. The
+// room closes every session's connection as the session leaves (the
+// client went, was disconnected, or the room closed), so the count
+// follows the players.
+type playerConn struct {
+	server.Conn
+	m       *Manager
+	from    string
+	counted atomic.Bool
+}
+
+// Close closes the connection, and the player no longer counts.
+func (c *playerConn) Close(reason string) {
+	c.Conn.Close(reason)
+	if c.counted.Swap(false) {
+		c.m.mu.Lock()
+		c.m.dropPlayer(c.from)
+		c.m.mu.Unlock()
 	}
 }
 

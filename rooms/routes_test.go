@@ -375,3 +375,78 @@ func TestConcurrentJoins(t *testing.T) {
 	<-watched
 	t.Logf("%d joined, %d refused for their address's rooms, %d for the server's", joined.Load(), fromRefused.Load(), maxRefused.Load())
 }
+
+// TestPlayersFrom: the players joined from one address, in all the rooms
+// together, are bounded by MaxPlayersFrom: a join past it is refused,
+// to an open room or to one it would make (which is then not made), by
+// Join and CanJoin; other addresses and joins without one are not; a
+// full room is "room full" whatever the address holds; a player that
+// leaves, and every player at a shutdown, no longer counts.
+func TestPlayersFrom(t *testing.T) {
+	m := newManager(t, Config{DefaultLevel: "test-flat", MaxPlayersFrom: 2})
+	o := func(from string) Options {
+		return Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from}
+	}
+	join := func(room, from string) (*server.Session, error) {
+		_, s, err := m.Join(room, o(from), server.NewMemConn(false, 0), server.Who{})
+		return s, err
+	}
+	var mine []*server.Session
+	for _, room := range []string{"default", "second"} {
+		s, err := join(room, "10.0.0.1")
+		if err != nil {
+			t.Fatalf("join %d from 10.0.0.1: %v", len(mine)+1, err)
+		}
+		mine = append(mine, s)
+	}
+	for _, room := range []string{"default", "third"} {
+		if _, err := join(room, "10.0.0.1"); !errors.Is(err, ErrPlayersFrom) {
+			t.Errorf("a third player from 10.0.0.1, to %s: %v, want ErrPlayersFrom", room, err)
+		}
+		if err := m.CanJoin(room, o("10.0.0.1")); !errors.Is(err, ErrPlayersFrom) {
+			t.Errorf("CanJoin(%s) from 10.0.0.1: %v, want ErrPlayersFrom", room, err)
+		}
+	}
+	if n := len(m.List()); n != 2 {
+		t.Errorf("%d rooms open, want 2: a refused player makes no room", n)
+	}
+	if _, err := join("default", "10.0.0.2"); err != nil {
+		t.Errorf("a player from another address: %v", err)
+	}
+	// Fill the default room without an address (not counted): full
+	// comes before the address's bound.
+	for {
+		if _, err := join("default", ""); err != nil {
+			if !errors.Is(err, server.ErrRoomFull) {
+				t.Fatalf("filling the room without an address: %v", err)
+			}
+			break
+		}
+	}
+	if err := m.CanJoin("default", o("10.0.0.1")); !errors.Is(err, server.ErrRoomFull) {
+		t.Errorf("CanJoin of the full room from 10.0.0.1: %v, want ErrRoomFull", err)
+	}
+	// One leaves: its place is the address's again once the room has
+	// taken it out (at its next tick).
+	mine[1].Leave()
+	deadline := time.Now().Add(5 * time.Second)
+	for m.CanJoin("third", o("10.0.0.1")) != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("a player left, and CanJoin from 10.0.0.1 still says %v", m.CanJoin("third", o("10.0.0.1")))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := join("third", "10.0.0.1"); err != nil {
+		t.Errorf("a player from 10.0.0.1 after one left: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := m.Shutdown(ctx, "test over"); err != nil {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.players) != 0 {
+		t.Errorf("after the shutdown, players still counted: %v", m.players)
+	}
+}

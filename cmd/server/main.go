@@ -29,6 +29,7 @@ import (
 
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
+	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 	"github.com/fiveonit/engine/web"
@@ -45,6 +46,7 @@ type config struct {
 	grace           time.Duration
 	maxRooms        int
 	maxRoomsFrom    int
+	maxPlayersFrom  int
 	drain           time.Duration
 	logLevel        string
 	logFormat       string
@@ -103,6 +105,7 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.grace, "grace", envDuration("FOI_GRACE", 30*time.Second), "how long an empty room other than the default stays open (env FOI_GRACE)")
 	fs.IntVar(&c.maxRooms, "max-rooms", envInt("FOI_MAX_ROOMS", 64), "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
 	fs.IntVar(&c.maxRoomsFrom, "max-rooms-from", envInt("FOI_MAX_ROOMS_FROM", 8), "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
+	fs.IntVar(&c.maxPlayersFrom, "max-players-from", envInt("FOI_MAX_PLAYERS_FROM", server.MaxPlayers), "the most players joined from one address in all rooms together; a join past it is refused (env FOI_MAX_PLAYERS_FROM)")
 	fs.DurationVar(&c.drain, "drain", envDuration("FOI_DRAIN", 5*time.Second), "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
 	fs.StringVar(&c.logLevel, "log-level", env("FOI_LOG_LEVEL", "info"), "debug, info, warn or error (env FOI_LOG_LEVEL)")
 	fs.StringVar(&c.logFormat, "log-format", env("FOI_LOG_FORMAT", "text"), "text (logfmt) or json (env FOI_LOG_FORMAT)")
@@ -142,6 +145,9 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if c.maxRoomsFrom < 0 {
 		return fmt.Errorf("-max-rooms-from %d: a number of rooms (0: 8)", c.maxRoomsFrom)
 	}
+	if c.maxPlayersFrom < 0 {
+		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.maxPlayersFrom, server.MaxPlayers)
+	}
 	var out io.Writer = os.Stderr
 	if c.logTo != nil {
 		out = c.logTo
@@ -169,7 +175,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		return errors.New("-secret must be at least 16 bytes")
 	}
 	met := metrics.New()
-	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, Debug: c.debug, Log: log,
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
 		return err

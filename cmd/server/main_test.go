@@ -199,11 +199,12 @@ func TestFlagsAndEnv(t *testing.T) {
 	t.Setenv("FOI_RTC", "false")
 	t.Setenv("FOI_MAX_ROOMS", "5")
 	t.Setenv("FOI_MAX_ROOMS_FROM", "3")
+	t.Setenv("FOI_MAX_PLAYERS_FROM", "7")
 	c, err := parseFlags([]string{"-rtc-ips", "127.0.0.1, ::1", "-log-level", "debug"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" || c.maxRooms != 5 || c.maxRoomsFrom != 3 {
+	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" || c.maxRooms != 5 || c.maxRoomsFrom != 3 || c.maxPlayersFrom != 7 {
 		t.Errorf("config %+v", c)
 	}
 	o, err := c.rtcOptions()
@@ -223,11 +224,12 @@ func TestFlagsAndEnv(t *testing.T) {
 }
 
 // TestRoomLimits: with -max-rooms 2 the default room and one more open;
-// with -max-rooms-from 1 a client's address makes one room. Past either, a
-// join that would make a room is closed with the reason (WebSocket) or
-// answered with an HTTP error (WebRTC: 503, and 429 for the address's
-// bound), and joins to open rooms still come in. A negative value of
-// either flag is refused.
+// with -max-rooms-from 1 a client's address makes one room; with
+// -max-players-from 2 it has two players in all. Past any, a join that
+// would make a room is closed with the reason (WebSocket) or answered with
+// an HTTP error (WebRTC: 503, and 429 for an address's bound); joins to
+// open rooms still come in, but past -max-players-from. A negative value
+// of any flag is refused.
 func TestRoomLimits(t *testing.T) {
 	for _, c := range []struct {
 		flag         string
@@ -235,9 +237,11 @@ func TestRoomLimits(t *testing.T) {
 		limit        int
 		joins        []string // rooms joined, in order: each lands
 		reason, code string   // a join making one more room: closed with reason; over WebRTC, HTTP code
+		openRefused  bool     // a join to an open room is refused too, with reason
 	}{
-		{"-max-rooms", func(c *config, n int) { c.maxRooms = n }, 2, []string{"second", "default", "second"}, "2 rooms already", "503"},
-		{"-max-rooms-from", func(c *config, n int) { c.maxRoomsFrom = n }, 1, []string{"mine", "default", "mine"}, "from this address", "429"},
+		{"-max-rooms", func(c *config, n int) { c.maxRooms = n }, 2, []string{"second", "default", "second"}, "2 rooms already", "503", false},
+		{"-max-rooms-from", func(c *config, n int) { c.maxRoomsFrom = n }, 1, []string{"mine", "default", "mine"}, "from this address", "429", false},
+		{"-max-players-from", func(c *config, n int) { c.maxPlayersFrom = n }, 2, []string{"mine", "default"}, "players joined from this address", "429", true},
 	} {
 		t.Run(c.flag, func(t *testing.T) {
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
@@ -268,6 +272,16 @@ func TestRoomLimits(t *testing.T) {
 			defer another.Close()
 			if reason := closeReason(t, "another", another); !strings.Contains(reason, c.reason) {
 				t.Errorf("a join making one room more: closed with %q, want %q", reason, c.reason)
+			}
+			if c.openRefused {
+				open, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/default")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer open.Close()
+				if reason := closeReason(t, "default", open); !strings.Contains(reason, c.reason) {
+					t.Errorf("a join to an open room: closed with %q, want %q", reason, c.reason)
+				}
 			}
 			if rtc, err := webrtc.Dial(dctx, "ws://"+addr+"/rooms/another", webrtc.DialOptions{}); err == nil {
 				rtc.Close()
