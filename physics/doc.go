@@ -28,8 +28,9 @@
 // # The step
 //
 // Step runs, in order: a broad phase (a uniform grid, hashed into a table
-// sized by the body count and rebuilt each step by a counting sort into
-// reused buffers; the static level's grid is baked once), a narrow phase
+// sized by the body count, a list a bucket filed in one pass into reused
+// buffers, the pairs found ordered by a counting sort; the static level's
+// grid is baked once), a narrow phase
 // (oriented boxes and circles against each other and against the static
 // convex polygons and the level's edge, with speculative contacts so that
 // fast bodies do not tunnel), a sequential-impulse solver (friction,

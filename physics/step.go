@@ -325,9 +325,9 @@ var unfiled = bounds{lo: Vec{BroadCell, BroadCell}}
 
 // fileGrid files every body under each grid cell its bounds touch: a list
 // of entries per bucket, and a list of the buckets that come to hold two.
-// The table has two buckets a body (which covers about two cells), so that
-// it follows the bodies, not the level, and stays mostly single-entry
-// buckets.
+// The table has four buckets a body or more (a power of two; a body covers
+// about two cells), so that it follows the bodies, not the level, and
+// stays mostly single-entry buckets.
 func (s *Scratch) fileGrid() {
 	n := len(s.tmp)
 	size := 64
@@ -479,8 +479,8 @@ func cellOf(f float32) int32 {
 // layers collide, as s.pairs sorted by (i, j), and flags the bodies whose
 // cells hold static polygons.
 //
-// The grid is uniform, hashed into a table of two buckets per body (so that
-// its size follows the bodies and not the level, with no map); fileGrid
+// The grid is uniform, hashed into a table of four buckets a body or more
+// (so that its size follows the bodies and not the level, with no map); fileGrid
 // files each body under every cell its bounds touch, in a list per bucket,
 // and marks the buckets holding two or more. The sweep tests the entries
 // sharing such a bucket, bucket after bucket. A pair is taken only in the

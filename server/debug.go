@@ -30,7 +30,7 @@ var debugCommands = map[string]struct {
 
 // ErrDebugOff is the reply to a debug command from a client whose debug
 // commands are not honoured.
-var ErrDebugOff = errors.New("debug commands are off: they are on in a test-* room, with FOI_DEBUG=1, or with a join token that carries debug")
+var ErrDebugOff = errors.New("debug commands are off: they are on in a room on a test-* level, with FOI_DEBUG=1, or with a join token that carries debug")
 
 func (g *GameServer) debugCommand(s *Session, c *textframe.Command) error {
 	if !s.debug {

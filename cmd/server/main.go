@@ -66,10 +66,14 @@ func env(key, def string) string {
 	return def
 }
 
+// envBool returns key's value as a boolean, or def when it is unset or
+// does not parse (as envInt and envDuration do: "yes" does not turn a
+// default of true off).
 func envBool(key string, def bool) bool {
 	if v, ok := os.LookupEnv(key); ok {
-		b, err := strconv.ParseBool(v)
-		return err == nil && b
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
+		}
 	}
 	return def
 }

@@ -293,3 +293,17 @@ func TestRoomLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestEnvBoolThatDoesNotParse: an environment boolean that does not parse
+// is ignored, as a number or a duration is: FOI_RTC=yes leaves WebRTC on
+// (its default), where it used to turn it off.
+func TestEnvBoolThatDoesNotParse(t *testing.T) {
+	t.Setenv("FOI_RTC", "yes")
+	c, err := parseFlags(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.rtc {
+		t.Error("FOI_RTC=yes turned WebRTC off; want the default (on)")
+	}
+}

@@ -41,7 +41,7 @@ const (
 const SteerRate = 1.0 / 12
 
 // Draw list. Every visible entity is DrawStride float32s, little endian, in
-// this order; app.js reads them as a Float32Array (DRAW_* there). Floats
+// this order; app.js reads them as a Float32Array (D_* there). Floats
 // hold the u16 ids and flags exactly.
 const (
 	DrawEID     = iota // wire id
