@@ -39,6 +39,7 @@ type AckedEncoder struct {
 	buf      []byte
 
 	frame    uint32 // frames written: the number of the next
+	phase    uint32 // SetCheckPhase
 	hasAck   bool
 	ackFrame uint32 // the newest frame acknowledged that may be a base
 	minBase  uint32 // no frame before it is a base (a keyframe was asked for)
@@ -103,6 +104,11 @@ func NewAckedEncoder(a *Arena) *AckedEncoder {
 
 // SetInterest changes the client's interest from the next frame on.
 func (e *AckedEncoder) SetInterest(in Interest) { e.interest = in }
+
+// SetCheckPhase sets which frames carry the check: besides every keyframe,
+// those whose number plus phase is a multiple of wire.CheckEvery (see
+// Encoder.SetCheckPhase).
+func (e *AckedEncoder) SetCheckPhase(phase uint32) { e.phase = phase }
 
 // RequestKeyframe makes the next frame a keyframe, and no frame before it a
 // base: the client asked for a resync (its states are not to be trusted).
@@ -176,7 +182,7 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	if !key {
 		h.BaseTick = e.sent[base%wire.SentRing].tick
 	}
-	if key || n%wire.CheckEvery == 0 {
+	if key || (n+e.phase)%wire.CheckEvery == 0 {
 		h.Flags |= wire.HeaderCheck
 		h.Check = e.state.check()
 	}

@@ -15,6 +15,7 @@ type Snapshotter struct {
 	arena    *Arena
 	interest Interest
 	acked    bool
+	phase    uint32        // SetCheckPhase
 	ord      *Encoder      // when !acked
 	ack      *AckedEncoder // when acked
 }
@@ -45,7 +46,7 @@ func (s *Snapshotter) SetAcked(acked bool) {
 	s.acked = acked
 	if acked {
 		e := NewAckedEncoder(s.arena)
-		e.interest = s.interest
+		e.interest, e.phase = s.interest, s.phase
 		e.evTick, e.started = s.ord.evTick, s.ord.started
 		if s.ack != nil { // switched before: the serials go on
 			e.serial, e.evAcked = s.ack.serial, s.ack.serial
@@ -54,7 +55,7 @@ func (s *Snapshotter) SetAcked(acked bool) {
 		return
 	}
 	e := NewEncoder(s.arena)
-	e.interest = s.interest
+	e.interest, e.phase = s.interest, s.phase
 	e.evTick, e.started = s.ack.evTick, s.ack.started
 	s.ord = e
 	// The acked encoder is kept only for its serials: its state goes.
@@ -68,6 +69,17 @@ func (s *Snapshotter) SetInterest(in Interest) {
 		s.ack.SetInterest(in)
 	} else {
 		s.ord.SetInterest(in)
+	}
+}
+
+// SetCheckPhase sets which frames carry the check (Encoder.SetCheckPhase),
+// whichever the kind, from the next frame on.
+func (s *Snapshotter) SetCheckPhase(phase uint32) {
+	s.phase = phase
+	if s.acked {
+		s.ack.SetCheckPhase(phase)
+	} else {
+		s.ord.SetCheckPhase(phase)
 	}
 }
 

@@ -106,3 +106,42 @@ func TestSnapshotterSwitch(t *testing.T) {
 		t.Fatalf("the switching client showed %d events, the other %d (or they differ)", len(c.events), len(refEvents))
 	}
 }
+
+// TestCheckPhase: with a check phase p, the frames that carry the check are
+// the keyframes and those whose count (since the keyframe for the ordered
+// snapshots, since the acked encoder began for the acked ones) plus p is a
+// multiple of wire.CheckEvery; the phase stays across a switch of kind, and
+// the client verifies every check.
+func TestCheckPhase(t *testing.T) {
+	const p = 5
+	w := newSimWorld(17, 200, 600)
+	for range 60 {
+		w.spawn()
+	}
+	a := NewArena()
+	s := NewSnapshotter(a, false)
+	s.SetCheckPhase(p)
+	c := &switchClient{ord: wire.NewDecoder(), ack: wire.NewAckedDecoder()}
+	view := View{Center: wire.Vec3{X: 300, Y: 300}}
+	frames := func(n int) {
+		t.Helper()
+		for i := range n {
+			w.step()
+			w.fill(a)
+			fr := c.apply(t, s.Encode(&view))
+			if s.Acked() {
+				s.Ack(c.ack.Tick())
+			}
+			key := fr.Kind == wire.FrameKeyframe || fr.Kind == wire.FrameAcked && fr.BaseTick == 0
+			want := key || (uint32(i)+p)%wire.CheckEvery == 0
+			if fr.Checked != want {
+				t.Fatalf("frame %d of kind %d (key %v): checked %v, want %v", i, fr.Kind, key, fr.Checked, want)
+			}
+		}
+	}
+	frames(3 * wire.CheckEvery) // ordered: frame i is i frames after the keyframe
+	s.SetAcked(true)
+	frames(3 * wire.CheckEvery) // acked: frame i is the acked encoder's i-th
+	s.SetAcked(false)
+	frames(2 * wire.CheckEvery)
+}

@@ -296,6 +296,9 @@ func (g *GameServer) enter(s *Session) error {
 	s.debug = g.debug || s.who.Debug
 	s.acked = s.conn.Lossy() || s.who.Acked
 	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
+	// Each its own frames for the check: clients that joined together
+	// do not all hash what they hold in the same tick.
+	s.snap.SetCheckPhase(uint32(s.id))
 	s.keyWanted, s.keyWhy = true, KeyframeFirst
 	if s.who.Spectate {
 		if s.who.Name == "" {

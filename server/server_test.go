@@ -590,3 +590,44 @@ func TestWantedFrames(t *testing.T) {
 		t.Fatalf("arrest frame %v", m)
 	}
 }
+
+// TestChecksSpread: clients that join together hash what they hold (the
+// check) on different ticks, each at its own phase, but for their
+// keyframes: a room's clients do not all pay for it in one tick.
+func TestChecksSpread(t *testing.T) {
+	g := newServer(t, "test-flat")
+	var ps []*probe
+	for range 6 {
+		ps = append(ps, join(t, g, Who{}))
+	}
+	checks := map[uint32][]int{} // tick: the clients whose delta carried a check
+	per := make([]int, len(ps))
+	for range 3*wire.CheckEvery*SnapshotEvery + 10 {
+		g.Tick()
+		for i, p := range ps {
+			for _, f := range p.c.Recv() {
+				if f.Text {
+					continue
+				}
+				h, _, err := wire.ParseHeader(f.Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if h.Flags&wire.HeaderCheck != 0 && h.Kind == wire.FrameDelta {
+					checks[h.Tick] = append(checks[h.Tick], i)
+					per[i]++
+				}
+			}
+		}
+	}
+	for i, n := range per {
+		if n < 2 {
+			t.Errorf("client %d: %d checks in %d of its frames, want 2 or more", i, n, 3*wire.CheckEvery)
+		}
+	}
+	for tick, cs := range checks {
+		if len(cs) > 1 {
+			t.Errorf("tick %d: clients %v checked together", tick, cs)
+		}
+	}
+}
