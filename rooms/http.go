@@ -35,6 +35,11 @@ type HTTPConfig struct {
 	Track func(transport string, counts func() Counts) (untrack func())
 }
 
+// offerTimeout bounds the reading of a WebRTC offer's body, from its
+// request's headers on (an offer is at most webrtc.MaxSignal, a few KB).
+// A var: a test shortens it.
+var offerTimeout = 10 * time.Second
+
 // Counts are what a connection counted so far.
 type Counts struct {
 	FramesIn, BytesIn, FramesOut, BytesOut uint64
@@ -169,11 +174,21 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
+	// The offer must come whole within offerTimeout: a body sent a byte
+	// at a time would hold the handler, and its connection, for good.
+	// A bad offer keeps the deadline (the server reads what is left of its
+	// body before answering, and that read must not wait either); a good
+	// one is read whole, and the deadline goes: past it, the server's
+	// read in the background would cancel the request's context, which
+	// the answer's gathering runs under.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(offerTimeout))
 	offer, err := webrtc.ReadOffer(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	_ = rc.SetReadDeadline(time.Time{})
 	if err := m.CanJoin(name, o); err != nil {
 		status := http.StatusServiceUnavailable // room full, too many rooms, shutting down
 		switch {

@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/textframe"
+	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
@@ -324,5 +326,41 @@ func TestEmptyRoomCloses(t *testing.T) {
 	}
 	if m.List()[0].Name != "default" {
 		t.Fatal("the default room closed")
+	}
+}
+
+// TestSlowOffer: a WebRTC offer whose body does not come whole within
+// offerTimeout is answered 400 and its connection closed, not waited for
+// for good (a body sent a byte at a time would hold the handler).
+func TestSlowOffer(t *testing.T) {
+	defer func(d time.Duration) { offerTimeout = d }(offerTimeout)
+	offerTimeout = 300 * time.Millisecond
+	m := newManager(t, Config{DefaultLevel: "test-flat"})
+	rtc, err := webrtc.New(webrtc.Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m.Handler(HTTPConfig{WebRTC: rtc}))
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("POST /rooms/default/rtc HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"type\":")); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	c.SetReadDeadline(start.Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no answer to a slow offer: %v (after %v)", err, time.Since(start))
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a slow offer: %s, want 400", resp.Status)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("answered after %v, want about %v", d, offerTimeout)
 	}
 }

@@ -136,6 +136,17 @@ func main() {
 	}
 }
 
+// The HTTP servers' bounds on a connection: its request's headers must come
+// within readHeaderTimeout, and a keep-alive connection waiting for its
+// next request is closed after idleTimeout (Go's default is never: idle
+// connections would pile up, a goroutine and buffers each). A WebSocket,
+// once upgraded, is the transport's; a WebRTC offer's body has its own
+// bound (rooms).
+const (
+	readHeaderTimeout = 10 * time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
 // run serves until ctx ends, then drains. ready, if set, gets the
 // listeners' addresses once they listen (tests use it).
 func run(ctx context.Context, c config, ready func(addr, admin string)) error {
@@ -223,8 +234,8 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		ln.Close()
 		return err
 	}
-	srv := &http.Server{Handler: public, ReadHeaderTimeout: 10 * time.Second}
-	admin := &http.Server{Handler: adminMux(met), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: public, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
+	admin := &http.Server{Handler: adminMux(met), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	go func() { errc <- admin.Serve(aln) }()
