@@ -126,6 +126,7 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 	}
 	room, sess, err := m.Join(name, o, conn, who)
 	if err != nil {
+		m.log.Info("join refused", "room", name, "err", err, "transport", "websocket", "remote", r.RemoteAddr)
 		conn.Close(err.Error())
 		return
 	}
