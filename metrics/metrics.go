@@ -25,6 +25,7 @@
 //	foi_transport_frames_total  counter    frames (label direction: in, out)
 //	foi_transport_bytes_total   counter    bytes (label direction: in, out)
 //	foi_connections_pending     gauge      connections being set up (WebRTC: answered, not yet connected)
+//	foi_joins_refused_total     counter    joins refused (label reason: rooms.RefusalReasons)
 //
 // The Go runtime's and the process's standard metrics (go_*, process_*)
 // come too.
@@ -61,6 +62,7 @@ type Metrics struct {
 	overruns, keyframes, resyncs         *prometheus.CounterVec
 	guesses, late, dropped, kicked, snap *prometheus.CounterVec
 	entities, players                    *prometheus.GaugeVec
+	refused                              *prometheus.CounterVec
 	conns                                *connCollector
 }
 
@@ -92,10 +94,13 @@ func New() *Metrics {
 		snap:     counter("foi_snapshot_bytes_total", "Snapshot bytes sent."),
 		entities: gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
 		players:  gauge("foi_players", "Clients joined to a room or joining."),
-		conns:    newConnCollector(),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "foi_joins_refused_total",
+			Help: "Joins refused, by transport and reason: bad_request, token, origin, room_full, max_rooms, rooms_from, players_from, shutting_down, busy, busy_from, other."},
+			[]string{"transport", "reason"}),
+		conns: newConnCollector(),
 	}
 	m.reg.MustRegister(m.tick, m.system, m.overruns, m.keyframes, m.resyncs, m.guesses, m.late, m.dropped,
-		m.kicked, m.snap, m.entities, m.players, m.conns,
+		m.kicked, m.snap, m.entities, m.players, m.refused, m.conns,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -222,6 +227,12 @@ type Counts struct {
 // the func it returns when the connection has ended; its counts are kept.
 func (m *Metrics) Track(transport string, counts func() Counts) (untrack func()) {
 	return m.conns.track(transport, counts)
+}
+
+// Refused counts a join refused over transport, for reason (one of
+// rooms.RefusalReasons). Safe from any goroutine.
+func (m *Metrics) Refused(transport, reason string) {
+	m.refused.WithLabelValues(transport, reason).Inc()
 }
 
 // Pending reports, at each scrape, n(): the connections of transport being

@@ -180,3 +180,20 @@ func gather(t *testing.T, m *Metrics) string {
 	}
 	return w.Body.String()
 }
+
+// TestRefused: the joins refused are counted by transport and reason.
+func TestRefused(t *testing.T) {
+	m := New()
+	m.Refused("websocket", "room_full")
+	m.Refused("websocket", "room_full")
+	m.Refused("webrtc", "players_from")
+	body := gather(t, m)
+	for _, want := range []string{
+		`foi_joins_refused_total{reason="room_full",transport="websocket"} 2`,
+		`foi_joins_refused_total{reason="players_from",transport="webrtc"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %q in\n%s", want, body)
+		}
+	}
+}

@@ -33,6 +33,44 @@ type HTTPConfig struct {
 	// counters (metrics: clients, frames and bytes per transport); it
 	// returns the func to call when the connection has ended.
 	Track func(transport string, counts func() Counts) (untrack func())
+	// Refused, if set, is told of every join refused, with its transport
+	// ("websocket", "webrtc") and why: one of RefusalReasons (metrics).
+	Refused func(transport, reason string)
+}
+
+// RefusalReasons are the reasons HTTPConfig.Refused is told: a bad
+// request (options, room name, offer), a join token refused, a page of
+// another origin, a full room, the rooms at -max-rooms, the rooms made
+// from the address at -max-rooms-from, its players at -max-players-from, a
+// shutdown, too many WebRTC connections being set up (in all, from the
+// address), and anything else.
+var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
+	"players_from", "shutting_down", "busy", "busy_from", "other"}
+
+func (hc HTTPConfig) refused(transport, reason string) {
+	if hc.Refused != nil {
+		hc.Refused(transport, reason)
+	}
+}
+
+// joinRefusal returns the RefusalReasons of an error of Manager.Join or
+// CanJoin.
+func joinRefusal(err error) string {
+	switch {
+	case errors.Is(err, server.ErrRoomFull):
+		return "room_full"
+	case errors.Is(err, ErrMaxRooms):
+		return "max_rooms"
+	case errors.Is(err, ErrRoomsFrom):
+		return "rooms_from"
+	case errors.Is(err, ErrPlayersFrom):
+		return "players_from"
+	case errors.Is(err, ErrShuttingDown):
+		return "shutting_down"
+	case errors.Is(err, ErrBadRoomName):
+		return "bad_request"
+	}
+	return "other"
 }
 
 // offerTimeout bounds the reading of a WebRTC offer's body, from its
@@ -109,6 +147,7 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 	name := r.PathValue("name")
 	o, err := ParseOptions(r.URL.Query(), m.cfg.DefaultLevel)
 	if err != nil {
+		hc.refused("websocket", "bad_request")
 		websocket.Refuse(w, r, hc.WebSocket, err.Error())
 		return
 	}
@@ -116,17 +155,24 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err)
+		hc.refused("websocket", "token")
 		websocket.Refuse(w, r, hc.WebSocket, err.Error())
 		return
 	}
 	conn, err := websocket.Accept(w, r, hc.WebSocket)
 	if err != nil {
 		m.log.Info("websocket upgrade failed", "room", name, "err", err)
+		reason := "bad_request" // a handshake that is not one
+		if checkOrigin(r, hc.WebSocket) != nil {
+			reason = "origin" // the same test the WebSocket library made
+		}
+		hc.refused("websocket", reason)
 		return
 	}
 	room, sess, err := m.Join(name, o, conn, who)
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "websocket", "remote", r.RemoteAddr)
+		hc.refused("websocket", joinRefusal(err))
 		conn.Close(err.Error())
 		return
 	}
@@ -160,11 +206,13 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 	}
 	name := r.PathValue("name")
 	if err := checkOrigin(r, hc.WebSocket); err != nil {
+		hc.refused("webrtc", "origin")
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
 	o, err := ParseOptions(r.URL.Query(), m.cfg.DefaultLevel)
 	if err != nil {
+		hc.refused("webrtc", "bad_request")
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -172,6 +220,7 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc")
+		hc.refused("webrtc", "token")
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
@@ -186,6 +235,7 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 	_ = rc.SetReadDeadline(time.Now().Add(offerTimeout))
 	offer, err := webrtc.ReadOffer(r.Body)
 	if err != nil {
+		hc.refused("webrtc", "bad_request")
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -198,19 +248,23 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		case errors.Is(err, ErrRoomsFrom), errors.Is(err, ErrPlayersFrom):
 			status = http.StatusTooManyRequests
 		}
+		hc.refused("webrtc", joinRefusal(err))
 		http.Error(w, err.Error(), status)
 		return
 	}
 	conn, answer, err := hc.WebRTC.Accept(r.Context(), offer, remoteHost(r.RemoteAddr))
 	if err != nil {
 		m.log.Info("webrtc offer refused", "room", name, "err", err)
-		status := http.StatusServiceUnavailable
+		status, reason := http.StatusServiceUnavailable, "other"
 		switch {
 		case errors.Is(err, webrtc.ErrBadSignal):
-			status = http.StatusBadRequest
+			status, reason = http.StatusBadRequest, "bad_request"
 		case errors.Is(err, webrtc.ErrBusyFrom):
-			status = http.StatusTooManyRequests
+			status, reason = http.StatusTooManyRequests, "busy_from"
+		case errors.Is(err, webrtc.ErrBusy):
+			reason = "busy"
 		}
+		hc.refused("webrtc", reason)
 		http.Error(w, err.Error(), status)
 		return
 	}
@@ -241,6 +295,7 @@ func (m *Manager) joinConnected(name string, o Options, conn *webrtc.Conn, who s
 	room, sess, err := m.Join(name, o, conn, who)
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc")
+		hc.refused("webrtc", joinRefusal(err))
 		conn.Close(err.Error())
 		return
 	}

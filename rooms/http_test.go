@@ -364,3 +364,81 @@ func TestSlowOffer(t *testing.T) {
 		t.Errorf("answered after %v, want about %v", d, offerTimeout)
 	}
 }
+
+// TestRefusedReasons: every refused join is told to HTTPConfig.Refused
+// with its transport and why: a bad option, a bad room name, a join token
+// refused, a page of another origin, a player past MaxPlayersFrom, an offer
+// that is not one.
+func TestRefusedReasons(t *testing.T) {
+	m := newManager(t, Config{DefaultLevel: "test-flat", MaxPlayersFrom: 1})
+	rtc, err := webrtc.New(webrtc.Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(m.Handler(HTTPConfig{Secret: secret, WebRTC: rtc, Refused: func(transport, reason string) {
+		mu.Lock()
+		got = append(got, transport+" "+reason)
+		mu.Unlock()
+	}}))
+	defer srv.Close()
+	ws := "ws" + strings.TrimPrefix(srv.URL, "http")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// dial joins over a WebSocket and reads until the server closes it
+	// (a refusal) or a frame comes (a join): it returns the connection of
+	// a join, to keep it open.
+	dial := func(path string, h http.Header) *cws.Conn {
+		t.Helper()
+		c, _, err := cws.Dial(ctx, ws+path, &cws.DialOptions{HTTPHeader: h})
+		if err != nil {
+			return nil // refused at the handshake (another origin)
+		}
+		if _, _, err := c.Read(ctx); err != nil {
+			return nil
+		}
+		return c
+	}
+	for _, c := range []struct {
+		path   string
+		header http.Header
+		want   string
+	}{
+		{"/rooms/default?traffic=x", nil, "websocket bad_request"},
+		{"/rooms/BAD", nil, "websocket bad_request"},
+		{"/rooms/default?token=nope", nil, "websocket token"},
+		{"/rooms/default", http.Header{"Origin": {"http://elsewhere.example"}}, "websocket origin"},
+	} {
+		if conn := dial(c.path, c.header); conn != nil {
+			conn.CloseNow()
+			t.Errorf("%s: joined, want refused (%s)", c.path, c.want)
+		}
+	}
+	first := dial("/rooms/default", nil) // the address's one player
+	if first == nil {
+		t.Fatal("the first join was refused")
+	}
+	defer first.CloseNow()
+	if conn := dial("/rooms/default", nil); conn != nil {
+		conn.CloseNow()
+		t.Error("a second player from the address joined with MaxPlayersFrom 1")
+	}
+	resp, err := http.Post(srv.URL+"/rooms/default/rtc", "application/json", strings.NewReader(`{"type":"answer"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	want := []string{"websocket bad_request", "websocket bad_request", "websocket token", "websocket origin",
+		"websocket players_from", "webrtc bad_request"}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(got, want) {
+		t.Errorf("refusals told:\n %q\nwant\n %q", got, want)
+	}
+	for _, r := range got {
+		if !slices.Contains(RefusalReasons, strings.Fields(r)[1]) {
+			t.Errorf("reason %q is not one of RefusalReasons", r)
+		}
+	}
+}

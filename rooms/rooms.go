@@ -58,6 +58,13 @@ var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 // made by joins from its address, still open, are Config.MaxRoomsFrom.
 var ErrRoomsFrom = errors.New("rooms: the rooms made from this address are the most one address may have open")
 
+// ErrMaxRooms is returned for a join that would make a room when
+// Config.MaxRooms are open or being made.
+var ErrMaxRooms = errors.New("the most this server runs")
+
+// ErrShuttingDown is returned for a join once the manager shuts down.
+var ErrShuttingDown = errors.New("rooms: shutting down")
+
 // ErrPlayersFrom is returned for a join from an address whose players, in
 // all the rooms together, are Config.MaxPlayersFrom.
 var ErrPlayersFrom = errors.New("rooms: the players joined from this address are the most one address may have")
@@ -366,7 +373,7 @@ func (m *Manager) make(name string, o Options) error {
 	case m.closed:
 		r.gs.Close("server shutting down")
 		m.wg.Done()
-		return errors.New("rooms: shutting down")
+		return ErrShuttingDown
 	}
 	m.rooms[name] = r
 	go r.run() // its wg.Done is run's
@@ -425,11 +432,11 @@ func (m *Manager) baked(l *levels.Level) (*phys.Static, error) {
 func (m *Manager) canMake(name, from string) error {
 	switch n := len(m.rooms) + len(m.making); {
 	case m.closed:
-		return errors.New("rooms: shutting down")
+		return ErrShuttingDown
 	case !roomName.MatchString(name):
 		return ErrBadRoomName
 	case n >= m.cfg.MaxRooms:
-		return fmt.Errorf("rooms: %d rooms already, the most this server runs", n)
+		return fmt.Errorf("rooms: %d rooms already, %w", n, ErrMaxRooms)
 	}
 	if from == "" {
 		return nil

@@ -207,6 +207,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		Secret:    secret,
 		WebSocket: websocket.Options{OriginPatterns: list(c.origins), AnyOrigin: c.anyOrigin},
 		WebRTC:    rtc,
+		Refused:   met.Refused,
 		Track: func(transport string, counts func() rooms.Counts) func() {
 			return met.Track(transport, func() metrics.Counts { return metrics.Counts(counts()) })
 		},

@@ -87,8 +87,9 @@ func closeReason(t *testing.T, name string, c reader) string {
 }
 
 // TestDrain starts the server on loopback ports with a WebSocket and a
-// WebRTC client, checks the listeners serve what they should (the metrics
-// and pprof on the admin listener only), then cancels run's context (what
+// WebRTC client (and a join refused), checks the listeners serve what they
+// should (the metrics, the refusal counted among them, and pprof on the
+// admin listener only), then cancels run's context (what
 // SIGTERM does): both clients get the close reason, run returns nil (the
 // process exits 0) well within the drain timeout, no goroutine is left,
 // and each join was logged with its room, session and transport.
@@ -116,6 +117,12 @@ func TestDrain(t *testing.T) {
 	defer rtc.Close()
 	welcome(t, "websocket", ws)
 	welcome(t, "webrtc", rtc)
+	bad, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/BAD") // refused: counted by reason
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bad.Close()
+	closeReason(t, "BAD", bad)
 
 	for _, path := range []string{"/metrics", "/debug/pprof/", "/debug/pprof/cmdline"} {
 		if code, body := get(t, "http://"+addr+path); code == http.StatusOK || strings.Contains(body, "foi_") || strings.Contains(body, "goroutine") {
@@ -132,6 +139,7 @@ func TestDrain(t *testing.T) {
 			`foi_clients{transport="websocket"} 1`, `foi_clients{transport="webrtc"} 1`, `foi_connections_pending{transport="webrtc"} 0`,
 			`foi_tick_seconds_count{room="default"}`, `foi_system_seconds_bucket{room="default",system="physics"`,
 			`foi_entities{room="default"}`, `foi_players{room="default"} 2`, `foi_transport_bytes_total{direction="out",transport="webrtc"}`,
+			`foi_joins_refused_total{reason="bad_request",transport="websocket"} 1`,
 		}
 		missing := ""
 		for _, w := range want {
