@@ -350,15 +350,12 @@ func (s *ClientState) check() uint32 {
 func (s *ClientState) canonical() []uint16 {
 	var start [256]uint16
 	st := &s.store
-	var tail byte
 	for w, bits64 := range s.has {
 		for b := bits64; b != 0; b &= b - 1 {
 			wid := uint16(w<<6 | bits.TrailingZeros64(b))
-			r := &st.Get(wid).Rec
-			start[r[wire.KindAt]]++
+			start[st.Get(wid).Rec[wire.KindAt]]++
 		}
 	}
-	s.sink += uint32(tail)
 	at := uint16(0)
 	for k, n := range start {
 		start[k] = at
