@@ -58,9 +58,10 @@ var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 // made by joins from its address, still open, are Config.MaxRoomsFrom.
 var ErrRoomsFrom = errors.New("rooms: the rooms made from this address are the most one address may have open")
 
-// ErrMaxRooms is returned for a join that would make a room when
-// Config.MaxRooms are open or being made.
-var ErrMaxRooms = errors.New("the most this server runs")
+// ErrMaxRooms is returned, after the count, for a join that would make a
+// room when Config.MaxRooms are open or being made: "rooms: 64 rooms
+// already, the most this server runs".
+var ErrMaxRooms = errors.New("rooms already, the most this server runs")
 
 // ErrShuttingDown is returned for a join once the manager shuts down.
 var ErrShuttingDown = errors.New("rooms: shutting down")
@@ -436,7 +437,7 @@ func (m *Manager) canMake(name, from string) error {
 	case !roomName.MatchString(name):
 		return ErrBadRoomName
 	case n >= m.cfg.MaxRooms:
-		return fmt.Errorf("rooms: %d rooms already, %w", n, ErrMaxRooms)
+		return fmt.Errorf("rooms: %d %w", n, ErrMaxRooms)
 	}
 	if from == "" {
 		return nil
