@@ -154,7 +154,7 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 	o.From = remoteHost(r.RemoteAddr)
 	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
 	if err != nil {
-		m.log.Info("join refused", "room", name, "err", err)
+		m.log.Info("join refused", "room", name, "err", err, "transport", "websocket", "remote", r.RemoteAddr)
 		hc.refused("websocket", "token")
 		websocket.Refuse(w, r, hc.WebSocket, err.Error())
 		return
@@ -219,7 +219,7 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 	o.From = remoteHost(r.RemoteAddr)
 	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
 	if err != nil {
-		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc")
+		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc", "remote", r.RemoteAddr)
 		hc.refused("webrtc", "token")
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
@@ -294,7 +294,7 @@ func (m *Manager) joinConnected(name string, o Options, conn *webrtc.Conn, who s
 	}
 	room, sess, err := m.Join(name, o, conn, who)
 	if err != nil {
-		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc")
+		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc", "remote", remote)
 		hc.refused("webrtc", joinRefusal(err))
 		conn.Close(err.Error())
 		return
