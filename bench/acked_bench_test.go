@@ -113,7 +113,7 @@ func BenchmarkNetsyncAcked(b *testing.B) {
 // ackedReplayStats are one acked replay's figures over the steady state.
 type ackedReplayStats struct {
 	bytesPerClientTick float64
-	encodeCPUPerClient float64 // µs, this process's CPU time
+	encodeCPUPerClient float64 // µs, the wall time times the steady ticks' CPU share (steadyClock)
 	encodeUsPerClient  float64 // µs, wall clock
 	reliablePerClient  float64 // frames a client per second over ReliableAbove
 	keyframesPerClient float64
@@ -212,9 +212,13 @@ func replayAcked(tr *trace, in netsync.Interest, loss, latency, jitter float64) 
 		links[c] = &ackedLink{rng: rand.New(rand.NewPCG(uint64(c), 7)), loss: loss, latency: latency, jitter: jitter}
 	}
 	var bytes, held, reliable, dropped int
-	var encodeCPU, encodeWall time.Duration
+	var encodeWall time.Duration
+	var clock steadyClock
 	for ti := range tr.T {
 		tk := &tr.T[ti]
+		if ti == peerWarm {
+			clock.start()
+		}
 		if err := w.apply(tk); err != nil {
 			return st, err
 		}
@@ -235,7 +239,7 @@ func replayAcked(tr *trace, in netsync.Interest, loss, latency, jitter float64) 
 			}
 		}
 		tickBytes := 0
-		c1, t1 := threadCPU(), time.Now()
+		t1 := time.Now()
 		for c := range views {
 			views[c].Center = wire.Vec3{X: tk.CX[c], Y: tk.CY[c]}
 			var f []byte
@@ -249,10 +253,9 @@ func replayAcked(tr *trace, in netsync.Interest, loss, latency, jitter float64) 
 				reliable++
 			}
 		}
-		c2, t2 := threadCPU(), time.Now()
+		t2 := time.Now()
 		if ti >= peerWarm {
 			bytes += tickBytes
-			encodeCPU += c2 - c1
 			encodeWall += t2.Sub(t1)
 			for c := range views {
 				if ordered {
@@ -293,10 +296,11 @@ func replayAcked(tr *trace, in netsync.Interest, loss, latency, jitter float64) 
 			}
 		}
 	}
+	share := clock.share()
 	n := float64(len(tr.T) - peerWarm)
 	st.bytesPerClientTick = float64(bytes) / n / float64(C)
-	st.encodeCPUPerClient = float64(encodeCPU.Microseconds()) / n / float64(C)
 	st.encodeUsPerClient = float64(encodeWall.Microseconds()) / n / float64(C)
+	st.encodeCPUPerClient = st.encodeUsPerClient * share
 	st.reliablePerClient = float64(reliable) / n / float64(C) * float64(tr.Rate)
 	st.dropped = float64(dropped) / n / float64(C) * float64(tr.Rate)
 	st.heldPerClient = float64(held) / n / float64(C)
