@@ -80,7 +80,23 @@ func (a *Arena) changedAt(wid uint16) uint32 {
 	return max(m.poseAt, m.evAt)
 }
 
-func (a *Arena) markEvent(wid uint16) { a.moves[wid].evAt = a.tick }
+// markEvent marks what an encoder must look at the general way: evAt, and a
+// step of eventOdo on the odometer, past every edge an encoder measures, so
+// that the encoders' pick finds it with the edges (once a tick).
+func (a *Arena) markEvent(wid uint16) {
+	m := &a.moves[wid]
+	if m.evAt != a.tick {
+		m.evAt = a.tick
+		m.odo += eventOdo
+	}
+}
+
+// eventOdo is the odometer's step for an event (markEvent): more than any
+// slack an encoder keeps (maxSlack), so that every client holding the
+// entity looks at it in its next frame, as the pick's edge test finds it.
+// Once a tick at most: at 60 a second for a year, 2^61 steps. Two more than
+// maxSlack's steps: thrKey rounds.
+const eventOdo = maxSlack*thrScale + 2
 
 // logged returns the ids the log lists for tick and the longest step of the
 // others (nothing when the log no longer holds the tick, or it never was).
@@ -109,16 +125,18 @@ const (
 // changed. 16 bytes.
 type moveEnt struct {
 	// odo is the distance the entity travelled on the ground, all its
-	// lives together, in steps of 1/thrScale m (each step rounded up):
-	// with the client's centre's own, it tells an encoder when an entity
-	// may have crossed an edge. An integer, so that an encoder compares
-	// it with an integer subtraction.
+	// lives together, in steps of 1/thrScale m (each step rounded up),
+	// and eventOdo for each tick of an event (evAt): with the client's
+	// centre's own, it tells an encoder when an entity may have crossed
+	// an edge, or has news. An integer, so that an encoder compares it
+	// with an integer subtraction.
 	odo    int64
 	poseAt uint32 // the latest tick a pose group changed (wire.MaskPose)
 	// evAt is the last tick anything but the entity's pose changed (a
 	// group of wire.MaskState, its life, its presence or its Always) or it
 	// stopped or started (its rest): what an encoder looks at the general
-	// way.
+	// way. The encoders read the odometer's step for it (markEvent), so
+	// that their pick tests one key an entity, not two.
 	evAt uint32
 }
 

@@ -733,10 +733,10 @@ func (s *ClientState) walk() {
 		// As many as the picks have room for: the two grow together.
 		s.cands = make([]int32, len(s.picks), max(2*len(s.picks), cap(s.picks)))
 	}
-	since, mk := s.lastTick, thrKey(s.moved)
+	mk := thrKey(s.moved)
 	moves := s.arena.moves
 	cands := s.cands[:len(s.picks)]
-	n := pick(s.picks, moves, cands, since, mk, s.frame)
+	n := pick(s.picks, moves, cands, mk, s.frame)
 	s.touch(cands[:n])
 	picks, walks, qpose, tick := s.picks, s.walks, s.arena.qpose, s.tick
 	// Room for every candidate's pose change, and the window past the
@@ -751,7 +751,7 @@ func (s *ClientState) walk() {
 			continue // removed, or looked at already
 		}
 		w := &walks[i]
-		if m := &moves[wid]; m.evAt > since || p.edge-m.odo <= mk || w.flags&hfFull != 0 || !s.emit {
+		if p.edge-moves[wid].odo <= mk || w.flags&hfFull != 0 || !s.emit {
 			s.out = out
 			s.keep(wid, i)
 			out = headroom.Ahead(s.out, room)
@@ -783,15 +783,15 @@ func (s *ClientState) touch(cands []int32) {
 }
 
 // pick writes into cands the slots of picks to look closer at, and returns
-// how many: something other than the pose changed after since, or it
-// stopped or started (the arena's evAt), the entity's thr reached mk, or its
-// pose changed and has its turn in frame.
-func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, since uint32, mk int64, frame uint32) int {
+// how many: the entity's thr reached mk (an edge may be crossed, or
+// something other than the pose changed, or it stopped or started: the
+// arena's eventOdo), or its pose changed and has its turn in frame.
+func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, mk int64, frame uint32) int {
 	fb := uint8(1) << (frame & 7) // the frame's bit in turns
 	n := 0
 	for base := 0; base < len(picks); base += 64 {
 		blk := picks[base:min(base+64, len(picks))]
-		for set := pickBlock(blk, moves, since, mk, fb); set != 0; set &= set - 1 {
+		for set := pickBlock(blk, moves, mk, fb); set != 0; set &= set - 1 {
 			cands[n] = int32(base + bits.TrailingZeros64(set))
 			n++
 		}
@@ -805,15 +805,15 @@ func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, since uint32,
 // takes the one register CL). Each condition is the sign bit of a
 // difference (ticks are compared within 2^31 of each other: beyond, a
 // needless look), so that they combine as words.
-func pickBlock(blk []entPick, moves *[1 << 16]moveEnt, since uint32, mk int64, fb uint8) uint64 {
+func pickBlock(blk []entPick, moves *[1 << 16]moveEnt, mk int64, fb uint8) uint64 {
 	const top = 1 << 63
 	mk1 := mk + 1
 	var set uint64
 	for j := range blk {
 		p := &blk[j]
 		m := &moves[p.wid]
-		// Look the general way: m.evAt > since, or p.edge - m.odo <= mk.
-		look := uint64(int64(int32(since-m.evAt))) | uint64(p.edge-m.odo-mk1)
+		// Look the general way: p.edge - m.odo <= mk.
+		look := uint64(p.edge - m.odo - mk1)
 		// The pose changed (m.poseAt > p.sent) and has its turn.
 		moved := uint64(int64(int32(p.sent - m.poseAt)))
 		var due uint64
@@ -1265,6 +1265,11 @@ func (s *ClientState) dist2(wid uint16) float32 {
 	return dx*dx + dy*dy
 }
 
+// maxSlack bounds a slack, in metres (a slack less than the distance to an
+// edge only makes a look sooner): an event's step on the odometer
+// (eventOdo) passes every edge.
+const maxSlack = 1 << 20
+
 // slackEpsilon is taken off every slack: the distances are float32, and an
 // edge must be looked at a little early rather than a little late.
 const slackEpsilon = 0.01
@@ -1287,7 +1292,7 @@ func (s *ClientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
 	if tier > 0 {
 		sl = min(sl, d-(in.TierRadius[tier-1]-in.TierHysteresis))
 	}
-	return sl - slackEpsilon
+	return min(sl, maxSlack) - slackEpsilon
 }
 
 // poseDiff returns the quantized pose groups whose bytes differ between q
