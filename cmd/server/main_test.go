@@ -273,23 +273,19 @@ func TestRoomLimits(t *testing.T) {
 				welcome(t, room, ws)
 				defer ws.Close()
 			}
-			another, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/another")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer another.Close()
-			if reason := closeReason(t, "another", another); !strings.Contains(reason, c.reason) {
-				t.Errorf("a join making one room more: closed with %q, want %q", reason, c.reason)
-			}
-			if c.openRefused {
-				open, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/default")
+			refused := func(room, what string) {
+				ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/"+room)
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer open.Close()
-				if reason := closeReason(t, "default", open); !strings.Contains(reason, c.reason) {
-					t.Errorf("a join to an open room: closed with %q, want %q", reason, c.reason)
+				defer ws.Close()
+				if reason := closeReason(t, room, ws); !strings.Contains(reason, c.reason) {
+					t.Errorf("%s: closed with %q, want %q", what, reason, c.reason)
 				}
+			}
+			refused("another", "a join making one room more")
+			if c.openRefused {
+				refused("default", "a join to an open room")
 			}
 			if rtc, err := webrtc.Dial(dctx, "ws://"+addr+"/rooms/another", webrtc.DialOptions{}); err == nil {
 				rtc.Close()
