@@ -46,41 +46,45 @@ func (s *Snapshotter) SetAcked(acked bool) {
 	s.acked = acked
 	if acked {
 		e := NewAckedEncoder(s.arena)
-		e.interest, e.phase = s.interest, s.phase
 		e.evTick, e.started = s.ord.evTick, s.ord.started
 		if s.ack != nil { // switched before: the serials go on
 			e.serial, e.evAcked = s.ack.serial, s.ack.serial
 		}
 		s.ack, s.ord = e, nil
+		s.settle()
 		return
 	}
 	e := NewEncoder(s.arena)
-	e.interest, e.phase = s.interest, s.phase
 	e.evTick, e.started = s.ack.evTick, s.ack.started
 	s.ord = e
 	// The acked encoder is kept only for its serials: its state goes.
 	s.ack = &AckedEncoder{serial: s.ack.serial}
+	s.settle()
+}
+
+// settle gives the current encoder the client's settings (interest, check
+// phase): after each change of one, and to a new encoder at a switch.
+func (s *Snapshotter) settle() {
+	if s.acked {
+		s.ack.SetInterest(s.interest)
+		s.ack.SetCheckPhase(s.phase)
+		return
+	}
+	s.ord.SetInterest(s.interest)
+	s.ord.SetCheckPhase(s.phase)
 }
 
 // SetInterest changes the client's interest from the next frame on.
 func (s *Snapshotter) SetInterest(in Interest) {
 	s.interest = in
-	if s.acked {
-		s.ack.SetInterest(in)
-	} else {
-		s.ord.SetInterest(in)
-	}
+	s.settle()
 }
 
 // SetCheckPhase sets which frames carry the check (Encoder.SetCheckPhase),
 // whichever the kind, from the next frame on.
 func (s *Snapshotter) SetCheckPhase(phase uint32) {
 	s.phase = phase
-	if s.acked {
-		s.ack.SetCheckPhase(phase)
-	} else {
-		s.ord.SetCheckPhase(phase)
-	}
+	s.settle()
 }
 
 // Ack takes the client's acknowledgement (the input frame's ack); the
