@@ -329,6 +329,16 @@ func TestEmptyRoomCloses(t *testing.T) {
 	}
 }
 
+// loopbackRTC returns a WebRTC transport that answers on loopback only.
+func loopbackRTC(t *testing.T) *webrtc.Transport {
+	t.Helper()
+	rtc, err := webrtc.New(webrtc.Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rtc
+}
+
 // TestSlowOffer: a WebRTC offer whose body does not come whole within
 // offerTimeout is answered 400 and its connection closed, not waited for
 // for good (a body sent a byte at a time would hold the handler).
@@ -336,10 +346,7 @@ func TestSlowOffer(t *testing.T) {
 	defer func(d time.Duration) { offerTimeout = d }(offerTimeout)
 	offerTimeout = 300 * time.Millisecond
 	m := newManager(t, Config{DefaultLevel: "test-flat"})
-	rtc, err := webrtc.New(webrtc.Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rtc := loopbackRTC(t)
 	srv := httptest.NewServer(m.Handler(HTTPConfig{WebRTC: rtc}))
 	defer srv.Close()
 	c, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -371,10 +378,7 @@ func TestSlowOffer(t *testing.T) {
 // that is not one.
 func TestRefusedReasons(t *testing.T) {
 	m := newManager(t, Config{DefaultLevel: "test-flat", MaxPlayersFrom: 1})
-	rtc, err := webrtc.New(webrtc.Options{IPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rtc := loopbackRTC(t)
 	var mu sync.Mutex
 	var got []string
 	srv := httptest.NewServer(m.Handler(HTTPConfig{Secret: secret, WebRTC: rtc, Refused: func(transport, reason string) {
