@@ -3,7 +3,6 @@ package netsync
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -87,20 +86,27 @@ func TestGridCellsAllocatesNothing(t *testing.T) {
 		{0, 0, 1e30, 0, 1},
 		{0, 0, float32(math.Inf(1)), 0, 1},
 	}
-	// Counted by hand: AllocsPerRun's first run, not counted, would grow
-	// the list to its largest.
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	before := ms.Mallocs
+	// The list is the one the first query made, whatever runs a query
+	// takes: a query that grew it would hand back another array. (Not
+	// counted by the process's mallocs: a goroutine another test left
+	// running may allocate meanwhile, and AllocsPerRun's first run, not
+	// counted, would grow the list to its largest.)
+	first := &spans[:1][0]
 	for _, q := range queries {
 		spans = g.cells(q.cx, q.cy, q.r, q.inner, spans)
 		if q.want >= 0 && len(spans) != q.want {
 			t.Fatalf("query %+v: %d runs, want %d", q, len(spans), q.want)
 		}
+		if &spans[:1][0] != first {
+			t.Fatalf("query %+v grew the list (%d runs, cap %d)", q, len(spans), cap(spans))
+		}
 	}
-	runtime.ReadMemStats(&ms)
-	if n := ms.Mallocs - before; n != 0 {
-		t.Fatalf("the queries allocated %d times", n)
+	if n := testing.AllocsPerRun(10, func() {
+		for _, q := range queries {
+			spans = g.cells(q.cx, q.cy, q.r, q.inner, spans)
+		}
+	}); n != 0 {
+		t.Fatalf("the queries allocated %v times a run", n)
 	}
 	if got := g.cells(0, 0, 1e30, 0, spans); got[0] != (span{0, GridBuckets - 1}) {
 		t.Fatalf("a query taller than the torus reads %v, want every bucket", got)
