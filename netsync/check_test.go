@@ -17,7 +17,7 @@ func TestCheckIsTheStores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{0, 1, 2, 3, 7, 114, 500, 3000} {
 		var s ClientState
-		s.has = make([]uint64, 4096/64)
+		s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
 		for i := 0; i < n; i++ {
 			eid := uint16(1 + rng.IntN(4000))
 			if s.store.Get(eid) != nil {
@@ -39,7 +39,11 @@ func TestCheckIsTheStores(t *testing.T) {
 					}
 				}
 			}
+			if rng.IntN(2) == 0 { // held quantized: the full pose zeros
+				clear(h.Rec.Group(wire.GroupFullPose))
+			}
 			h.Rec[wire.KindAt] = byte(rng.IntN(12))
+			s.kinds[eid] = h.Rec[wire.KindAt]
 			if rng.IntN(5) == 0 {
 				s.store.Remove(eid) // a free slot
 				s.has[eid>>6] &^= 1 << (eid & 63)
@@ -57,7 +61,7 @@ func TestCheckIsTheStores(t *testing.T) {
 // 0.1 allocations a tick when it grew on its own).
 func TestCheckAllocatesNothing(t *testing.T) {
 	var s ClientState
-	s.has = make([]uint64, 4096/64)
+	s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
 	s.reserve(4096, 600)
 	// One processor, as testing.AllocsPerRun: no other goroutine
 	// allocates while this one runs.
@@ -68,6 +72,7 @@ func TestCheckAllocatesNothing(t *testing.T) {
 		h := s.store.At(s.store.Add(eid))
 		s.has[eid>>6] |= 1 << (eid & 63)
 		h.Rec[wire.KindAt] = byte(eid % 5)
+		s.kinds[eid] = h.Rec[wire.KindAt]
 		if eid%20 == 0 {
 			s.check()
 		}
@@ -83,26 +88,9 @@ func TestCheckAllocatesNothing(t *testing.T) {
 // pose, the person's action and the spin zeros).
 func BenchmarkCheck(b *testing.B) {
 	var s ClientState
-	s.has = make([]uint64, 4096/64)
+	s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
 	s.reserve(4096, 600)
-	rng := rand.New(rand.NewPCG(7, 8))
-	for i := range 114 {
-		eid := uint16(1 + i*17)
-		s.has[eid>>6] |= 1 << (eid & 63)
-		var e wire.Entity
-		e.Kind, e.Gen, e.HP, e.MaxHP, e.Flags = wire.KindCar, 1, 100, 100, uint16(rng.IntN(4))
-		e.Pos = wire.Vec3{X: rng.Float32() * 1000, Y: rng.Float32() * 1000}
-		e.Rot = wire.Quat{Z: 0.6, W: 0.8}
-		e.Lin = wire.Vec3{X: rng.Float32() * 20, Y: rng.Float32() * 20}
-		var full wire.Record
-		full.Quantize(&e)
-		h := s.store.At(s.store.Add(eid))
-		for g := range wire.GroupCount {
-			if g != wire.GroupFullPose {
-				copy(h.Rec.Group(g), full.Group(g))
-			}
-		}
-	}
+	fillCheckBench(&s)
 	b.ReportAllocs()
 	var sink uint32
 	for b.Loop() {
@@ -128,5 +116,62 @@ func TestByteMask(t *testing.T) {
 	}
 	if byteMask(0) != 0 {
 		t.Fatal("zero word: bits set")
+	}
+}
+
+// fillCheckBench gives s the 114 cars of BenchmarkCheck.
+func fillCheckBench(s *ClientState) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 114 {
+		eid := uint16(1 + i*17)
+		s.has[eid>>6] |= 1 << (eid & 63)
+		var e wire.Entity
+		e.Kind, e.Gen, e.HP, e.MaxHP, e.Flags = wire.KindCar, 1, 100, 100, uint16(rng.IntN(4))
+		e.Pos = wire.Vec3{X: rng.Float32() * 1000, Y: rng.Float32() * 1000}
+		e.Rot = wire.Quat{Z: 0.6, W: 0.8}
+		e.Lin = wire.Vec3{X: rng.Float32() * 20, Y: rng.Float32() * 20}
+		var full wire.Record
+		full.Quantize(&e)
+		h := s.store.At(s.store.Add(eid))
+		for g := range wire.GroupCount {
+			if g != wire.GroupFullPose {
+				copy(h.Rec.Group(g), full.Group(g))
+			}
+		}
+		s.kinds[eid] = h.Rec[wire.KindAt]
+	}
+}
+
+// TestCheckAfterKindChange: an entity whose kind changes while the client
+// holds it (its identity group, in its life) moves in the check's
+// canonical order, as the client's own check moves it: every check of the
+// frames after passes.
+func TestCheckAfterKindChange(t *testing.T) {
+	w := newSimWorld(23, 200, 400)
+	w.fixed = true
+	for range 40 {
+		w.spawn()
+	}
+	a := NewArena()
+	enc, dec := NewEncoder(a), wire.NewDecoder()
+	view := View{Center: wire.Vec3{X: 100, Y: 100}}
+	checks := 0
+	for i := range 3 * wire.CheckEvery {
+		if i%7 == 3 {
+			e := &w.ents[w.alive[i%len(w.alive)]].e
+			e.Kind = 1 + (e.Kind+3)%10
+		}
+		w.step()
+		w.fill(a)
+		fr, err := dec.Apply(enc.Encode(&view))
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if fr.Checked {
+			checks++
+		}
+	}
+	if checks < 3 || enc.Held() < 20 {
+		t.Fatalf("%d checks of %d entities held: the test checks too little", checks, enc.Held())
 	}
 }

@@ -141,6 +141,7 @@ type ClientState struct {
 	picks []entPick
 	walks []entWalk
 	has   []uint64 // by wire id, a bit: held
+	kinds []uint8  // by wire id: the kind of the record held (the check's canonical order)
 	cands []int32  // scratch: the slots a frame looks closer at
 	keys  []uint16 // scratch: the ids held in the canonical order (check)
 	owned []int32  // scratch: the slots of the client's own, looked at first
@@ -309,8 +310,8 @@ func (s *ClientState) flush() {
 // of wire.Store.Check (the client's), computed for the server's many
 // clients the faster way:
 //   - the canonical order (by kind, then wire id) comes from the held bits,
-//     already in wire id order, by a counting sort on the kind: no
-//     comparison sort;
+//     already in wire id order, by a counting sort on the kind kept by id
+//     (kinds): no comparison sort, and no record read for it;
 //   - a zero byte needs no hashing of its own: FNV-1a of a zero byte is
 //     h*prime, so the multiplications owed for a run of zeros are one, by
 //     prime to the run's length (fnvRecord). Most of a record is zeros
@@ -319,8 +320,10 @@ func (s *ClientState) flush() {
 //     are not, and the hash's chain of multiplications, which no processor
 //     runs faster than one a few cycles, is that many steps a record, not
 //     ~60. The result is FNV-1a's to the bit (TestCheckIsTheStores);
-//   - the records to come are read ahead, so that their cache misses
-//     overlap the hashing rather than add to it.
+//   - a record held quantized (its full pose zeros: most) has its bytes
+//     not zero in one word (quantMask), hashed by one loop of few
+//     instructions a step (fnvQuant): the chain, not the bookkeeping
+//     about it, sets the pace.
 func (s *ClientState) check() uint32 {
 	s.flush()
 	st := &s.store
@@ -329,19 +332,63 @@ func (s *ClientState) check() uint32 {
 	// last byte hashed and of the zeros after it are owed until the next
 	// byte that is not zero.
 	g, owe := uint32(fnvOffset), 0
-	var ahead byte
-	for i, eid := range keys {
-		if j := i + checkAhead; j < len(keys) {
-			r := &st.Get(keys[j]).Rec
-			ahead += r[0] ^ r[wire.RecordBytes/2] ^ r[wire.RecordBytes-1]
-		}
+	for _, eid := range keys {
 		g = g*fnvPowers[owe] ^ uint32(eid&0xFF)
 		g = g*fnvPrime ^ uint32(eid>>8)
-		g, owe = fnvRecord(g, &st.Get(eid).Rec)
+		r := &st.Get(eid).Rec
+		if m, ok := quantMask(r); ok {
+			g, owe = fnvQuant(g, r, m)
+		} else {
+			g, owe = fnvRecord(g, r)
+		}
 	}
-	s.sink += uint32(ahead)
 	return g * fnvPowers[owe]
 }
+
+// quantMask returns, for a record whose full pose is zeros (an entity held
+// quantized: most), a bit for each byte not zero of the bytes before the
+// full pose (bits 0 to 29) and of the quantized pose (bits 30 to 57, bytes
+// 82 to 109), and ok; else ok is false.
+func quantMask(r *wire.Record) (m uint64, ok bool) {
+	full := le.Uint64(r[wire.FullPoseAt:]) | le.Uint64(r[wire.FullPoseAt+8:]) |
+		le.Uint64(r[wire.FullPoseAt+16:]) | le.Uint64(r[wire.FullPoseAt+24:]) |
+		le.Uint64(r[wire.FullPoseAt+32:]) | le.Uint64(r[wire.FullPoseAt+40:]) |
+		le.Uint64(r[wire.FullPoseAt+wire.FullPoseBytes-8:])
+	const q = wire.PositionAt
+	m = byteMask(le.Uint64(r[0:])) | byteMask(le.Uint64(r[8:]))<<8 |
+		byteMask(le.Uint64(r[16:]))<<16 | byteMask(le.Uint64(r[wire.FullPoseAt-8:]))<<(wire.FullPoseAt-8) |
+		byteMask(le.Uint64(r[q:]))<<wire.FullPoseAt | byteMask(le.Uint64(r[q+8:]))<<(wire.FullPoseAt+8) |
+		byteMask(le.Uint64(r[q+16:]))<<(wire.FullPoseAt+16) |
+		byteMask(le.Uint64(r[wire.RecordBytes-8:]))<<(wire.FullPoseAt+wire.QuantPoseBytes-8)
+	return m, full == 0
+}
+
+// fnvQuant is fnvRecord for a record whose full pose is zeros, with its
+// bytes not zero in m (quantMask): one loop, one bit a step, each step's
+// byte found by a table (quantAt), its zeros' power by a byte index.
+func fnvQuant(g uint32, r *wire.Record, m uint64) (uint32, int) {
+	_ = r[wire.RecordBytes-1]
+	last := -1
+	for ; m != 0; m &= m - 1 {
+		i := int(quantAt[bits.TrailingZeros64(m)])
+		g = g*fnvPowers[uint8(i-last)] ^ uint32(r[i])
+		last = i
+	}
+	return g, wire.RecordBytes - last
+}
+
+// quantAt maps a bit of quantMask to its byte in the record.
+var quantAt = func() (at [64]uint8) {
+	for b := range at {
+		switch {
+		case b < wire.FullPoseAt:
+			at[b] = uint8(b)
+		case b < wire.FullPoseAt+wire.QuantPoseBytes:
+			at[b] = uint8(b + wire.FullPoseBytes)
+		}
+	}
+	return at
+}()
 
 // canonical returns the wire ids held in the canonical order (by kind,
 // then id), into s.keys (reused): the held bits give the ids in order, and
@@ -349,11 +396,10 @@ func (s *ClientState) check() uint32 {
 // before its own.
 func (s *ClientState) canonical() []uint16 {
 	var start [256]uint16
-	st := &s.store
+	kinds := s.kinds[:64*len(s.has)]
 	for w, bits64 := range s.has {
 		for b := bits64; b != 0; b &= b - 1 {
-			wid := uint16(w<<6 | bits.TrailingZeros64(b))
-			start[st.Get(wid).Rec[wire.KindAt]]++
+			start[kinds[w<<6|bits.TrailingZeros64(b)]]++
 		}
 	}
 	at := uint16(0)
@@ -364,18 +410,14 @@ func (s *ClientState) canonical() []uint16 {
 	s.keys = headroom.Ahead(s.keys[:0], int(at))[:at] // sized by reserve: no allocation
 	for w, bits64 := range s.has {
 		for b := bits64; b != 0; b &= b - 1 {
-			wid := uint16(w<<6 | bits.TrailingZeros64(b))
-			k := st.Get(wid).Rec[wire.KindAt]
-			s.keys[start[k]] = wid
+			wid := w<<6 | bits.TrailingZeros64(b)
+			k := kinds[wid]
+			s.keys[start[k]] = uint16(wid)
 			start[k]++
 		}
 	}
 	return s.keys
 }
-
-// checkAhead is how many records ahead check reads: hashing one takes
-// longer than a miss to memory, so two are enough to hide them.
-const checkAhead = 2
 
 // FNV-1a, 32 bits: wire.Store.Check's.
 const (
@@ -385,7 +427,7 @@ const (
 
 // fnvPowers[n] is fnvPrime^n (mod 2^32): what n zero bytes multiply an
 // FNV-1a state by. n is at most a record and the byte before it.
-var fnvPowers = func() (p [128]uint32) {
+var fnvPowers = func() (p [256]uint32) {
 	p[0] = 1
 	for i := 1; i < len(p); i++ {
 		p[i] = p[i-1] * fnvPrime
@@ -543,6 +585,7 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	// again until the arena grows again.
 	if n := (len(a.recs) + 63) / 64; len(s.has) < n {
 		s.has = append(s.has, make([]uint64, n-len(s.has))...)
+		s.kinds = append(s.kinds, make([]uint8, 64*n-len(s.kinds))...)
 	}
 	s.reserve(len(a.recs), len(a.live))
 	// Room for every entity held to be removed this frame (the most it
@@ -1057,6 +1100,7 @@ func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
 			groups |= 1 << g
 		}
 	}
+	s.kinds[wid] = held.Rec[wire.KindAt]
 	var tier uint8
 	if !own {
 		tier = s.in.tier(d2, wire.TierCount)
@@ -1225,6 +1269,9 @@ func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
 			if wire.CopyGroup(&held.Rec, rec, g) {
 				diff |= 1 << g
 			}
+		}
+		if diff&(1<<wire.GroupIdentity) != 0 {
+			s.kinds[wid] = held.Rec[wire.KindAt]
 		}
 	}
 	if !waits {
