@@ -426,7 +426,8 @@ const (
 )
 
 // fnvPowers[n] is fnvPrime^n (mod 2^32): what n zero bytes multiply an
-// FNV-1a state by. n is at most a record and the byte before it.
+// FNV-1a state by. n is at most a record and the byte before it; the table
+// has 256 so that a byte indexes it with no bound to check (fnvQuant).
 var fnvPowers = func() (p [256]uint32) {
 	p[0] = 1
 	for i := 1; i < len(p); i++ {
