@@ -16,34 +16,32 @@ import (
 func TestCheckIsTheStores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{0, 1, 2, 3, 7, 114, 500, 3000} {
-		var s ClientState
-		s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
+		s := checkState()
 		for i := 0; i < n; i++ {
 			eid := uint16(1 + rng.IntN(4000))
 			if s.store.Get(eid) != nil {
 				continue
 			}
-			h := s.store.At(s.store.Add(eid))
-			s.has[eid>>6] |= 1 << (eid & 63)
-			for j := range h.Rec {
-				h.Rec[j] = byte(rng.Uint32())
+			var rec wire.Record
+			for j := range rec {
+				rec[j] = byte(rng.Uint32())
 			}
 			if rng.IntN(2) == 0 { // a run of zeros
 				at := rng.IntN(wire.RecordBytes)
-				clear(h.Rec[at : at+rng.IntN(wire.RecordBytes-at+1)])
+				clear(rec[at : at+rng.IntN(wire.RecordBytes-at+1)])
 			}
 			if rng.IntN(4) == 0 { // mostly zeros
-				for j := range h.Rec {
+				for j := range rec {
 					if rng.IntN(8) != 0 {
-						h.Rec[j] = 0
+						rec[j] = 0
 					}
 				}
 			}
 			if rng.IntN(2) == 0 { // held quantized: the full pose zeros
-				clear(h.Rec.Group(wire.GroupFullPose))
+				clear(rec.Group(wire.GroupFullPose))
 			}
-			h.Rec[wire.KindAt] = byte(rng.IntN(12))
-			s.kinds[eid] = h.Rec[wire.KindAt]
+			rec[wire.KindAt] = byte(rng.IntN(12))
+			holdForCheck(s, eid, &rec)
 			if rng.IntN(5) == 0 {
 				s.store.Remove(eid) // a free slot
 				s.has[eid>>6] &^= 1 << (eid & 63)
@@ -60,19 +58,17 @@ func TestCheckIsTheStores(t *testing.T) {
 // ever before at a check allocates nothing (the peer trace's replay found
 // 0.1 allocations a tick when it grew on its own).
 func TestCheckAllocatesNothing(t *testing.T) {
-	var s ClientState
-	s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
+	s := checkState()
 	s.reserve(4096, 600)
 	// One processor, as testing.AllocsPerRun: no other goroutine
 	// allocates while this one runs.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
+	var rec wire.Record
 	for eid := uint16(1); eid <= 1000; eid++ { // a new high at every check
-		h := s.store.At(s.store.Add(eid))
-		s.has[eid>>6] |= 1 << (eid & 63)
-		h.Rec[wire.KindAt] = byte(eid % 5)
-		s.kinds[eid] = h.Rec[wire.KindAt]
+		rec[wire.KindAt] = byte(eid % 5)
+		holdForCheck(s, eid, &rec)
 		if eid%20 == 0 {
 			s.check()
 		}
@@ -87,10 +83,9 @@ func TestCheckAllocatesNothing(t *testing.T) {
 // trace's kind (identity, health, flags, a moving quantized pose; the full
 // pose, the person's action and the spin zeros).
 func BenchmarkCheck(b *testing.B) {
-	var s ClientState
-	s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
+	s := checkState()
 	s.reserve(4096, 600)
-	fillCheckBench(&s)
+	fillCheckBench(s)
 	b.ReportAllocs()
 	var sink uint32
 	for b.Loop() {
@@ -124,22 +119,32 @@ func fillCheckBench(s *ClientState) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range 114 {
 		eid := uint16(1 + i*17)
-		s.has[eid>>6] |= 1 << (eid & 63)
 		var e wire.Entity
 		e.Kind, e.Gen, e.HP, e.MaxHP, e.Flags = wire.KindCar, 1, 100, 100, uint16(rng.IntN(4))
 		e.Pos = wire.Vec3{X: rng.Float32() * 1000, Y: rng.Float32() * 1000}
 		e.Rot = wire.Quat{Z: 0.6, W: 0.8}
 		e.Lin = wire.Vec3{X: rng.Float32() * 20, Y: rng.Float32() * 20}
-		var full wire.Record
-		full.Quantize(&e)
-		h := s.store.At(s.store.Add(eid))
-		for g := range wire.GroupCount {
-			if g != wire.GroupFullPose {
-				copy(h.Rec.Group(g), full.Group(g))
-			}
-		}
-		s.kinds[eid] = h.Rec[wire.KindAt]
+		var rec wire.Record
+		rec.Quantize(&e)
+		clear(rec.Group(wire.GroupFullPose)) // held quantized
+		holdForCheck(s, eid, &rec)
 	}
+}
+
+// checkState returns a client state for the check's tests, with room for
+// the wire ids below 4096, its entities added by holdForCheck.
+func checkState() *ClientState {
+	s := new(ClientState)
+	s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
+	return s
+}
+
+// holdForCheck makes s hold eid with the record rec, as whole does for
+// what the check reads: the record, the held bit and the kind by id.
+func holdForCheck(s *ClientState, eid uint16, rec *wire.Record) {
+	s.store.At(s.store.Add(eid)).Rec = *rec
+	s.has[eid>>6] |= 1 << (eid & 63)
+	s.kinds[eid] = rec[wire.KindAt]
 }
 
 // TestCheckAfterKindChange: an entity whose kind changes while the client
