@@ -813,29 +813,18 @@ func (s *ClientState) walk() {
 	s.out = out
 }
 
-// touch reads a word of the entWalk of each slot of cands, and of the
-// arena's pose of its entity: those reads do not wait for one another, so
-// the cache misses that the frame would take one after another, entity by
-// entity, overlap here.
-func (s *ClientState) touch(cands []int32) {
-	walks, picks, qpose := s.walks, s.picks, s.arena.qpose
-	var acc uint32
-	for _, i := range cands {
-		acc += uint32(walks[i].life) + qpose[picks[i].wid].d
-	}
-	s.sink += acc
-}
-
 // pick writes into cands the slots of picks to look closer at, and returns
 // how many: the entity's thr reached mk (an edge may be crossed, or
 // something other than the pose changed, or it stopped or started: the
-// arena's eventOdo), or its pose changed and has its turn in frame.
+// arena's eventOdo), or its pose changed and has its turn in frame. Each
+// block of 64 is picked by pickSet: pickBlock, or on amd64 with AVX2 the
+// same test two entries at a time (pick_amd64.s), a fifth of a frame's
+// time before it.
 func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, mk int64, frame uint32) int {
-	fb := uint8(1) << (frame & 7) // the frame's bit in turns
 	n := 0
 	for base := 0; base < len(picks); base += 64 {
 		blk := picks[base:min(base+64, len(picks))]
-		for set := pickBlock(blk, moves, mk, fb); set != 0; set &= set - 1 {
+		for set := pickSet(blk, moves, mk, frame); set != 0; set &= set - 1 {
 			cands[n] = int32(base + bits.TrailingZeros64(set))
 			n++
 		}
@@ -844,14 +833,15 @@ func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, mk int64, fra
 }
 
 // pickBlock returns the picks of up to 64 entries as a bit each (bit j for
-// blk[j]): a function of its own, with few variables, so that they all
+// blk[j]), in frame: a function of its own, with few variables, so that they all
 // stay in registers, and shifts only by constants (a shift by a variable
 // takes the one register CL). Each condition is the sign bit of a
 // difference (ticks are compared within 2^31 of each other: beyond, a
 // needless look), so that they combine as words.
-func pickBlock(blk []entPick, moves *[1 << 16]moveEnt, mk int64, fb uint8) uint64 {
+func pickBlock(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uint64 {
 	const top = 1 << 63
 	mk1 := mk + 1
+	fb := uint8(1) << (frame & 7) // the frame's bit in turns
 	var set uint64
 	for j := range blk {
 		p := &blk[j]
