@@ -786,6 +786,9 @@ func (s *ClientState) walk() {
 	// Room for every candidate's pose change, and the window past the
 	// last one (writePose).
 	room := n*maxPoseChange + poseWindow
+	if s.walkFast(cands[:n], mk, room) {
+		return
+	}
 	out := headroom.Ahead(s.out, room)
 	for _, i32 := range cands[:n] {
 		i := int(i32)
