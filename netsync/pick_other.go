@@ -23,3 +23,6 @@ func (s *ClientState) touch(cands []int32) {
 
 // walkFast reports that walk's Go loop is the one (see walk_amd64.go).
 func (s *ClientState) walkFast(cands []int32, mk int64, room int) bool { return false }
+
+// prefetchLists does nothing here (see pick_amd64.go).
+func (s *ClientState) prefetchLists() {}

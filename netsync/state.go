@@ -189,7 +189,7 @@ type ClientState struct {
 	watch     []watchEnt
 	watchUsed float64
 
-	sink uint32 // what touch read: kept, so that the reads are done
+	sink uint32 // what the portable touch read: kept, so that the reads are done
 }
 
 // watchEnt is an entity watched for newcomers: it cannot be within
@@ -576,6 +576,7 @@ func (s *ClientState) setTier(slot int, tier uint8) {
 // when the arena's log no longer reaches back to its last frame, it looks
 // at everything.
 func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *Delta) {
+	s.prefetchLists()
 	in.prepare()
 	d.reset()
 	s.out, s.outN = headroom.Ahead(s.out[:0], s.head)[:s.head], 0
@@ -771,7 +772,8 @@ func (s *ClientState) watchable(d2 float32) bool {
 // each: the general way (keep) when something other than its pose changed,
 // it stopped or started, an edge may be crossed, or its pose is the full
 // one (or the changes go into a Delta), else its pose goes as sendPose
-// would send it, written here by writePose.
+// would send it, written here by writePose (on amd64, the same loop by
+// walkPoses: walk_amd64.go).
 func (s *ClientState) walk() {
 	if cap(s.cands) < len(s.picks) {
 		// As many as the picks have room for: the two grow together.
