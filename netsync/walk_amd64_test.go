@@ -4,6 +4,7 @@ package netsync
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 	"unsafe"
 
@@ -91,7 +92,6 @@ func changeMasks(t *testing.T, frame []byte) uint16 {
 // position steps on each side of what SmallSteps carries, on each axis;
 // positions far apart (steps beyond int32); and random ones, at each tier.
 func TestWalkPosesWritesAsWritePose(t *testing.T) {
-	const wid, tick = 5, 77
 	pos := func(x, y, z int32) poseWords {
 		return poseWords{a: uint64(uint32(x)) | uint64(uint32(y))<<32, b: uint64(uint32(z)) | 0x1234<<32, c: 0x0102030405060708, d: 0x0a0b0c0d}
 	}
@@ -133,37 +133,65 @@ func TestWalkPosesWritesAsWritePose(t *testing.T) {
 		now.tick = 0
 		cases = append(cases, tc{held, now})
 	}
-	moves := new([1 << 16]moveEnt)
-	qpose := make([]poseWords, 16)
 	for ci, c := range cases {
 		for tier := range uint8(4) {
-			held := c.held
-			held.tick = 3
-			w := entWalk{pose: held, tier: tier, life: 1}
-			pk := entPick{edge: thrMax, sent: 2, wid: wid, turns: 0xff, rest: 9}
-			qpose[wid] = c.now
-
-			wantW, wantP := w, pk
-			wantP.sent = tick
-			var o [poseWindow]byte
-			k := writePose(&o, wid, &wantW, &wantP, &qpose[wid], tick)
-
-			walks, picks, cands := []entWalk{w}, []entPick{pk}, []int32{0}
-			out := make([]byte, 3, 3+maxPoseChange+poseWindow)
-			run := poseRun{cands: &cands[0], n: 1, picks: &picks[0], walks: &walks[0], qpose: &qpose[0], moves: moves,
-				out: &out[0], len: len(out), tick: tick, stamp: 1}
-			walkPoses(&run)
-			got := out[3:run.len]
-			switch {
-			case run.j != 1:
-				t.Fatalf("case %d tier %d: stopped at %d", ci, tier, run.j)
-			case !bytes.Equal(got, o[:k]) || run.outN != min(k, 1):
-				t.Fatalf("case %d tier %d: walkPoses wrote %x (%d changes), writePose %x", ci, tier, got, run.outN, o[:k])
-			case walks[0] != wantW || picks[0] != wantP:
-				t.Fatalf("case %d tier %d: left %+v %+v, writePose %+v %+v", ci, tier, walks[0], picks[0], wantW, wantP)
+			if err := walkPoseAsWritePose(c.held, c.now, tier); err != nil {
+				t.Fatalf("case %d tier %d: %v", ci, tier, err)
 			}
 		}
 	}
+}
+
+// FuzzWalkPosesIsWritePose: any pose held, any pose now, any tier:
+// walkPoses writes and leaves what writePose does.
+func FuzzWalkPosesIsWritePose(f *testing.F) {
+	f.Add(uint64(9), uint64(0), uint64(0), uint32(0), uint64(9), uint64(1<<32), uint64(1), uint32(1), uint8(2))
+	f.Add(uint64(100|200<<32), uint64(300), uint64(5), uint32(5), uint64(100+wire.SmallStepMax+1|200<<32), uint64(300), uint64(0), uint32(0), uint8(0))
+	f.Add(^uint64(0), ^uint64(0), ^uint64(0), ^uint32(0), uint64(0), uint64(0), uint64(0), uint32(0), uint8(3))
+	f.Fuzz(func(t *testing.T, ha, hb, hc uint64, hd uint32, na, nb, nc uint64, nd uint32, tier uint8) {
+		held := poseWords{a: ha, b: hb, c: hc, d: hd}
+		now := poseWords{a: na, b: nb, c: nc, d: nd}
+		if err := walkPoseAsWritePose(held, now, tier&3); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// noMoves are the arena's moves of walkPoseAsWritePose: every odometer 0,
+// so that no edge is reached (walkPoses only reads them).
+var noMoves [1 << 16]moveEnt
+
+// walkPoseAsWritePose runs walkPoses on one candidate whose pose held is
+// held and the arena's now, at tier, and writePose on a copy: it returns
+// how they differ, or nil.
+func walkPoseAsWritePose(held, now poseWords, tier uint8) error {
+	const wid, tick = 5, 77
+	held.tick = 3
+	w := entWalk{pose: held, tier: tier, life: 1}
+	pk := entPick{edge: thrMax, sent: 2, wid: wid, turns: 0xff, rest: 9}
+	qpose := make([]poseWords, wid+1)
+	qpose[wid] = now
+
+	wantW, wantP := w, pk
+	wantP.sent = tick // the walk's, before writePose
+	var o [poseWindow]byte
+	k := writePose(&o, wid, &wantW, &wantP, &qpose[wid], tick)
+
+	walks, picks, cands := []entWalk{w}, []entPick{pk}, []int32{0}
+	out := make([]byte, 3, 3+maxPoseChange+poseWindow)
+	run := poseRun{cands: &cands[0], n: 1, picks: &picks[0], walks: &walks[0], qpose: &qpose[0], moves: &noMoves,
+		out: &out[0], len: len(out), tick: tick, stamp: 1}
+	walkPoses(&run)
+	got := out[3:run.len]
+	switch {
+	case run.j != 1:
+		return fmt.Errorf("stopped at %d", run.j)
+	case !bytes.Equal(got, o[:k]) || run.outN != min(k, 1):
+		return fmt.Errorf("walkPoses wrote %x (%d changes), writePose %x", got, run.outN, o[:k])
+	case walks[0] != wantW || picks[0] != wantP:
+		return fmt.Errorf("left %+v %+v, writePose %+v %+v", walks[0], picks[0], wantW, wantP)
+	}
+	return nil
 }
 
 // TestWalkPosesStops: walkPoses passes over the removed and the client's
