@@ -8,9 +8,8 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// useAVX2 says whether pickSet takes the vector path (the processor and
-// the operating system support AVX2). A variable, so that a test can take
-// the other path too.
+// useAVX2 says whether pickSet takes the vector path: the processor and
+// the operating system support AVX2.
 var useAVX2 = cpu.X86.HasAVX2
 
 // pickSet returns the picks of up to 64 entries as a bit each (bit j for

@@ -838,9 +838,9 @@ func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, mk int64, fra
 }
 
 // pickBlock returns the picks of up to 64 entries as a bit each (bit j for
-// blk[j]), in frame: a function of its own, with few variables, so that they all
-// stay in registers, and shifts only by constants (a shift by a variable
-// takes the one register CL). Each condition is the sign bit of a
+// blk[j]), in frame: a function of its own, with few variables, so that
+// they all stay in registers, and shifts only by constants (a shift by a
+// variable takes the one register CL). Each condition is the sign bit of a
 // difference (ticks are compared within 2^31 of each other: beyond, a
 // needless look), so that they combine as words.
 func pickBlock(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uint64 {

@@ -29,8 +29,6 @@ type poseRun struct {
 	len    int
 	outN   int
 	tick   uint32
-	stamp  uint16
-	_      [2]byte
 }
 
 // walkPoses is the walk's loop for the changes it writes straight into
@@ -60,7 +58,7 @@ func (s *ClientState) walkFast(cands []int32, mk int64, room int) bool {
 	run := poseRun{
 		cands: &cands[0], n: len(cands),
 		picks: &s.picks[0], walks: &s.walks[0], qpose: &s.arena.qpose[0], moves: s.arena.moves,
-		mk: mk, out: unsafe.SliceData(out), len: len(out), outN: s.outN, tick: s.tick, stamp: s.stamp,
+		mk: mk, out: unsafe.SliceData(out), len: len(out), outN: s.outN, tick: s.tick,
 	}
 	if len(s.owned) > 0 {
 		run.owned, run.nOwned = &s.owned[0], len(s.owned)

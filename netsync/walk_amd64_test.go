@@ -180,7 +180,7 @@ func walkPoseAsWritePose(held, now poseWords, tier uint8) error {
 	walks, picks, cands := []entWalk{w}, []entPick{pk}, []int32{0}
 	out := make([]byte, 3, 3+maxPoseChange+poseWindow)
 	run := poseRun{cands: &cands[0], n: 1, picks: &picks[0], walks: &walks[0], qpose: &qpose[0], moves: &noMoves,
-		out: &out[0], len: len(out), tick: tick, stamp: 1}
+		out: &out[0], len: len(out), tick: tick}
 	walkPoses(&run)
 	got := out[3:run.len]
 	switch {
@@ -218,7 +218,7 @@ func TestWalkPosesStops(t *testing.T) {
 	cands, owned := []int32{0, 1, 2, 3, 4, 5}, []int32{1}
 	out := make([]byte, 0, 6*maxPoseChange+poseWindow)
 	run := poseRun{cands: &cands[0], n: len(cands), picks: &picks[0], walks: &walks[0], qpose: &qpose[0], moves: moves,
-		owned: &owned[0], nOwned: 1, mk: 50, out: unsafe.SliceData(out), tick: tick, stamp: 1}
+		owned: &owned[0], nOwned: 1, mk: 50, out: unsafe.SliceData(out), tick: tick}
 	var stops []int
 	for {
 		walkPoses(&run)
