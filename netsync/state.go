@@ -24,6 +24,11 @@ type Interest struct {
 
 	enter2, leave2 float32
 	r2, out2, in2  [wire.TierCount - 1]float32 // squared edges; to go farther, nearer
+	// The edges an entity of each tier may cross, for its slack: farther
+	// (out: none for the last tier), nearer (in: none for tier 0), and the
+	// leave radius (reach).
+	out, in [wire.TierCount]float32
+	reach   float32
 }
 
 // DefaultInterest returns the game's interest: wire.AOIRadius,
@@ -45,12 +50,16 @@ func InterestFor(r float32) Interest {
 
 func (in *Interest) prepare() {
 	in.enter2 = in.Enter * in.Enter
-	in.leave2 = max(in.Leave, in.Enter) * max(in.Leave, in.Enter)
+	in.reach = max(in.Leave, in.Enter)
+	in.leave2 = in.reach * in.reach
+	in.out[wire.TierCount-1], in.in[0] = math.MaxFloat32, -math.MaxFloat32
 	for i, r := range in.TierRadius {
 		in.r2[i] = r * r
 		in.out2[i] = (r + in.TierHysteresis) * (r + in.TierHysteresis)
 		lo := max(r-in.TierHysteresis, 0)
 		in.in2[i] = lo * lo
+		in.out[i] = r + in.TierHysteresis
+		in.in[i+1] = r - in.TierHysteresis
 	}
 }
 
@@ -1325,17 +1334,15 @@ func (s *ClientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
 	}
 	in := s.in
 	d := float32(math.Sqrt(float64(d2)))
-	sl := float32(math.MaxFloat32)
+	sl := float32(maxSlack)
 	if bound {
-		sl = max(in.Leave, in.Enter) - d
+		sl = in.reach - d
 	}
-	if tier < wire.TierCount-1 {
-		sl = min(sl, in.TierRadius[tier]+in.TierHysteresis-d)
-	}
-	if tier > 0 {
-		sl = min(sl, d-(in.TierRadius[tier-1]-in.TierHysteresis))
-	}
-	return min(sl, maxSlack) - slackEpsilon
+	// The last tier has no edge farther, tier 0 none nearer: theirs are
+	// ±MaxFloat32, whose distance no slack reaches (at a finite distance:
+	// at an infinite one, like a NaN's, the slack is none, a look a frame).
+	t := tier & (wire.TierCount - 1)
+	return min(sl, in.out[t]-d, d-in.in[t], maxSlack) - slackEpsilon
 }
 
 // poseDiff returns the quantized pose groups whose bytes differ between q
