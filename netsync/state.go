@@ -25,10 +25,10 @@ type Interest struct {
 	enter2, leave2 float32
 	r2, out2, in2  [wire.TierCount - 1]float32 // squared edges; to go farther, nearer
 	// The edges an entity of each tier may cross, for its slack: farther
-	// (out: none for the last tier), nearer (in: none for tier 0), and the
-	// leave radius (reach).
-	out, in [wire.TierCount]float32
-	reach   float32
+	// (outer: none for the last tier), nearer (inner: none for tier 0), and
+	// the leave radius (reach).
+	outer, inner [wire.TierCount]float32
+	reach        float32
 }
 
 // DefaultInterest returns the game's interest: wire.AOIRadius,
@@ -52,14 +52,14 @@ func (in *Interest) prepare() {
 	in.enter2 = in.Enter * in.Enter
 	in.reach = max(in.Leave, in.Enter)
 	in.leave2 = in.reach * in.reach
-	in.out[wire.TierCount-1], in.in[0] = math.MaxFloat32, -math.MaxFloat32
+	in.outer[wire.TierCount-1], in.inner[0] = math.MaxFloat32, -math.MaxFloat32
 	for i, r := range in.TierRadius {
 		in.r2[i] = r * r
 		in.out2[i] = (r + in.TierHysteresis) * (r + in.TierHysteresis)
 		lo := max(r-in.TierHysteresis, 0)
 		in.in2[i] = lo * lo
-		in.out[i] = r + in.TierHysteresis
-		in.in[i+1] = r - in.TierHysteresis
+		in.outer[i] = r + in.TierHysteresis
+		in.inner[i+1] = r - in.TierHysteresis
 	}
 }
 
@@ -1342,7 +1342,7 @@ func (s *ClientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
 	// ±MaxFloat32, whose distance no slack reaches (at a finite distance:
 	// at an infinite one, like a NaN's, the slack is none, a look a frame).
 	t := tier & (wire.TierCount - 1)
-	return min(sl, in.out[t]-d, d-in.in[t], maxSlack) - slackEpsilon
+	return min(sl, in.outer[t]-d, d-in.inner[t], maxSlack) - slackEpsilon
 }
 
 // poseDiff returns the quantized pose groups whose bytes differ between q

@@ -93,6 +93,8 @@ const (
 	asmSmallSteps  = wire.SmallSteps
 	asmStepMax     = wire.SmallStepMax
 	asmTierShift   = wire.TierShift
+	asmStepsEnd    = 4 + wire.SmallStepBytes // a change's length after its position as steps
+	asmWholeEnd    = 4 + wire.PositionBytes  // and as a whole position
 )
 
 // walk_amd64.s writes stRest as a shift by 2, and steps through entPicks,

@@ -149,14 +149,14 @@ notowned:
 	CMPQ DX, $(2*const_asmStepMax+1)
 	JCC whole
 	ORL $const_asmSmallSteps, R9
-	MOVL $10, R12                   // 4 + SmallStepBytes
+	MOVL $const_asmStepsEnd, R12
 	JMP rotation
 whole:
 	MOVQ poseWords_a(BX), AX
 	MOVQ AX, 4(R11)
 	MOVL poseWords_b(BX), AX
 	MOVL AX, 12(R11)
-	MOVL $16, R12                   // 4 + PositionBytes
+	MOVL $const_asmWholeEnd, R12
 
 rotation:
 	MOVL (poseWords_b+4)(BX), AX
