@@ -199,7 +199,7 @@ func TestEightClientsOverWebSocket(t *testing.T) {
 	if w.gone-w.firstFull > server.SlowTicks {
 		t.Errorf("cut off %d ticks after its first dropped snapshot, want at most SlowTicks (%d)", w.gone-w.firstFull, server.SlowTicks)
 	}
-	if w.gone-w.firstFull > server.SnapshotEvery && w.room.KeyframesBy[server.KeyframeSendFull] == 0 {
+	if w.gone-w.firstFull > wire.SnapshotEvery && w.room.KeyframesBy[server.KeyframeSendFull] == 0 {
 		t.Error("a snapshot was dropped, and the next was not a keyframe (send-full)")
 	}
 }

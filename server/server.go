@@ -26,10 +26,6 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// SnapshotEvery is the ticks between two snapshots: 3, twenty snapshots a
-// second at 60 ticks (the reference).
-const SnapshotEvery = 3
-
 // SlowTicks is how long a client's send queue may stay full before it is
 // cut off: 5 s. Until then each dropped frame is made good by a keyframe.
 const SlowTicks = 5 * ecs.TickRate
@@ -175,9 +171,9 @@ func (g *GameServer) Arena() *netsync.Arena { return g.arena }
 func (g *GameServer) Level() *levels.Level { return g.cfg.Level }
 
 // snapshotDue reports whether s gets its snapshot this tick: every
-// SnapshotEvery ticks, on the ticks of its phase.
+// wire.SnapshotEvery ticks, on the ticks of its phase.
 func (g *GameServer) snapshotDue(s *Session) bool {
-	return (g.w.Tick()+uint64(s.id))%SnapshotEvery == 0
+	return (g.w.Tick()+uint64(s.id))%wire.SnapshotEvery == 0
 }
 
 // SnapshotTime returns how long the last tick took to encode and send its
@@ -228,11 +224,11 @@ func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
 // step, then the snapshots due and the text frames that changed. Room
 // goroutine only.
 //
-// Every client gets a snapshot every SnapshotEvery ticks, but not all on
-// the same tick: a session's snapshots go on the ticks of its phase (its id
-// modulo SnapshotEvery), so each tick encodes a third of the clients rather
-// than every third tick all of them, and the tick's worst case is a third
-// of what it would be.
+// Every client gets a snapshot every wire.SnapshotEvery ticks, but not all
+// on the same tick: a session's snapshots go on the ticks of its phase (its
+// id modulo wire.SnapshotEvery), so each tick encodes a third of the
+// clients rather than every third tick all of them, and the tick's worst
+// case is a third of what it would be.
 func (g *GameServer) Tick() {
 	g.admit()
 	for _, s := range g.sessions {
@@ -337,7 +333,7 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
 		Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
 		Consts: textframe.WelcomeConsts{
-			TickRate: ecs.TickRate, SnapshotEvery: SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
+			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
 		Zones: welcomeZones(g.cfg.Level),
