@@ -152,7 +152,7 @@ func New(cfg Config) (*GameServer, error) {
 		Level:  cfg.Level,
 		Static: st,
 		Input:  ecs.SystemFunc(g.applyInputs),
-		Sync:   newSyncSystem(w, g.arena),
+		Arena:  g.arena,
 	})
 	if err := w.SetSchedule(entries); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/systems"
 	sysphys "github.com/fiveonit/engine/systems/physics"
 )
@@ -47,7 +48,7 @@ func TestEntriesOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			entries := systems.Entries(w, systems.Options{Level: l, Static: st, Input: nop, Sync: nop})
+			entries := systems.Entries(w, systems.Options{Level: l, Static: st, Input: nop, Arena: netsync.NewArena()})
 			if _, err := ecs.NewSchedule(entries); err != nil {
 				t.Fatal(err)
 			}
