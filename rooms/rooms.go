@@ -138,12 +138,10 @@ type Config struct {
 	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
-	// OnTick, if set, is called in the room's goroutine after every tick
-	// (metrics read the game server there).
-	OnTick func(r *Room)
 	// Observe, if set, is called in a room's goroutine as the room
 	// starts; the observer it returns (nil: none) is told of each of the
-	// room's ticks and of its end, in that goroutine (metrics).
+	// room's ticks and of its end, in that goroutine, where it may read
+	// the room's game server (metrics, tests).
 	Observe func(r *Room) RoomObserver
 }
 
@@ -577,8 +575,8 @@ type Room struct {
 	lastWarn time.Time
 }
 
-// Server returns the room's game server. Use it only from OnTick (the
-// room's goroutine).
+// Server returns the room's game server. Use it only from a RoomObserver
+// (the room's goroutine).
 func (r *Room) Server() *server.GameServer { return r.gs }
 
 // Info returns the room's description.
@@ -591,7 +589,7 @@ func (r *Room) Info() RoomInfo {
 func (r *Room) Overruns() uint64 { return r.overruns.Load() }
 
 // LastTick returns how long the last tick took (the game server's whole
-// Tick). Room goroutine only (OnTick, a RoomObserver).
+// Tick). Room goroutine only (a RoomObserver).
 func (r *Room) LastTick() time.Duration { return r.lastTick }
 
 // OverrunWarnEvery is the least time between two warnings that a room
@@ -667,9 +665,6 @@ func (r *Room) catchUp(now time.Time, next *time.Time) {
 			r.overruns.Add(1)
 		}
 		r.ticks.Add(1)
-		if r.m.cfg.OnTick != nil {
-			r.m.cfg.OnTick(r)
-		}
 		if r.obs != nil {
 			r.obs.Ticked(r)
 		}
