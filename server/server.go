@@ -30,8 +30,13 @@ import (
 // cut off: 5 s. Until then each dropped frame is made good by a keyframe.
 const SlowTicks = 5 * ecs.TickRate
 
-// MaxPlayers is the most players a room takes by default.
+// MaxPlayers is the most players a room takes, and the number it takes
+// unless Config.MaxPlayers says fewer.
 const MaxPlayers = 64
+
+// ErrMaxPlayers is returned by New for a Config.MaxPlayers that is
+// negative or above MaxPlayers.
+var ErrMaxPlayers = fmt.Errorf("server: a room takes from 1 to %d players", MaxPlayers)
 
 // tickEvents is the room made once for a tick's events and for its
 // crimes: more than a busy city tick has seen.
@@ -53,7 +58,8 @@ type Config struct {
 	// Debug honours every client's debug commands (FOI_DEBUG=1). A test-*
 	// level honours them whatever Debug says.
 	Debug bool
-	// MaxPlayers bounds the players; 0 means MaxPlayers.
+	// MaxPlayers bounds the players, at most MaxPlayers; 0 means
+	// MaxPlayers.
 	MaxPlayers int
 	// EncodeWorkers is how many goroutines encode a tick's snapshots
 	// (the room's own included); 0 or 1 encodes on the room goroutine
@@ -110,12 +116,16 @@ type GameServer struct {
 	trailers *generic.Filter1[components.TrailerLink]
 }
 
-// New makes a room's game server on cfg.Level.
+// New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
+// for a cfg.MaxPlayers out of its range.
 func New(cfg Config) (*GameServer, error) {
 	if cfg.Level == nil {
 		return nil, fmt.Errorf("server: no level")
 	}
-	if cfg.MaxPlayers <= 0 || cfg.MaxPlayers > MaxPlayers {
+	switch {
+	case cfg.MaxPlayers < 0 || cfg.MaxPlayers > MaxPlayers:
+		return nil, fmt.Errorf("%w, not %d", ErrMaxPlayers, cfg.MaxPlayers)
+	case cfg.MaxPlayers == 0:
 		cfg.MaxPlayers = MaxPlayers
 	}
 	st := cfg.Static
