@@ -127,14 +127,17 @@ type Config struct {
 	Debug bool
 	// MaxRooms bounds the rooms (0: 64).
 	MaxRooms int
+	// MaxPlayers bounds the players of each room (0: server.MaxPlayers,
+	// the most it may be).
+	MaxPlayers int
 	// MaxRoomsFrom bounds the rooms open that joins from one address
 	// (Options.From) made (0: 8), so that one client cannot take every
 	// room MaxRooms allows; the players behind one NAT share it.
 	MaxRoomsFrom int
 	// MaxPlayersFrom bounds the players joined from one address
-	// (Options.From) in all the rooms together (0: server.MaxPlayers, a
-	// room's worth), so that one client cannot take the places of every
-	// room; the players behind one NAT share it.
+	// (Options.From) in all the rooms together (0: server.MaxPlayers, the
+	// most a room may take), so that one client cannot take the places of
+	// every room; the players behind one NAT share it.
 	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
@@ -402,7 +405,7 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 		rules.Pedestrians = o.Pedestrians
 	}
 	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
-		EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
+		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
 	if err != nil {
 		return nil, err
 	}
