@@ -58,10 +58,10 @@ var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 // made by joins from its address, still open, are Config.MaxRoomsFrom.
 var ErrRoomsFrom = errors.New("rooms: the rooms made from this address are the most one address may have open")
 
-// ErrMaxRooms is returned, after the count, for a join that would make a
-// room when Config.MaxRooms are open or being made: "rooms: 64 rooms
-// already, the most this server runs".
-var ErrMaxRooms = errors.New("rooms already, the most this server runs")
+// ErrMaxRooms is returned for a join that would make a room when
+// Config.MaxRooms are open or being made, wrapped with their count:
+// "rooms: the rooms open are the most this server runs (64)".
+var ErrMaxRooms = errors.New("rooms: the rooms open are the most this server runs")
 
 // ErrShuttingDown is returned for a join once the manager shuts down.
 var ErrShuttingDown = errors.New("rooms: shutting down")
@@ -438,7 +438,7 @@ func (m *Manager) canMake(name, from string) error {
 	case !roomName.MatchString(name):
 		return ErrBadRoomName
 	case n >= m.cfg.MaxRooms:
-		return fmt.Errorf("rooms: %d %w", n, ErrMaxRooms)
+		return fmt.Errorf("%w (%d)", ErrMaxRooms, n)
 	}
 	if from == "" {
 		return nil
