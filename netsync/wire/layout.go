@@ -203,8 +203,8 @@ const TierHysteresis float32 = 4
 const CheckEvery = 64
 
 // SnapshotEvery is the ticks between two snapshots of a client: 20
-// snapshots a second at 60 ticks a second. It is the one source: the server
-// sends on it, and its welcome tells the clients.
+// snapshots per second at 60 ticks per second. It is the one source: the
+// server sends on it, and its welcome tells the clients.
 const SnapshotEvery = 3
 
 // GroupEqual reports whether group g holds the same bytes in a and b. It
