@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fiveonit/engine/internal/envflag"
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/server"
@@ -85,9 +86,8 @@ var envFlags = [][2]string{
 	{"rtc-ports", "FOI_RTC_PORTS"},
 }
 
-// parseFlags reads the flags in args over the environment's defaults. An
-// environment value that does not parse is an error, as a bad flag is: a
-// server on settings other than its operator's is worse than none.
+// parseFlags reads the flags in args over the environment's defaults
+// (envflag.Set). A value that does not parse, from either, is an error.
 func parseFlags(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
@@ -110,33 +110,13 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.rtcIPs, "rtc-ips", "", "comma-separated local IPs WebRTC gathers host candidates on; empty: every interface's and loopback (env FOI_RTC_IPS)")
 	fs.StringVar(&c.rtcPublicIPs, "rtc-public-ips", "", "comma-separated public IPs announced instead of the host candidates', behind a 1:1 NAT (env FOI_RTC_PUBLIC_IPS)")
 	fs.StringVar(&c.rtcPorts, "rtc-ports", "", "UDP port range MIN-MAX for WebRTC; empty: ephemeral ports (env FOI_RTC_PORTS)")
-	for _, f := range envFlags {
-		if v, ok := os.LookupEnv(f[1]); ok {
-			if err := fs.Set(f[0], v); err != nil {
-				return c, fmt.Errorf("%s=%q: -%s takes %s: %w", f[1], v, f[0], takes(fs.Lookup(f[0])), err)
-			}
-		}
+	if err := envflag.Set(fs, envFlags); err != nil {
+		return c, err
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	return c, nil
-}
-
-// takes says what values flag f takes, for the error of an environment
-// value that does not parse (only the booleans, the numbers and the
-// durations can fail).
-func takes(f *flag.Flag) string {
-	typ, _ := flag.UnquoteUsage(f)
-	switch typ {
-	case "":
-		return "1, 0, true or false"
-	case "int":
-		return "a whole number"
-	case "duration":
-		return "a duration such as 30s or 1m30s"
-	}
-	return "a " + typ
 }
 
 func main() {
