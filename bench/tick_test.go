@@ -117,7 +117,7 @@ func BenchmarkPhysicsStep(b *testing.B) {
 			}
 			b.StopTimer()
 			for _, tm := range w.Sched.Timings() {
-				if tm.Name == "physics" {
+				if tm.Name == sysphys.Name {
 					b.ReportMetric(float64(tm.Total.Nanoseconds())/float64(tm.Runs)/float64(bodies), "ns/body/step")
 				}
 			}

@@ -260,9 +260,9 @@ const SkipAhead = BufferHigh
 // stalled (a frozen tab, a lag spike, a slow machine) while the server
 // went on. Every input it sent from there would come after its tick was
 // spent, too late to steer, until the pace's 3% made up the whole stall (a
-// second's stall: some 30 s). So, as the reference has it, the client that
-// fell behind skips ticks: its next is SkipAhead past lastSeq, and no
-// input of the ticks skipped is sent.
+// second's stall: some 30 s). So the client that fell behind skips ticks:
+// its next is SkipAhead past lastSeq, and no input of the ticks skipped is
+// sent.
 func (c *Client) catchUp(lastSeq uint32) {
 	if lastSeq == 0 || lastSeq < c.seq {
 		return

@@ -11,15 +11,16 @@ type Phase uint8
 
 // The phases of a tick, in order.
 const (
-	// PhaseInput applies the players' inputs (and the seats: entering,
-	// leaving, forwarding a driver's input to the car).
+	// PhaseInput applies the players' inputs: what they drive, where
+	// they sit, what they fire.
 	PhaseInput Phase = iota
-	// PhasePreStep runs the world's own agents: spawners, gates, police,
-	// pedestrians and AI, in that order (PreStepOrder).
+	// PhasePreStep runs the world's own agents, who act before the step
+	// moves everyone.
 	PhasePreStep
-	// PhaseStep is the physics step.
+	// PhaseStep moves the bodies and finds their collisions.
 	PhaseStep
-	// PhasePostStep reacts to the step: damage, missions.
+	// PhasePostStep reacts to the step: the damage its collisions did,
+	// the zones the bodies ended in.
 	PhasePostStep
 	// PhaseSync quantizes the world for the snapshots.
 	PhaseSync
@@ -35,10 +36,6 @@ func (p Phase) String() string {
 	}
 	return fmt.Sprintf("phase(%d)", p)
 }
-
-// PreStepOrder is the order the reference gives the pre-step systems. A
-// schedule may leave any of them out, but those it has run in this order.
-var PreStepOrder = []string{"spawners", "gates", "police", "pedestrians", "ai"}
 
 // System is one job run once per tick.
 //
@@ -82,11 +79,11 @@ type Schedule struct {
 }
 
 // NewSchedule checks entries and returns their schedule. The entries must be
-// in phase order, have unique non-empty names and a non-nil System, and keep
-// the pre-step systems in PreStepOrder.
+// in phase order and have unique non-empty names and a non-nil System.
+// Within a phase they run in the order given: the caller that lists the
+// systems owns that order.
 func NewSchedule(entries []Entry) (*Schedule, error) {
 	s := &Schedule{entries: append([]Entry(nil), entries...)}
-	preRank := -1
 	for i, e := range s.entries {
 		if e.Name == "" || e.System == nil {
 			return nil, fmt.Errorf("ecs: schedule entry %d: name and system are required", i)
@@ -102,24 +99,9 @@ func NewSchedule(entries []Entry) (*Schedule, error) {
 				return nil, fmt.Errorf("ecs: schedule entry %q: name used twice", e.Name)
 			}
 		}
-		if r := preStepRank(e.Name); r >= 0 && e.Phase == PhasePreStep {
-			if r < preRank {
-				return nil, fmt.Errorf("ecs: schedule entry %q: pre-step order is %v", e.Name, PreStepOrder)
-			}
-			preRank = r
-		}
 		s.timings = append(s.timings, Timing{Name: e.Name, Phase: e.Phase})
 	}
 	return s, nil
-}
-
-func preStepRank(name string) int {
-	for i, n := range PreStepOrder {
-		if n == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // Run runs every system once, in order, applying w.Cmd after each, and

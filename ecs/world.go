@@ -52,15 +52,16 @@ type World struct {
 	// drawn in schedule order, so a replay draws the same numbers.
 	RNG *rand.Rand
 	// Events are this tick's events (shots, blasts, hits, carjacks),
-	// emptied at the start of each Step and read by netsync at its end.
+	// emptied at the start of each Step and read by the sync phase at
+	// its end.
 	Events []components.Event
-	// Contacts are the last physics step's collisions, written by the
-	// physics system and read by the systems after it (damage, crimes).
+	// Contacts are the last step's collisions, written in the step phase
+	// and read by the systems after it.
 	Contacts []components.Contact
 	// Crimes are the crimes committed in the last tick (hits, carjacks,
 	// shots, restricted zones), appended by the systems that see them and
-	// read by the police at the start of the next tick's pre-step.
-	// Step empties the list after the police have had it: see Step.
+	// read in the next tick through LastCrimes; Step drops them once that
+	// tick's schedule has run.
 	Crimes []components.Crime
 
 	identity  generic.Map1[components.Identity]
@@ -103,7 +104,7 @@ func (w *World) SetSchedule(entries []Entry) error {
 // Step runs one tick: it empties the tick's events, runs the schedule
 // (applying the command buffer after each system) and advances the clock.
 // The crimes of the previous tick are kept until this tick's schedule has
-// run (the police read them in the pre-step), then replaced by this tick's.
+// run (LastCrimes), then replaced by this tick's.
 func (w *World) Step() {
 	clear(w.Events)
 	w.Events = w.Events[:0]

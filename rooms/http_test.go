@@ -88,8 +88,8 @@ type stalledWatch struct {
 	room      server.Stats
 }
 
-// tick is the rooms' OnTick: it reads the default room's game server.
-func (w *stalledWatch) tick(r *Room) {
+// Ticked reads the default room's game server after each of its ticks.
+func (w *stalledWatch) Ticked(r *Room) {
 	if r.Name != "default" {
 		return
 	}
@@ -114,6 +114,10 @@ func (w *stalledWatch) tick(r *Room) {
 	}
 }
 
+// Closed does nothing: the test reads what the watch saw while the room
+// ran.
+func (w *stalledWatch) Closed(*Room) {}
+
 func (w *stalledWatch) get() stalledWatch {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -137,7 +141,8 @@ func TestEightClientsOverWebSocket(t *testing.T) {
 		d = 2 * time.Second
 	}
 	watch := &stalledWatch{}
-	m, err := NewManager(Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond, OnTick: watch.tick})
+	m, err := NewManager(Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond,
+		Observe: func(*Room) RoomObserver { return watch }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +204,7 @@ func TestEightClientsOverWebSocket(t *testing.T) {
 	if w.gone-w.firstFull > server.SlowTicks {
 		t.Errorf("cut off %d ticks after its first dropped snapshot, want at most SlowTicks (%d)", w.gone-w.firstFull, server.SlowTicks)
 	}
-	if w.gone-w.firstFull > server.SnapshotEvery && w.room.KeyframesBy[server.KeyframeSendFull] == 0 {
+	if w.gone-w.firstFull > wire.SnapshotEvery && w.room.KeyframesBy[server.KeyframeSendFull] == 0 {
 		t.Error("a snapshot was dropped, and the next was not a keyframe (send-full)")
 	}
 }

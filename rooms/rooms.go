@@ -58,10 +58,10 @@ var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 // made by joins from its address, still open, are Config.MaxRoomsFrom.
 var ErrRoomsFrom = errors.New("rooms: the rooms made from this address are the most one address may have open")
 
-// ErrMaxRooms is returned, after the count, for a join that would make a
-// room when Config.MaxRooms are open or being made: "rooms: 64 rooms
-// already, the most this server runs".
-var ErrMaxRooms = errors.New("rooms already, the most this server runs")
+// ErrMaxRooms is returned for a join that would make a room when
+// Config.MaxRooms are open or being made, wrapped with their count:
+// "rooms: the rooms open are the most this server runs (64)".
+var ErrMaxRooms = errors.New("rooms: the rooms open are the most this server runs")
 
 // ErrShuttingDown is returned for a join once the manager shuts down.
 var ErrShuttingDown = errors.New("rooms: shutting down")
@@ -127,23 +127,24 @@ type Config struct {
 	Debug bool
 	// MaxRooms bounds the rooms (0: 64).
 	MaxRooms int
+	// MaxPlayers bounds the players of each room (0: server.MaxPlayers,
+	// the most it may be).
+	MaxPlayers int
 	// MaxRoomsFrom bounds the rooms open that joins from one address
 	// (Options.From) made (0: 8), so that one client cannot take every
 	// room MaxRooms allows; the players behind one NAT share it.
 	MaxRoomsFrom int
 	// MaxPlayersFrom bounds the players joined from one address
-	// (Options.From) in all the rooms together (0: server.MaxPlayers, a
-	// room's worth), so that one client cannot take the places of every
-	// room; the players behind one NAT share it.
+	// (Options.From) in all the rooms together (0: server.MaxPlayers, the
+	// most a room may take), so that one client cannot take the places of
+	// every room; the players behind one NAT share it.
 	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
-	// OnTick, if set, is called in the room's goroutine after every tick
-	// (metrics read the game server there).
-	OnTick func(r *Room)
 	// Observe, if set, is called in a room's goroutine as the room
 	// starts; the observer it returns (nil: none) is told of each of the
-	// room's ticks and of its end, in that goroutine (metrics).
+	// room's ticks and of its end, in that goroutine, where it may read
+	// the room's game server (metrics, tests).
 	Observe func(r *Room) RoomObserver
 }
 
@@ -404,7 +405,7 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 		rules.Pedestrians = o.Pedestrians
 	}
 	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
-		EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
+		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
 	if err != nil {
 		return nil, err
 	}
@@ -437,7 +438,7 @@ func (m *Manager) canMake(name, from string) error {
 	case !roomName.MatchString(name):
 		return ErrBadRoomName
 	case n >= m.cfg.MaxRooms:
-		return fmt.Errorf("rooms: %d %w", n, ErrMaxRooms)
+		return fmt.Errorf("%w (%d)", ErrMaxRooms, n)
 	}
 	if from == "" {
 		return nil
@@ -577,8 +578,8 @@ type Room struct {
 	lastWarn time.Time
 }
 
-// Server returns the room's game server. Use it only from OnTick (the
-// room's goroutine).
+// Server returns the room's game server. Use it only from a RoomObserver
+// (the room's goroutine).
 func (r *Room) Server() *server.GameServer { return r.gs }
 
 // Info returns the room's description.
@@ -591,7 +592,7 @@ func (r *Room) Info() RoomInfo {
 func (r *Room) Overruns() uint64 { return r.overruns.Load() }
 
 // LastTick returns how long the last tick took (the game server's whole
-// Tick). Room goroutine only (OnTick, a RoomObserver).
+// Tick). Room goroutine only (a RoomObserver).
 func (r *Room) LastTick() time.Duration { return r.lastTick }
 
 // OverrunWarnEvery is the least time between two warnings that a room
@@ -667,9 +668,6 @@ func (r *Room) catchUp(now time.Time, next *time.Time) {
 			r.overruns.Add(1)
 		}
 		r.ticks.Add(1)
-		if r.m.cfg.OnTick != nil {
-			r.m.cfg.OnTick(r)
-		}
 		if r.obs != nil {
 			r.obs.Ticked(r)
 		}

@@ -10,6 +10,9 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems"
+	"github.com/fiveonit/engine/systems/gates"
+	"github.com/fiveonit/engine/systems/police"
+	"github.com/fiveonit/engine/systems/spawners"
 )
 
 // debugCommands are the debug commands, by name. A command that needs a
@@ -23,9 +26,9 @@ var debugCommands = map[string]struct {
 	"spawn-car":   {"", (*GameServer).debugSpawnCar},
 	"clock":       {"", (*GameServer).debugClock},
 	"kill":        {"", (*GameServer).debugKill},
-	"wanted":      {"police", (*GameServer).debugWanted},
-	"give-key":    {"gates", (*GameServer).debugGiveKey},
-	"reset-level": {"spawners", (*GameServer).debugResetLevel},
+	"wanted":      {police.Name, (*GameServer).debugWanted},
+	"give-key":    {gates.Name, (*GameServer).debugGiveKey},
+	"reset-level": {spawners.Name, (*GameServer).debugResetLevel},
 }
 
 // ErrDebugOff is the reply to a debug command from a client whose debug

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
 )
 
@@ -112,7 +113,7 @@ func TestDebugSpawnCar(t *testing.T) {
 					t.Errorf("seat %d of the new car is taken", i)
 				}
 			}
-			for k := 0; k < SnapshotEvery; k++ {
+			for k := 0; k < wire.SnapshotEvery; k++ {
 				g.Tick()
 			}
 			p.read()

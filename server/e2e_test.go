@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -97,7 +98,7 @@ func TestSixteenClientsSixtySeconds(t *testing.T) {
 			st := p.c.Stats()
 			if st.Corrections > before && st.LastCorrection >= 0.01 {
 				wid, _, _ := p.c.Controlled()
-				if at, ok := touched[wid]; ok && g.w.Tick()-at < 2*SnapshotEvery {
+				if at, ok := touched[wid]; ok && g.w.Tick()-at < 2*wire.SnapshotEvery {
 					explained++
 				} else {
 					unexplained++
@@ -123,14 +124,14 @@ func TestSixteenClientsSixtySeconds(t *testing.T) {
 		if st.Resyncs != 0 {
 			t.Errorf("client %d: %d frames refused", p.s.ID(), st.Resyncs)
 		}
-		if st.Snapshots < ticks/SnapshotEvery-2 {
+		if st.Snapshots < ticks/wire.SnapshotEvery-2 {
 			t.Errorf("client %d: %d snapshots", p.s.ID(), st.Snapshots)
 		}
 		sum.Reconciles += st.Reconciles
 		sum.Corrections += st.Corrections
 		sum.MaxCorrection = max(sum.MaxCorrection, st.MaxCorrection)
 	}
-	if sum.Reconciles < n*ticks/SnapshotEvery/2 {
+	if sum.Reconciles < n*ticks/wire.SnapshotEvery/2 {
 		t.Fatalf("only %d reconciliations: the clients hardly predicted", sum.Reconciles)
 	}
 	if g.Stats().Guesses != 0 {

@@ -208,8 +208,8 @@ func (g *GameServer) trailerOf(v ecs.Entity) uint16 {
 	return 0
 }
 
-// ReadoutEvery is the ticks between two debug readouts: twice a second (the
-// reference).
+// ReadoutEvery is the ticks between two debug readouts: twice per second,
+// often enough for a person watching the AI's numbers.
 const ReadoutEvery = ecs.TickRate / 2
 
 // readout sends a debug client the AI's readout, when the room runs an AI,
@@ -230,7 +230,8 @@ func (g *GameServer) readout(s *Session) bool {
 }
 
 // HeatEvery is the ticks between two Wanted frames that only carry a
-// changed Heat: at most twice a second (the reference).
+// changed Heat: at most twice per second. Heat may change every tick, and a
+// meter on the screen needs no more; a change of stars goes at once.
 const HeatEvery = ecs.TickRate / 2
 
 // notify sends s the text frames whose content changed: the clock, its

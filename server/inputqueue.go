@@ -42,7 +42,7 @@ type InputStats struct {
 }
 
 // InputQueue holds one client's inputs and yields exactly one per server
-// tick, as the reference says:
+// tick, by these rules:
 //
 //   - input n is the client's tick n; the server runs exactly one of a
 //     client's ticks with each of its own, from its first input on;

@@ -26,16 +26,17 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// SnapshotEvery is the ticks between two snapshots: 3, twenty snapshots a
-// second at 60 ticks (the reference).
-const SnapshotEvery = 3
-
 // SlowTicks is how long a client's send queue may stay full before it is
 // cut off: 5 s. Until then each dropped frame is made good by a keyframe.
 const SlowTicks = 5 * ecs.TickRate
 
-// MaxPlayers is the most players a room takes by default.
+// MaxPlayers is the most players a room takes, and the number it takes
+// unless Config.MaxPlayers says fewer.
 const MaxPlayers = 64
+
+// ErrMaxPlayers is returned by New for a Config.MaxPlayers that is
+// negative or above MaxPlayers.
+var ErrMaxPlayers = fmt.Errorf("server: a room takes from 1 to %d players", MaxPlayers)
 
 // tickEvents is the room made once for a tick's events and for its
 // crimes: more than a busy city tick has seen.
@@ -57,7 +58,8 @@ type Config struct {
 	// Debug honours every client's debug commands (FOI_DEBUG=1). A test-*
 	// level honours them whatever Debug says.
 	Debug bool
-	// MaxPlayers bounds the players; 0 means MaxPlayers.
+	// MaxPlayers bounds the players, at most MaxPlayers; 0 means
+	// MaxPlayers.
 	MaxPlayers int
 	// EncodeWorkers is how many goroutines encode a tick's snapshots
 	// (the room's own included); 0 or 1 encodes on the room goroutine
@@ -114,12 +116,16 @@ type GameServer struct {
 	trailers *generic.Filter1[components.TrailerLink]
 }
 
-// New makes a room's game server on cfg.Level.
+// New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
+// for a cfg.MaxPlayers out of its range.
 func New(cfg Config) (*GameServer, error) {
 	if cfg.Level == nil {
 		return nil, fmt.Errorf("server: no level")
 	}
-	if cfg.MaxPlayers <= 0 || cfg.MaxPlayers > MaxPlayers {
+	switch {
+	case cfg.MaxPlayers < 0 || cfg.MaxPlayers > MaxPlayers:
+		return nil, fmt.Errorf("%w, not %d", ErrMaxPlayers, cfg.MaxPlayers)
+	case cfg.MaxPlayers == 0:
 		cfg.MaxPlayers = MaxPlayers
 	}
 	st := cfg.Static
@@ -156,7 +162,7 @@ func New(cfg Config) (*GameServer, error) {
 		Level:  cfg.Level,
 		Static: st,
 		Input:  ecs.SystemFunc(g.applyInputs),
-		Sync:   newSyncSystem(w, g.arena),
+		Arena:  g.arena,
 	})
 	if err := w.SetSchedule(entries); err != nil {
 		return nil, err
@@ -175,9 +181,9 @@ func (g *GameServer) Arena() *netsync.Arena { return g.arena }
 func (g *GameServer) Level() *levels.Level { return g.cfg.Level }
 
 // snapshotDue reports whether s gets its snapshot this tick: every
-// SnapshotEvery ticks, on the ticks of its phase.
+// wire.SnapshotEvery ticks, on the ticks of its phase.
 func (g *GameServer) snapshotDue(s *Session) bool {
-	return (g.w.Tick()+uint64(s.id))%SnapshotEvery == 0
+	return (g.w.Tick()+uint64(s.id))%wire.SnapshotEvery == 0
 }
 
 // SnapshotTime returns how long the last tick took to encode and send its
@@ -228,11 +234,11 @@ func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
 // step, then the snapshots due and the text frames that changed. Room
 // goroutine only.
 //
-// Every client gets a snapshot every SnapshotEvery ticks, but not all on
-// the same tick: a session's snapshots go on the ticks of its phase (its id
-// modulo SnapshotEvery), so each tick encodes a third of the clients rather
-// than every third tick all of them, and the tick's worst case is a third
-// of what it would be.
+// Every client gets a snapshot every wire.SnapshotEvery ticks, but not all
+// on the same tick: a session's snapshots go on the ticks of its phase (its
+// id modulo wire.SnapshotEvery), so each tick encodes a third of the
+// clients rather than every third tick all of them, and the tick's worst
+// case is a third of what it would be.
 func (g *GameServer) Tick() {
 	g.admit()
 	for _, s := range g.sessions {
@@ -337,7 +343,7 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
 		Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
 		Consts: textframe.WelcomeConsts{
-			TickRate: ecs.TickRate, SnapshotEvery: SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
+			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
 		Zones: welcomeZones(g.cfg.Level),

@@ -244,7 +244,7 @@ func TestSlowClientDoesNotStallRoom(t *testing.T) {
 	good := join(t, g, Who{})
 	c := NewMemConn(false, 8)
 	slow, _ := g.Join(c, Who{})
-	for i := 0; i < SlowTicks+SnapshotEvery*2+10; i++ {
+	for i := 0; i < SlowTicks+wire.SnapshotEvery*2+10; i++ {
 		good.send(components.Drive{})
 		g.Tick()
 		good.read()
@@ -255,7 +255,7 @@ func TestSlowClientDoesNotStallRoom(t *testing.T) {
 	if slow.Stats().SendFull == 0 {
 		t.Fatal("no frame was dropped")
 	}
-	want := int(g.World().Tick()) / SnapshotEvery
+	want := int(g.World().Tick()) / wire.SnapshotEvery
 	if good.frames < want-1 {
 		t.Fatalf("good client got %d frames, want %d", good.frames, want)
 	}
@@ -602,7 +602,7 @@ func TestChecksSpread(t *testing.T) {
 	}
 	checks := map[uint32][]int{} // tick: the clients whose delta carried a check
 	per := make([]int, len(ps))
-	for range 3*wire.CheckEvery*SnapshotEvery + 10 {
+	for range 3*wire.CheckEvery*wire.SnapshotEvery + 10 {
 		g.Tick()
 		for i, p := range ps {
 			for _, f := range p.c.Recv() {

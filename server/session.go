@@ -231,6 +231,6 @@ func (s *Session) Stats() SessionStats { return s.stats }
 // it has applied it (State: for the acked snapshots, S(N), the ordered state
 // of that tick) and the acked encoder's counters. It is for tests and tools
 // that compare what a client shows with what the server sent it: read it
-// from the room goroutine after a tick (rooms.Config.OnTick), never change
+// from the room goroutine after a tick (rooms.Config.Observe), never change
 // it. It costs nothing unless called.
 func (s *Session) Snapshotter() *netsync.Snapshotter { return s.snap }

@@ -12,10 +12,10 @@ import (
 // TestClientCatchesUpAfterStall: a client that stops ticking for a second
 // while the server goes on (a frozen tab, a lag spike) comes back with its
 // clock a second behind: every input it sends is for a tick the server ran
-// already on a guess. The reference's answer is a skipped tick: from the
-// first snapshot after the stall, the client numbers its ticks past the
-// server's, and within a few ticks its inputs steer again (none late, none
-// guessed) and its round trips are measured again. Over both transports.
+// already on a guess. The client skips ticks: from the first snapshot after
+// the stall, it numbers its ticks past the server's, and within a few ticks
+// its inputs steer again (none late, none guessed) and its round trips are
+// measured again. Over both transports.
 func TestClientCatchesUpAfterStall(t *testing.T) {
 	for _, lossy := range []bool{false, true} {
 		g := newServer(t, "test-flat")

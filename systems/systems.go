@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/nav"
+	"github.com/fiveonit/engine/netsync"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/systems/city"
@@ -17,14 +18,15 @@ import (
 	"github.com/fiveonit/engine/systems/pedestrians"
 	"github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/police"
+	"github.com/fiveonit/engine/systems/replicate"
 	"github.com/fiveonit/engine/systems/seats"
 	"github.com/fiveonit/engine/systems/spawners"
 	"github.com/fiveonit/engine/systems/weapons"
 )
 
-// Options are what the systems are built from. Input and Sync come from the
-// layers above the simulation (the server's sessions, netsync's arena); nil
-// leaves them out, as tests and the physics bench do.
+// Options are what the systems are built from. Input and Arena come from
+// the server (its sessions, the arena its snapshots are encoded from); nil
+// leaves out the system that needs them, as tests and the physics bench do.
 type Options struct {
 	// Level is the room's level. Nil leaves out every system that needs
 	// one (spawners, gates, police, damage, city), as the physics bench
@@ -37,8 +39,9 @@ type Options struct {
 	SafeZones []string
 	// Input writes the players' inputs onto their characters' Drive.
 	Input ecs.System
-	// Sync quantizes the world for the snapshots.
-	Sync ecs.System
+	// Arena is what the sync system (systems/replicate) quantizes the
+	// world into for the snapshots.
+	Arena *netsync.Arena
 }
 
 // Entries returns the schedule of a room, in the order the systems run:
@@ -47,8 +50,9 @@ type Options struct {
 //	pre-step   spawners, gates, police, pedestrians, ai
 //	step       physics
 //	post-step  damage, city (respawn, zones), missions (not built yet)
-//	sync       sync (netsync's), pedestrians-watch (keeps the tick's dangers
-//	           for the pedestrians, since the events are emptied next tick)
+//	sync       sync (replicate: the world into the arena), pedestrians-watch
+//	           (keeps the tick's dangers for the pedestrians, since the
+//	           events are emptied next tick)
 func Entries(w *ecs.World, o Options) []ecs.Entry {
 	var list []ecs.Entry
 	add := func(name string, phase ecs.Phase, s ecs.System) {
@@ -78,8 +82,8 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		add(damage.Name, ecs.PhasePostStep, damage.New(w, z, o.Static))
 		add(city.Name, ecs.PhasePostStep, city.New(w, o.Level, o.Static, z))
 	}
-	if o.Sync != nil {
-		add("sync", ecs.PhaseSync, o.Sync)
+	if o.Arena != nil {
+		add(replicate.Name, ecs.PhaseSync, replicate.New(w, o.Arena))
 	}
 	if peds != nil {
 		add(pedestrians.WatchName, ecs.PhaseSync, peds.Watcher())

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/bot"
+	"github.com/fiveonit/engine/internal/envflag"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 )
@@ -47,8 +48,8 @@ var envFlags = [][2]string{
 	{"seed", "FOI_BOTS_SEED"},
 }
 
-// parseFlags reads the flags in args over the environment's defaults. An
-// environment value that does not parse is an error, as a bad flag is: a
+// parseFlags reads the flags in args over the environment's defaults
+// (envflag.Set). A value that does not parse, from either, is an error: a
 // load run on the wrong settings is worse than none.
 func parseFlags(args []string) (config, error) {
 	var c config
@@ -59,12 +60,8 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.transport, "transport", "ws", "ws (WebSocket) or webrtc (env FOI_BOTS_TRANSPORT)")
 	fs.Float64Var(&c.loss, "loss", 0, "fraction 0..1 of the binary frames each bot drops each way; over ws the bots then join with acked=1 (env FOI_BOTS_LOSS)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seeds the bots' brains and their loss (env FOI_BOTS_SEED)")
-	for _, f := range envFlags {
-		if v, ok := os.LookupEnv(f[1]); ok {
-			if err := fs.Set(f[0], v); err != nil {
-				return c, fmt.Errorf("%s=%q: %w", f[1], v, err)
-			}
-		}
+	if err := envflag.Set(fs, envFlags); err != nil {
+		return c, err
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err

@@ -5,7 +5,8 @@
 //	go run ./cmd/server
 //
 // Every flag has an environment variable that sets its default; the README
-// lists them.
+// lists them. A value that does not parse, from either, is an error: the
+// server exits 2.
 package main
 
 import (
@@ -27,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fiveonit/engine/internal/envflag"
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/server"
@@ -46,6 +48,7 @@ type config struct {
 	grace           time.Duration
 	maxRooms        int
 	maxRoomsFrom    int
+	maxPlayers      int
 	maxPlayersFrom  int
 	drain           time.Duration
 	logLevel        string
@@ -59,64 +62,57 @@ type config struct {
 	logTo io.Writer
 }
 
-func env(key, def string) string {
-	if v, ok := os.LookupEnv(key); ok {
-		return v
-	}
-	return def
+// envFlags pairs each flag with the environment variable that sets its
+// default (a slice, not a map: the order the errors come in is fixed).
+var envFlags = [][2]string{
+	{"addr", "FOI_ADDR"},
+	{"admin-addr", "FOI_ADMIN_ADDR"},
+	{"level", "FOI_LEVEL"},
+	{"secret", "FOI_SECRET"},
+	{"origins", "FOI_ORIGINS"},
+	{"any-origin", "FOI_ANY_ORIGIN"},
+	{"debug", "FOI_DEBUG"},
+	{"grace", "FOI_GRACE"},
+	{"max-rooms", "FOI_MAX_ROOMS"},
+	{"max-rooms-from", "FOI_MAX_ROOMS_FROM"},
+	{"max-players", "FOI_MAX_PLAYERS"},
+	{"max-players-from", "FOI_MAX_PLAYERS_FROM"},
+	{"drain", "FOI_DRAIN"},
+	{"log-level", "FOI_LOG_LEVEL"},
+	{"log-format", "FOI_LOG_FORMAT"},
+	{"rtc", "FOI_RTC"},
+	{"rtc-ips", "FOI_RTC_IPS"},
+	{"rtc-public-ips", "FOI_RTC_PUBLIC_IPS"},
+	{"rtc-ports", "FOI_RTC_PORTS"},
 }
 
-// envBool returns key's value as a boolean, or def when it is unset or
-// does not parse (as envInt and envDuration do: "yes" does not turn a
-// default of true off).
-func envBool(key string, def bool) bool {
-	if v, ok := os.LookupEnv(key); ok {
-		if b, err := strconv.ParseBool(v); err == nil {
-			return b
-		}
-	}
-	return def
-}
-
-func envInt(key string, def int) int {
-	if v, ok := os.LookupEnv(key); ok {
-		if n, err := strconv.Atoi(v); err == nil {
-			return n
-		}
-	}
-	return def
-}
-
-func envDuration(key string, def time.Duration) time.Duration {
-	if v, ok := os.LookupEnv(key); ok {
-		if d, err := time.ParseDuration(v); err == nil {
-			return d
-		}
-	}
-	return def
-}
-
+// parseFlags reads the flags in args over the environment's defaults
+// (envflag.Set). A value that does not parse, from either, is an error.
 func parseFlags(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.StringVar(&c.addr, "addr", env("FOI_ADDR", ":8080"), "game and web listener (env FOI_ADDR)")
-	fs.StringVar(&c.adminAddr, "admin-addr", env("FOI_ADMIN_ADDR", "127.0.0.1:6060"), "admin listener: /metrics and /debug/pprof (env FOI_ADMIN_ADDR)")
-	fs.StringVar(&c.level, "level", env("FOI_LEVEL", "main-city"), "the default room's level (env FOI_LEVEL)")
-	fs.StringVar(&c.secret, "secret", env("FOI_SECRET", ""), "join token secret, at least 16 bytes; empty: a random one for this run (env FOI_SECRET)")
-	fs.StringVar(&c.origins, "origins", env("FOI_ORIGINS", ""), "comma-separated browser origins allowed besides the same origin (env FOI_ORIGINS)")
-	fs.BoolVar(&c.anyOrigin, "any-origin", envBool("FOI_ANY_ORIGIN", false), "allow WebSocket joins from any origin, for development (env FOI_ANY_ORIGIN)")
-	fs.BoolVar(&c.debug, "debug", envBool("FOI_DEBUG", false), "honour every client's debug commands (env FOI_DEBUG=1)")
-	fs.DurationVar(&c.grace, "grace", envDuration("FOI_GRACE", 30*time.Second), "how long an empty room other than the default stays open (env FOI_GRACE)")
-	fs.IntVar(&c.maxRooms, "max-rooms", envInt("FOI_MAX_ROOMS", 64), "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
-	fs.IntVar(&c.maxRoomsFrom, "max-rooms-from", envInt("FOI_MAX_ROOMS_FROM", 8), "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
-	fs.IntVar(&c.maxPlayersFrom, "max-players-from", envInt("FOI_MAX_PLAYERS_FROM", server.MaxPlayers), "the most players joined from one address in all rooms together; a join past it is refused (env FOI_MAX_PLAYERS_FROM)")
-	fs.DurationVar(&c.drain, "drain", envDuration("FOI_DRAIN", 5*time.Second), "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
-	fs.StringVar(&c.logLevel, "log-level", env("FOI_LOG_LEVEL", "info"), "debug, info, warn or error (env FOI_LOG_LEVEL)")
-	fs.StringVar(&c.logFormat, "log-format", env("FOI_LOG_FORMAT", "text"), "text (logfmt) or json (env FOI_LOG_FORMAT)")
-	fs.BoolVar(&c.rtc, "rtc", envBool("FOI_RTC", true), "serve WebRTC joins at POST /rooms/{name}/rtc (env FOI_RTC)")
-	fs.StringVar(&c.rtcIPs, "rtc-ips", env("FOI_RTC_IPS", ""), "comma-separated local IPs WebRTC gathers host candidates on; empty: every interface's and loopback (env FOI_RTC_IPS)")
-	fs.StringVar(&c.rtcPublicIPs, "rtc-public-ips", env("FOI_RTC_PUBLIC_IPS", ""), "comma-separated public IPs announced instead of the host candidates', behind a 1:1 NAT (env FOI_RTC_PUBLIC_IPS)")
-	fs.StringVar(&c.rtcPorts, "rtc-ports", env("FOI_RTC_PORTS", ""), "UDP port range MIN-MAX for WebRTC; empty: ephemeral ports (env FOI_RTC_PORTS)")
+	fs.StringVar(&c.addr, "addr", ":8080", "game and web listener (env FOI_ADDR)")
+	fs.StringVar(&c.adminAddr, "admin-addr", "127.0.0.1:6060", "admin listener: /metrics and /debug/pprof (env FOI_ADMIN_ADDR)")
+	fs.StringVar(&c.level, "level", "main-city", "the default room's level (env FOI_LEVEL)")
+	fs.StringVar(&c.secret, "secret", "", "join token secret, at least 16 bytes; empty: a random one for this run (env FOI_SECRET)")
+	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origins allowed besides the same origin (env FOI_ORIGINS)")
+	fs.BoolVar(&c.anyOrigin, "any-origin", false, "allow WebSocket joins from any origin, for development (env FOI_ANY_ORIGIN)")
+	fs.BoolVar(&c.debug, "debug", false, "honour every client's debug commands (env FOI_DEBUG=1)")
+	fs.DurationVar(&c.grace, "grace", 30*time.Second, "how long an empty room other than the default stays open (env FOI_GRACE)")
+	fs.IntVar(&c.maxRooms, "max-rooms", 64, "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
+	fs.IntVar(&c.maxRoomsFrom, "max-rooms-from", 8, "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
+	fs.IntVar(&c.maxPlayers, "max-players", server.MaxPlayers, fmt.Sprintf("the most players per room, at most %d; a join to a full room is refused (env FOI_MAX_PLAYERS)", server.MaxPlayers))
+	fs.IntVar(&c.maxPlayersFrom, "max-players-from", server.MaxPlayers, "the most players joined from one address in all rooms together; a join past it is refused (env FOI_MAX_PLAYERS_FROM)")
+	fs.DurationVar(&c.drain, "drain", 5*time.Second, "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
+	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error (env FOI_LOG_LEVEL)")
+	fs.StringVar(&c.logFormat, "log-format", "text", "text (logfmt) or json (env FOI_LOG_FORMAT)")
+	fs.BoolVar(&c.rtc, "rtc", true, "serve WebRTC joins at POST /rooms/{name}/rtc (env FOI_RTC)")
+	fs.StringVar(&c.rtcIPs, "rtc-ips", "", "comma-separated local IPs WebRTC gathers host candidates on; empty: every interface's and loopback (env FOI_RTC_IPS)")
+	fs.StringVar(&c.rtcPublicIPs, "rtc-public-ips", "", "comma-separated public IPs announced instead of the host candidates', behind a 1:1 NAT (env FOI_RTC_PUBLIC_IPS)")
+	fs.StringVar(&c.rtcPorts, "rtc-ports", "", "UDP port range MIN-MAX for WebRTC; empty: ephemeral ports (env FOI_RTC_PORTS)")
+	if err := envflag.Set(fs, envFlags); err != nil {
+		return c, err
+	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -126,6 +122,9 @@ func parseFlags(args []string) (config, error) {
 func main() {
 	c, err := parseFlags(os.Args[1:])
 	if err != nil {
+		if err != flag.ErrHelp {
+			fmt.Fprintln(os.Stderr, "server:", err)
+		}
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -160,6 +159,9 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if c.maxRoomsFrom < 0 {
 		return fmt.Errorf("-max-rooms-from %d: a number of rooms (0: 8)", c.maxRoomsFrom)
 	}
+	if c.maxPlayers < 0 || c.maxPlayers > server.MaxPlayers {
+		return fmt.Errorf("-max-players %d: a number of players, at most %d (0: %d)", c.maxPlayers, server.MaxPlayers, server.MaxPlayers)
+	}
 	if c.maxPlayersFrom < 0 {
 		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.maxPlayersFrom, server.MaxPlayers)
 	}
@@ -190,7 +192,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		return errors.New("-secret must be at least 16 bytes")
 	}
 	met := metrics.New()
-	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
 		return err

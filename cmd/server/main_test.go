@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
+	sysphys "github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/textframe"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
@@ -137,7 +140,7 @@ func TestDrain(t *testing.T) {
 		code, body := get(t, "http://"+admin+"/metrics")
 		want := []string{
 			`foi_clients{transport="websocket"} 1`, `foi_clients{transport="webrtc"} 1`, `foi_connections_pending{transport="webrtc"} 0`,
-			`foi_tick_seconds_count{room="default"}`, `foi_system_seconds_bucket{room="default",system="physics"`,
+			`foi_tick_seconds_count{room="default"}`, `foi_system_seconds_bucket{room="default",system="` + sysphys.Name + `"`,
 			`foi_entities{room="default"}`, `foi_players{room="default"} 2`, `foi_transport_bytes_total{direction="out",transport="webrtc"}`,
 			`foi_joins_refused_total{reason="bad_request",transport="websocket"} 1`,
 		}
@@ -201,19 +204,82 @@ func grep(body, prefix string) string {
 	return strings.Join(out, "\n")
 }
 
+// TestFlagsAndEnv: each FOI_* variable sets its flag's default, a flag on
+// the command line wins, and a value that does not parse, from either, is
+// an error; the environment's names the variable and what its flag takes.
 func TestFlagsAndEnv(t *testing.T) {
-	t.Setenv("FOI_RTC_PORTS", "50000-50100")
-	t.Setenv("FOI_LOG_FORMAT", "json")
-	t.Setenv("FOI_RTC", "false")
-	t.Setenv("FOI_MAX_ROOMS", "5")
-	t.Setenv("FOI_MAX_ROOMS_FROM", "3")
-	t.Setenv("FOI_MAX_PLAYERS_FROM", "7")
-	c, err := parseFlags([]string{"-rtc-ips", "127.0.0.1, ::1", "-log-level", "debug"})
+	def := config{addr: ":8080", adminAddr: "127.0.0.1:6060", level: "main-city", grace: 30 * time.Second,
+		maxRooms: 64, maxRoomsFrom: 8, maxPlayers: 64, maxPlayersFrom: 64, drain: 5 * time.Second,
+		logLevel: "info", logFormat: "text", rtc: true}
+	every := map[string]string{
+		"FOI_ADDR": ":9000", "FOI_ADMIN_ADDR": "127.0.0.1:7000", "FOI_LEVEL": "test-flat",
+		"FOI_SECRET": "a-secret-of-16-bytes", "FOI_ORIGINS": "a.example", "FOI_ANY_ORIGIN": "1", "FOI_DEBUG": "true",
+		"FOI_GRACE": "1m", "FOI_MAX_ROOMS": "5", "FOI_MAX_ROOMS_FROM": "3", "FOI_MAX_PLAYERS": "2",
+		"FOI_MAX_PLAYERS_FROM": "7", "FOI_DRAIN": "2s", "FOI_LOG_LEVEL": "warn", "FOI_LOG_FORMAT": "json",
+		"FOI_RTC": "false", "FOI_RTC_IPS": "127.0.0.1", "FOI_RTC_PUBLIC_IPS": "192.0.2.1", "FOI_RTC_PORTS": "50000-50100",
+	}
+	cases := []struct {
+		name    string
+		env     map[string]string
+		args    []string
+		want    config
+		wantErr string // a substring of the error; "" for none
+	}{
+		{name: "defaults", want: def},
+		{
+			name: "every variable",
+			env:  every,
+			want: config{addr: ":9000", adminAddr: "127.0.0.1:7000", level: "test-flat", secret: "a-secret-of-16-bytes",
+				origins: "a.example", anyOrigin: true, debug: true, grace: time.Minute, maxRooms: 5, maxRoomsFrom: 3,
+				maxPlayers: 2, maxPlayersFrom: 7, drain: 2 * time.Second, logLevel: "warn", logFormat: "json",
+				rtcIPs: "127.0.0.1", rtcPublicIPs: "192.0.2.1", rtcPorts: "50000-50100"},
+		},
+		{
+			name: "flags win",
+			env:  map[string]string{"FOI_MAX_PLAYERS": "2", "FOI_RTC": "false", "FOI_LOG_LEVEL": "warn"},
+			args: []string{"-max-players", "3", "-rtc", "-log-level", "debug"},
+			want: func() config { c := def; c.maxPlayers, c.logLevel = 3, "debug"; return c }(),
+		},
+		{name: "bool", env: map[string]string{"FOI_RTC": "yes"}, wantErr: `FOI_RTC="yes": -rtc takes 1, 0, true or false`},
+		{name: "number", env: map[string]string{"FOI_MAX_PLAYERS": "many"}, wantErr: `FOI_MAX_PLAYERS="many": -max-players takes a whole number`},
+		{name: "empty number", env: map[string]string{"FOI_MAX_ROOMS": ""}, wantErr: `FOI_MAX_ROOMS=""`},
+		{name: "duration", env: map[string]string{"FOI_GRACE": "10"}, wantErr: `FOI_GRACE="10": -grace takes a duration`},
+		{name: "flag", args: []string{"-drain", "soon"}, wantErr: "-drain"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, f := range envFlags {
+				v, ok := c.env[f[1]]
+				if !ok {
+					t.Setenv(f[1], "") // restores the variable after the test
+					os.Unsetenv(f[1])
+					continue
+				}
+				t.Setenv(f[1], v)
+			}
+			got, err := parseFlags(c.args)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err %v, want one with %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Fatalf("got %+v, %v; want %+v", got, err, c.want)
+			}
+		})
+	}
+	if len(every) != len(envFlags) {
+		t.Errorf("the test sets %d variables, the server reads %d", len(every), len(envFlags))
+	}
+}
+
+// TestSettingsRefused: settings that parse but make no sense are refused
+// by run, naming the flag.
+func TestSettingsRefused(t *testing.T) {
+	c, err := parseFlags([]string{"-rtc-ips", "127.0.0.1, ::1", "-rtc-ports", "50000-50100"})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if c.rtcPorts != "50000-50100" || c.logFormat != "json" || c.rtc || c.logLevel != "debug" || c.maxRooms != 5 || c.maxRoomsFrom != 3 || c.maxPlayersFrom != 7 {
-		t.Errorf("config %+v", c)
 	}
 	o, err := c.rtcOptions()
 	if err != nil || o.PortMin != 50000 || o.PortMax != 50100 || len(o.IPs) != 2 {
@@ -224,11 +290,57 @@ func TestFlagsAndEnv(t *testing.T) {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
-	bad := testConfig()
-	bad.logFormat = "xml"
-	if err := run(context.Background(), bad, nil); err == nil {
-		t.Error("-log-format xml: no error")
+	for _, c := range []struct {
+		flag string
+		set  func(c *config)
+	}{
+		{"-log-format", func(c *config) { c.logFormat = "xml" }},
+		{"-max-players", func(c *config) { c.maxPlayers = -1 }},
+		{"-max-players", func(c *config) { c.maxPlayers = 65 }},
+	} {
+		bad := testConfig()
+		c.set(&bad)
+		if err := run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), c.flag) {
+			t.Errorf("%s: %v, want an error naming it", c.flag, err)
+		}
 	}
+}
+
+// TestMaxPlayers: with -max-players 2 the default room takes two players;
+// the third join is closed with "room full" over WebSocket and answered
+// 503 over WebRTC.
+func TestMaxPlayers(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := testConfig()
+	cfg.maxPlayers = 2
+	addr, _, errc := startRun(t, ctx, cfg)
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer dcancel()
+	for i := range 2 {
+		ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		welcome(t, fmt.Sprintf("player %d", i+1), ws)
+		defer ws.Close()
+	}
+	ws, err := websocket.Dial(dctx, "ws://"+addr+"/rooms/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if r := closeReason(t, "player 3", ws); r != "room full" {
+		t.Errorf("the third join: closed with %q, want room full", r)
+	}
+	if rtc, err := webrtc.Dial(dctx, "ws://"+addr+"/rooms/default", webrtc.DialOptions{}); err == nil {
+		rtc.Close()
+		t.Error("a WebRTC join to the full room was answered")
+	} else if !strings.Contains(err.Error(), "503") {
+		t.Errorf("a WebRTC join to the full room: %v, want 503", err)
+	}
+	stopRun(t, cancel, errc, cfg.drain)
 }
 
 // TestRoomLimits: with -max-rooms 2 the default room and one more open;
@@ -247,7 +359,7 @@ func TestRoomLimits(t *testing.T) {
 		reason, code string   // a join making one more room: closed with reason; over WebRTC, HTTP code
 		openRefused  bool     // a join to an open room is refused too, with reason
 	}{
-		{"-max-rooms", func(c *config, n int) { c.maxRooms = n }, 2, []string{"second", "default", "second"}, "2 rooms already", "503", false},
+		{"-max-rooms", func(c *config, n int) { c.maxRooms = n }, 2, []string{"second", "default", "second"}, "the most this server runs (2)", "503", false},
 		{"-max-rooms-from", func(c *config, n int) { c.maxRoomsFrom = n }, 1, []string{"mine", "default", "mine"}, "from this address", "429", false},
 		{"-max-players-from", func(c *config, n int) { c.maxPlayersFrom = n }, 2, []string{"mine", "default"}, "players joined from this address", "429", true},
 	} {
@@ -295,19 +407,5 @@ func TestRoomLimits(t *testing.T) {
 			}
 			stopRun(t, cancel, errc, cfg.drain)
 		})
-	}
-}
-
-// TestEnvBoolThatDoesNotParse: an environment boolean that does not parse
-// is ignored, as a number or a duration is: FOI_RTC=yes leaves WebRTC on
-// (its default), where it used to turn it off.
-func TestEnvBoolThatDoesNotParse(t *testing.T) {
-	t.Setenv("FOI_RTC", "yes")
-	c, err := parseFlags(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !c.rtc {
-		t.Error("FOI_RTC=yes turned WebRTC off; want the default (on)")
 	}
 }

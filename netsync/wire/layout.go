@@ -202,8 +202,9 @@ const TierHysteresis float32 = 4
 // within seconds is enough.
 const CheckEvery = 64
 
-// SnapshotEvery is the ticks between two snapshots at TickRate 60: 20 a
-// second, as the reference sends.
+// SnapshotEvery is the ticks between two snapshots of a client: 20
+// snapshots per second at 60 ticks per second. It is the one source: the
+// server sends on it, and its welcome tells the clients.
 const SnapshotEvery = 3
 
 // GroupEqual reports whether group g holds the same bytes in a and b. It

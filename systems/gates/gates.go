@@ -16,7 +16,7 @@
 // waiting for HoldTicks: one a car that may pass is at opens again.
 //
 // It runs in the pre-step phase after the spawners and before the police
-// (ecs.PreStepOrder), so a gate opened this tick lets the car through in
+// (systems.Entries), so a gate opened this tick lets the car through in
 // this tick's step.
 package gates
 

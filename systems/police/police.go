@@ -22,7 +22,7 @@
 // recalled.
 //
 // It runs in the pre-step phase after the spawners and the gates and before
-// the pedestrians and the AI (ecs.PreStepOrder), so the AI drives a chaser
+// the pedestrians and the AI (systems.Entries), so the AI drives a chaser
 // the tick it comes out.
 package police
 

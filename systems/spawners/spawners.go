@@ -17,7 +17,7 @@
 //     way when they end) and one that is gone or dead is replaced after
 //     the schedule's Every seconds (never when Every is 0).
 //
-// It runs first in the pre-step phase (ecs.PreStepOrder).
+// It runs first in the pre-step phase (systems.Entries).
 package spawners
 
 import (

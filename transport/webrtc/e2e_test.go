@@ -49,21 +49,24 @@ func newStack(t *testing.T, hooks ...func(*server.GameServer)) *stack {
 	t.Helper()
 	st := &stack{}
 	seen := map[uint32]uint64{} // resyncs by session, room goroutine only
+	ticked := func(r *rooms.Room) {
+		s := r.Server().Stats()
+		st.stats.Store(&s)
+		for _, sess := range r.Server().Sessions() {
+			n := sess.Stats().Resyncs
+			st.resyncs.Add(n - seen[sess.ID()])
+			seen[sess.ID()] = n
+		}
+		for _, h := range hooks {
+			h(r.Server())
+		}
+	}
 	m, err := rooms.NewManager(rooms.Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond,
-		OnTick: func(r *rooms.Room) {
+		Observe: func(r *rooms.Room) rooms.RoomObserver {
 			if r.Name != "default" {
-				return
+				return nil
 			}
-			s := r.Server().Stats()
-			st.stats.Store(&s)
-			for _, sess := range r.Server().Sessions() {
-				n := sess.Stats().Resyncs
-				st.resyncs.Add(n - seen[sess.ID()])
-				seen[sess.ID()] = n
-			}
-			for _, h := range hooks {
-				h(r.Server())
-			}
+			return tickObserver(ticked)
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +96,12 @@ func newStack(t *testing.T, hooks ...func(*server.GameServer)) *stack {
 	t.Cleanup(st.close)
 	return st
 }
+
+// tickObserver is a rooms.RoomObserver that watches a room's ticks alone.
+type tickObserver func(r *rooms.Room)
+
+func (f tickObserver) Ticked(r *rooms.Room) { f(r) }
+func (tickObserver) Closed(*rooms.Room)     {}
 
 func (st *stack) Stats() server.Stats {
 	if s := st.stats.Load(); s != nil {

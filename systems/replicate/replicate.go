@@ -1,4 +1,16 @@
-package server
+// Package replicate is the schedule's sync system: once per tick it puts
+// every replicated entity into the snapshots' arena, quantized
+// (netsync.Arena.Put), with the tick's events. Components an entity lacks
+// are zero in its record.
+//
+// It is the one place the world's components become record values: to
+// replicate a new component, give it bytes in netsync/wire (the layout,
+// the quantization and the protocol change together) and fill them here.
+//
+// It sits above netsync, whose arena it fills; the other systems know
+// nothing of netsync. It runs in the sync phase, after every system that
+// changes what clients see (systems.Entries).
+package replicate
 
 import (
 	"github.com/fiveonit/engine/components"
@@ -8,10 +20,11 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// syncSystem is the schedule's sync phase: once a tick it puts every
-// replicated entity into the arena, quantized (netsync.Arena.Put), with the
-// tick's events. Components an entity lacks are zero in its record.
-type syncSystem struct {
+// Name is the system's name in the schedule, and its label in the metrics.
+const Name = "sync"
+
+// System copies the world into an arena once per tick.
+type System struct {
 	arena   *netsync.Arena
 	filter  *generic.Filter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated]
 	drive   generic.Map1[components.Drive]
@@ -27,8 +40,9 @@ type syncSystem struct {
 	ent     wire.Entity
 }
 
-func newSyncSystem(w *ecs.World, a *netsync.Arena) *syncSystem {
-	s := &syncSystem{
+// New returns the sync system of w, filling arena a.
+func New(w *ecs.World, a *netsync.Arena) *System {
+	s := &System{
 		arena:   a,
 		filter:  generic.NewFilter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated](),
 		drive:   generic.NewMap1[components.Drive](w.Arche),
@@ -46,7 +60,8 @@ func newSyncSystem(w *ecs.World, a *netsync.Arena) *syncSystem {
 	return s
 }
 
-func (s *syncSystem) Update(w *ecs.World) {
+// Update puts the tick's replicated entities and events into the arena.
+func (s *System) Update(w *ecs.World) {
 	a := s.arena
 	a.Begin(uint32(w.Tick()))
 	q := s.filter.Query(w.Arche)
@@ -64,7 +79,7 @@ func (s *syncSystem) Update(w *ecs.World) {
 
 // fill writes e's record values into s.ent and reports whether a player
 // sits in it (it then goes to every client).
-func (s *syncSystem) fill(e ecs.Entity, id *components.Identity, kind components.Kind, pose *components.Pose, vel *components.Velocity) bool {
+func (s *System) fill(e ecs.Entity, id *components.Identity, kind components.Kind, pose *components.Pose, vel *components.Velocity) bool {
 	x := &s.ent
 	*x = wire.Entity{
 		Kind: uint8(kind), Model: id.Model, Variant: id.Variant, Party: id.Party, Player: id.Player, Gen: id.Gen,
@@ -100,7 +115,7 @@ func (s *syncSystem) fill(e ecs.Entity, id *components.Identity, kind components
 	return false
 }
 
-func (s *syncSystem) wireOf(e ecs.Entity) uint16 {
+func (s *System) wireOf(e ecs.Entity) uint16 {
 	if e.IsZero() || !s.world.Arche.Alive(e) {
 		return 0
 	}
@@ -110,7 +125,7 @@ func (s *syncSystem) wireOf(e ecs.Entity) uint16 {
 	return 0
 }
 
-func (s *syncSystem) event(ev *components.Event) wire.Event {
+func (s *System) event(ev *components.Event) wire.Event {
 	return wire.Event{
 		Kind: uint8(ev.Kind), Source: s.alive(ev.Source), Target: s.alive(ev.Target), Other: s.alive(ev.Other),
 		Pos: wire.Vec3(ev.Pos), Dir: wire.Vec3(ev.Dir), Amount: ev.Amount,
@@ -119,7 +134,7 @@ func (s *syncSystem) event(ev *components.Event) wire.Event {
 
 // alive is the wire id of e, or 0 when it is gone (a carjacked driver
 // removed in the same tick).
-func (s *syncSystem) alive(e ecs.Entity) uint16 {
+func (s *System) alive(e ecs.Entity) uint16 {
 	if e.IsZero() || !s.world.Arche.Alive(e) {
 		return 0
 	}

@@ -1,0 +1,66 @@
+package systems_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/netsync"
+	"github.com/fiveonit/engine/systems"
+	sysphys "github.com/fiveonit/engine/systems/physics"
+)
+
+// TestEntriesOrder holds the schedule to its order. The pre-step's order
+// is what the systems' own docs rely on: the spawners put their NPCs in
+// first, a gate opened then lets a car through in the same step, the police
+// come out before the pedestrians and the AI, and the AI drives a chaser
+// the tick it comes out. ecs.NewSchedule checks only the phases; this test
+// checks the order within them.
+func TestEntriesOrder(t *testing.T) {
+	l, err := levels.Load("test-flat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sysphys.BakeLevel(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nop := ecs.SystemFunc(func(*ecs.World) {})
+	for _, c := range []struct {
+		name  string
+		rules ecs.Rules
+		want  map[ecs.Phase][]string
+	}{
+		{"police", ecs.FreeRoam(), map[ecs.Phase][]string{
+			ecs.PhaseInput:    {"input", "seats", "weapons"},
+			ecs.PhasePreStep:  {"spawners", "gates", "police", "pedestrians", "ai"},
+			ecs.PhaseStep:     {"physics"},
+			ecs.PhasePostStep: {"damage", "city"},
+			ecs.PhaseSync:     {"sync", "pedestrians-watch"},
+		}},
+		{"no police", ecs.Rules{}, map[ecs.Phase][]string{
+			ecs.PhasePreStep: {"spawners", "gates", "pedestrians", "ai"},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, err := ecs.New(ecs.Config{Seed: 1, Level: l, Rules: c.rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries := systems.Entries(w, systems.Options{Level: l, Static: st, Input: nop, Arena: netsync.NewArena()})
+			if _, err := ecs.NewSchedule(entries); err != nil {
+				t.Fatal(err)
+			}
+			got := map[ecs.Phase][]string{}
+			for _, e := range entries {
+				got[e.Phase] = append(got[e.Phase], e.Name)
+			}
+			for _, p := range []ecs.Phase{ecs.PhaseInput, ecs.PhasePreStep, ecs.PhaseStep, ecs.PhasePostStep, ecs.PhaseSync} {
+				if want, ok := c.want[p]; ok && !slices.Equal(got[p], want) {
+					t.Errorf("%s: %q, want %q", p, got[p], want)
+				}
+			}
+		})
+	}
+}
