@@ -14,11 +14,11 @@ import (
 // HeldRing frames applied, by tick.
 
 // SentRing is how many of its last frames the server keeps the client's
-// state of, to encode against: 32 frames, 1.6 s at 20 a second. An
+// state of, to encode against: 32 frames, 1.6 s at 20 per second. An
 // acknowledgement later than that (a round trip, plus every input frame
 // carrying it lost for over a second) costs a keyframe. The server keeps,
 // per frame, what undoes it (the bytes of the groups it changed), not a copy
-// of the state: a few hundred bytes to a few KB a frame.
+// of the state: a few hundred bytes to a few KB per frame.
 const SentRing = 32
 
 // HeldRing is how many of its last frames applied the client keeps the

@@ -30,7 +30,7 @@ const (
 	InputsOrdered = 1
 	// InputsLossy is the inputs a frame carries over a lossy transport:
 	// four, so that three frames in a row may be lost without losing an
-	// input (the reference's figure).
+	// input.
 	InputsLossy = 4
 	// MaxInputsPerFrame bounds count: more is a malformed frame.
 	MaxInputsPerFrame = 8
