@@ -80,12 +80,13 @@ func (s *Store) MemBytes() int {
 }
 
 // Undo is what turns a client's state after a frame back into its state
-// before it: per entity the frame touched, whether it was held before, and
-// if so its tier, pose mode, pose tick and the bytes of the groups that
-// differ from after (every group not zero, when it is not held after). Both
-// ends keep one per frame instead of a copy of the state: the server to
-// find the state of any of its last SentRing frames, the client of any of
-// its last HeldRing. An Undo reuses its memory.
+// before it. It holds, per entity the frame touched, whether it was held
+// before. For an entity held before, it also holds its tier, pose mode and
+// pose tick, and the bytes of the groups that differ from after: every group
+// not zero, when the entity is not held after. Both ends keep one per frame
+// instead of a copy of the state. The server finds the state of any of its
+// last SentRing frames with them, and the client the state of any of its
+// last HeldRing. An Undo reuses its memory.
 //
 // An entry is, in bytes: u16 eid | u8 flags (undoHeld, undoFull,
 // undoBreak) and, when held, u16 groups | u8 tier | u32 poseTick | the
