@@ -15,13 +15,13 @@ import (
 )
 
 // BenchmarkNetsyncAcked is the acked encoder's cost against the ordered one's
-// on the same world: BenchmarkNetsyncEncode's city (64 clients over 2,000
-// cars in 1,000 x 1,000 m, every car moving), each client's frame written
-// against the frame lag frames back (its acknowledgement comes back lag
+// on the same world: BenchmarkNetsyncEncode's city of 64 clients over 2,000
+// cars in 1,000 x 1,000 m, every car moving. Each client's frame is written
+// against the frame lag frames back, as if its acknowledgement came back lag
 // frames late: 1 at a 50 ms round trip, 3 at 150 ms, 8 at 400 ms or after
-// losses). Reported: ns per held entity per client, µs per client, bytes per
-// client per second at 20 frames a second, and the bytes each encoder holds
-// per client (MemBytes).
+// losses. Reported: ns per held entity per client, µs per client, bytes per
+// client per second at 20 frames per second, and the bytes each encoder
+// holds per client (MemBytes).
 func BenchmarkNetsyncAcked(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -329,17 +329,18 @@ func replayAcked(tr *trace, in netsync.Interest, loss, latency, jitter float64) 
 }
 
 // BenchmarkPeerReplayAcked replays the peer benchmark's trace (set
-// PEER_TRACE; see bench/peer/run.sh) through the acked encoders at 0 %, 5 %
-// and 20 % loss on both links, 40 ms plus up to 20 ms of jitter each way (a
-// round trip of 80 to 120 ms, plus the client's tick before its ack leaves),
-// next to the ordered encoder on the same trace, with the game's tiers at
-// the trace's radius. The acked frames grow with the frames between a frame
-// and its base (what changed since the base goes again until it is
-// acknowledged): "rtt40" has 15 ms plus up to 10 ms each way, "jitter" 40 ms
-// plus up to 150 ms (frames reordered, some dropped as stale). Reported per client: bytes per tick and per second, encode
-// time, frames over ReliableAbove per second, keyframes, the mean distance
-// to the base, frames dropped per second, events expired, and the bytes the
-// encoder and the decoder hold.
+// PEER_TRACE; see bench/peer/run.sh) through the acked encoders, next to the
+// ordered encoder on the same trace, with the game's tiers at the trace's
+// radius. The links lose 0 %, 5 % or 20 % of the frames both ways, with
+// 40 ms plus up to 20 ms of jitter each way: a round trip of 80 to 120 ms,
+// plus the client's tick before its ack leaves. The acked frames grow with
+// the frames between a frame and its base, since what changed since the
+// base goes again until it is acknowledged. "rtt40" has 15 ms plus up to
+// 10 ms each way. "jitter" has 40 ms plus up to 150 ms, so frames are
+// reordered and some dropped as stale. Reported per client: bytes per tick
+// and per second, encode time, frames over ReliableAbove per second,
+// keyframes, the mean distance to the base, frames dropped per second,
+// events expired, and the bytes the encoder and the decoder hold.
 func BenchmarkPeerReplayAcked(b *testing.B) {
 	tr := loadTrace(b)
 	in := netsync.InterestFor(tr.Radius)

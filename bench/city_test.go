@@ -90,14 +90,14 @@ func BenchmarkCity64(b *testing.B) {
 	}
 }
 
-// TestCity64TickAllocatesNothing is issue 7's point 11: once city-64 has
-// played for a minute and a half (the traffic, the crowd and the police
-// out, every client's lists grown to their size), its server tick
-// allocates nothing, tick after tick: no list grows at a new high, no
-// archetype is made mid-tick, no buffer is made per event. Should it fail,
-// a memory profile shows where (runtime.MemProfileRate = 1, the "allocs"
-// profile written before and after, pprof -diff_base with
-// -focus='GameServer..Tick').
+// TestCity64TickAllocatesNothing checks that once city-64 has played for a
+// minute and a half, its server tick allocates nothing, tick after tick.
+// By then the traffic, the crowd and the police are out, and every client's
+// lists have grown to their size. No list may grow at a new high, no
+// archetype be made mid-tick, and no buffer be made per event. Should it
+// fail, a memory profile shows where: set runtime.MemProfileRate = 1, write
+// the "allocs" profile before and after, and compare them with pprof
+// -diff_base and -focus='GameServer..Tick'.
 func TestCity64TickAllocatesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("city-64 for a minute and a half: not in -short")

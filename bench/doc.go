@@ -1,6 +1,7 @@
 // Package bench holds the engine's benchmark suite: the ECS, the physics
-// step, whole ticks, netsync, and the peer replay. Figures and the exact
-// commands that gave them are in RESULTS.md.
+// step, whole ticks, the server with 64 clients, city-64, netsync and the
+// peer replay. RESULTS.md gives the current figures and the command that
+// gives each. EXPERIMENTS.md lists what was tried and dropped.
 //
 //	go test ./bench -run '^$' -bench . -benchmem
 package bench

@@ -218,10 +218,11 @@ func verifyTick(st *replayStats, w *peerWorld, encs []*netsync.Encoder, decs []*
 }
 
 // BenchmarkPeerReplay replays the peer benchmark's trace (set PEER_TRACE)
-// through our arena and encoders, 64 clients each a View at its trace AOI
-// centre with the trace's radius. "tiers" is the game's interest scaled to
-// that radius (far poses every 2nd, 4th, 8th frame; leave at 1.1 r); "every"
-// sends every pose every frame and leaves at the radius, as Colyseus does.
+// through our arena and encoders. Each of the 64 clients is a View at its
+// trace AOI centre, with the trace's radius. "tiers" is the game's interest
+// scaled to that radius: far poses every 2nd, 4th or 8th frame, and leave at
+// 1.1 r. "every" sends every pose every frame and leaves at the radius, as
+// Colyseus does.
 func BenchmarkPeerReplay(b *testing.B) {
 	tr := loadTrace(b)
 	every := netsync.InterestFor(tr.Radius)
@@ -261,15 +262,17 @@ func BenchmarkPeerReplay(b *testing.B) {
 }
 
 // steadyClock measures the share of the wall clock a replay's steady ticks
-// had the processor for (this process's CPU time over the wall time, from
-// start to share): the encode's wall time times it is its CPU time, less
-// what other processes of a busy machine took, assuming they took it evenly.
-// The CPU time is read twice only, not around each tick's encode as it was:
-// on this machine a system call (getrusage) slows the ticks after it by
-// ~10 % (the kernel isolates its page tables: a syscall flushes the TLB),
-// which a tick's encode then paid (1.58 against 1.39 µs a client, three
-// runs each; 1.51 with the calls around the arena's update instead), and
-// Colyseus's loop makes none (bench.mjs reads a vDSO clock).
+// had the processor for: this process's CPU time over the wall time, from
+// start to share. The encode's wall time times that share is its CPU time,
+// less what other processes of a busy machine took, assuming they took it
+// evenly.
+//
+// The CPU time is read twice only, not around each tick's encode. On this
+// machine a system call (getrusage) slows the ticks after it by ~10 %: the
+// kernel isolates its page tables, so a system call flushes the TLB. A
+// tick's encode paid for it: 1.58 against 1.39 µs per client, three runs
+// each, and 1.51 with the calls around the arena's update instead.
+// Colyseus's loop makes no such call: bench.mjs reads a vDSO clock.
 type steadyClock struct {
 	cpu  time.Duration
 	wall time.Time

@@ -1,9 +1,11 @@
 package bench
 
-// The reader of the peer benchmark's trace (../shared/peerbench/tracegen/
-// readtrace.go), copied as its README intends, so that our encoder replays
-// the exact workload the Node peers replay. Only the package, the names
-// (prefixed trace*) and a guard against a short file changed.
+// The reader of the peer benchmark's trace: a copy of its tracegen's
+// readtrace.go, as the peer benchmark's README intends, so that our encoder
+// replays the exact workload the Node peers replay. Only the package, the
+// names (prefixed trace*) and a guard against a short file changed. The peer
+// benchmark's directory is not part of this repository: bench/peer/run.sh
+// takes it as PEERBENCH.
 
 import (
 	"encoding/binary"

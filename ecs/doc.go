@@ -8,8 +8,8 @@
 //
 //  1. Structural changes while a query is open panic ("locked world"):
 //     creating or removing an entity, adding or removing a component. A system
-//     that wants one while it iterates records it in World.Cmd; the schedule
-//     applies the buffer after each system returns (see Schedule.Run). A
+//     that wants one while it iterates records it in [World.Cmd]; the schedule
+//     applies the buffer after each system returns (see [Schedule.Run]). A
 //     system that finishes its loops first may make the change directly.
 //  2. A pointer from Get (or a query's Get) is stale after any structural
 //     change: read it, use it, and fetch it again after a change.

@@ -250,7 +250,7 @@ func TestLookupsAllocateNothing(t *testing.T) {
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("lookups allocate %g times a run", allocs)
+		t.Errorf("lookups allocate %g times per run", allocs)
 	}
 	_ = sink
 }

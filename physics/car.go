@@ -8,7 +8,7 @@ import (
 
 // RestSpeed is the forward speed (m/s) under which a car counts as at rest:
 // a brake held there reverses, a throttle held while reversing faster than
-// it brakes first. Half a metre a second is slower than any deliberate
+// it brakes first. Half a metre per second is slower than any deliberate
 // motion and faster than the creep left after braking.
 const RestSpeed = 0.5
 
@@ -40,7 +40,7 @@ type CarSpec struct {
 	// follows the steering (and how fast the tyres stop a spin).
 	MaxYawRate, YawAccel float32
 	// Grip is the tyres' largest sideways acceleration: lateral velocity is
-	// killed up to Grip*dt a step, beyond it the car slides.
+	// killed up to Grip*dt per step, beyond it the car slides.
 	Grip float32
 	// SlideYaw is how far past the grip limit the nose may turn (the yaw
 	// rate is capped at SlideYaw*Grip/speed): over 1 the car drifts.
@@ -135,7 +135,7 @@ func (s *CarSpec) Body() components.Body {
 // Along the heading: rolling resistance and air drag; the throttle
 // accelerates up to TopSpeed (and brakes first when reversing); the brake
 // brakes, and held at rest reverses up to ReverseSpeed. Across it: the tyres
-// kill sideways velocity up to Grip*dt a step, beyond which the car slides.
+// kill sideways velocity up to Grip*dt per step, beyond which the car slides.
 // The yaw rate follows the bicycle model, speed*tan(steer)/wheelbase, capped
 // by MaxYawRate and by SlideYaw times what the grip can hold at this speed,
 // plus the alignment of a sliding car with its travel; it moves toward that
@@ -208,11 +208,11 @@ func DriveCar(pose *components.Pose, vel *components.Velocity, in *components.Dr
 	vel.Ang.Z = w
 }
 
-// DriveTrailer is the model of a towed (or loose) trailer: rolling
-// resistance and air drag along its heading, and its tyres' grip at its
-// axle (AxleBack behind its centre), which kills the axle's sideways
-// velocity up to Grip*dt a step and so turns the trailer in behind its hitch
-// (or stops a loose one spinning). The hitch itself is a constraint of Step.
+// DriveTrailer is the model of a towed or loose trailer: rolling resistance
+// and air drag along its heading, and its tyres' grip at its axle, AxleBack
+// behind its centre. The grip kills the axle's sideways velocity up to
+// Grip*dt per step, and so turns a towed trailer in behind its hitch and
+// stops a loose one spinning. The hitch itself is a constraint of Step.
 func DriveTrailer(pose *components.Pose, vel *components.Velocity, spec *CarSpec, dt float32) {
 	c, s := pose.Rot.Heading()
 	fwd := vel.Lin.X*c + vel.Lin.Y*s

@@ -10,11 +10,11 @@ import (
 // cross of a scalar angular velocity w with r: w ẑ × r.
 func crossW(w float32, r Vec) Vec { return Vec{-w * r.Y, w * r.X} }
 
-// solve runs the sequential-impulse solver: hitches, then the contacts
-// between bodies, then those with the static world (last, so that a wall
-// has the final word over a body pushed into it), Iterations times; then the
-// restitution pass, and a last pass of the static contacts' normals so that
-// a bounce off one body cannot drive another into a wall.
+// solve runs the sequential-impulse solver. Iterations times it solves the
+// hitches, then the contacts between bodies, then those with the static
+// world: last, so that a wall has the final word over a body pushed into it.
+// Then come the restitution pass, and a last pass of the static contacts'
+// normals, so that a bounce off one body cannot drive another into a wall.
 func (s *Scratch) solve(b *Bodies, dt float32) {
 	inv := 1 / dt
 	for k := range s.dyn {

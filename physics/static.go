@@ -12,7 +12,7 @@ import (
 // the narrow phase's work per polygon bounded.
 const MaxPolygonPoints = 32
 
-// MaxStaticCells caps the static grid (4 bytes a cell and a bit). Its cells
+// MaxStaticCells caps the static grid (4 bytes and a bit per cell). Its cells
 // have the dynamic grid's side (BroadCell), on the same lines; a level so
 // large that it would pass the cap gets cells of BroadCell times a power of
 // two. 4 Mi cells is a 12 km square level at 6 m.
@@ -308,11 +308,11 @@ func (st *Static) bakeFine() {
 	}
 }
 
-// bakeBoxes marks, on the fine grid's squares, the squares of every
-// polygon's bounding box, from the cell of its low corner to the cell left
-// of its high corner when that lies on a cell's edge: a box meeting the
-// bounding box touches one of them by the cells touches looks at (see
-// there), and a box touching none meets no bounding box.
+// bakeBoxes marks, on the fine grid, the squares of every polygon's
+// bounding box. They run from the cell of its low corner to the cell of its
+// high corner, or the cell left of it when the corner lies on a cell's edge.
+// A box that meets the bounding box touches one of them, by the cells that
+// touches looks at. So a box touching none meets no bounding box.
 func (st *Static) bakeBoxes() {
 	f := &st.boxes
 	*f = st.fine

@@ -325,9 +325,9 @@ var unfiled = bounds{lo: Vec{BroadCell, BroadCell}}
 
 // fileGrid files every body under each grid cell its bounds touch: a list
 // of entries per bucket, and a list of the buckets that come to hold two.
-// The table has four buckets a body or more (a power of two; a body covers
-// about two cells), so that it follows the bodies, not the level, and
-// stays mostly single-entry buckets.
+// The table has four buckets per body or more, a power of two: a body covers
+// about two cells. So its size follows the bodies, not the level, and its
+// buckets stay mostly single-entry.
 func (s *Scratch) fileGrid() {
 	n := len(s.tmp)
 	size := 64
@@ -342,9 +342,9 @@ func (s *Scratch) fileGrid() {
 	}
 	s.listed = s.listed[:size]
 	clear(s.listed)
-	// Room for four entries a body, which nearly every body needs at
+	// Room for four entries per body, which nearly every body needs at
 	// most; fileBodies stops where it runs out, and the room grows. A
-	// bucket is listed at most once an entry.
+	// bucket is listed at most once per entry.
 	if cap(s.entries) < 4*n+4 {
 		s.entries = make([]entry, 0, 4*n+4)
 	}
@@ -479,15 +479,15 @@ func cellOf(f float32) int32 {
 // layers collide, as s.pairs sorted by (i, j), and flags the bodies whose
 // cells hold static polygons.
 //
-// The grid is uniform, hashed into a table of four buckets a body or more
-// (so that its size follows the bodies and not the level, with no map); fileGrid
+// The grid is uniform, hashed into a table of four buckets per body or more,
+// so that its size follows the bodies and not the level, with no map. fileGrid
 // files each body under every cell its bounds touch, in a list per bucket,
 // and marks the buckets holding two or more. The sweep tests the entries
 // sharing such a bucket, bucket after bucket. A pair is taken only in the
-// bucket of the cell holding the low corner of the overlap of its bounds
-// (its owner cell, which both bodies touch), and there once, skipping a
-// body's second entry in a bucket (a bucket lists its entries by
-// descending body, a body's together), so it is found exactly once.
+// bucket of its owner cell: the cell holding the low corner of the overlap
+// of its bounds, which both bodies touch. It is taken there once, skipping
+// a body's second entry in the bucket, so it is found exactly once. A bucket
+// lists its entries by descending body, a body's entries together.
 func (s *Scratch) broadPhase(st *Static) {
 	head, entries, tmp, bnd := s.head, s.entries, s.tmp, s.bnd
 	found := s.found[:0]

@@ -175,7 +175,7 @@ func TestCarIntoBuildingStopsAtWall(t *testing.T) {
 				if front < 30-0.1 || front > 30+Slop {
 					t.Errorf("front at x %v, want at the wall (30)", front)
 				}
-				// The throttle adds Accel*dt a tick, which may close what
+				// The throttle adds Accel*dt per tick, which may close what
 				// is left of a gap under a millimetre, and no more.
 				if bd.Vel.Lin.X > spec.Accel*Dt {
 					t.Errorf("still moving into the wall at %v", bd.Vel.Lin.X)

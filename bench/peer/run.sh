@@ -3,21 +3,25 @@
 # ordered encoders, a Go benchmark) and through @colyseus/schema 5 with one
 # StateView per client, in the same run, one after the other.
 #
-#   bench/peer/run.sh                    # uses ../shared/peerbench beside the repo
 #   PEERBENCH=/path/to/peerbench bench/peer/run.sh
-#   RUNS=3 bench/peer/run.sh             # repeat both rows (the machine may be busy)
+#   PEERBENCH=/path/to/peerbench RUNS=5 bench/peer/run.sh   # five runs of each
 #
-# The peer benchmark is someone else's code and a read-only directory: it is
-# copied to a temporary directory, where npm installs @colyseus/schema and
-# tracegen writes the trace. Nothing of it is kept in this repository.
+# PEERBENCH is the peer benchmark's directory, with its tracegen and colyseus
+# folders. It is someone else's code and is not part of this repository. It
+# may be read-only, so it is copied to a temporary directory, where tracegen
+# writes the trace and npm installs @colyseus/schema. Nothing of it is kept.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-src="${PEERBENCH:-$repo/../shared/peerbench}"
+if [ -z "${PEERBENCH:-}" ]; then
+  echo "PEERBENCH is not set: set it to the peer benchmark's directory (with tracegen/ and colyseus/)" >&2
+  exit 2
+fi
+src="$PEERBENCH"
 runs="${RUNS:-1}"
 if [ ! -d "$src/colyseus" ] || [ ! -d "$src/tracegen" ]; then
-  echo "peer benchmark not found at $src (set PEERBENCH)" >&2
+  echo "PEERBENCH=$src is not the peer benchmark's directory: it has no tracegen/ and colyseus/" >&2
   exit 1
 fi
 

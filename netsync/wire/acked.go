@@ -14,11 +14,11 @@ import (
 // HeldRing frames applied, by tick.
 
 // SentRing is how many of its last frames the server keeps the client's
-// state of, to encode against: 32 frames, 1.6 s at 20 a second. An
+// state of, to encode against: 32 frames, 1.6 s at 20 per second. An
 // acknowledgement later than that (a round trip, plus every input frame
 // carrying it lost for over a second) costs a keyframe. The server keeps,
 // per frame, what undoes it (the bytes of the groups it changed), not a copy
-// of the state: a few hundred bytes to a few KB a frame.
+// of the state: a few hundred bytes to a few KB per frame.
 const SentRing = 32
 
 // HeldRing is how many of its last frames applied the client keeps the
@@ -80,12 +80,13 @@ func (s *Store) MemBytes() int {
 }
 
 // Undo is what turns a client's state after a frame back into its state
-// before it: per entity the frame touched, whether it was held before, and
-// if so its tier, pose mode, pose tick and the bytes of the groups that
-// differ from after (every group not zero, when it is not held after). Both
-// ends keep one per frame instead of a copy of the state: the server to
-// find the state of any of its last SentRing frames, the client of any of
-// its last HeldRing. An Undo reuses its memory.
+// before it. It holds, per entity the frame touched, whether it was held
+// before. For an entity held before, it also holds its tier, pose mode and
+// pose tick, and the bytes of the groups that differ from after: every group
+// not zero, when the entity is not held after. Both ends keep one per frame
+// instead of a copy of the state. The server finds the state of any of its
+// last SentRing frames with them, and the client the state of any of its
+// last HeldRing. An Undo reuses its memory.
 //
 // An entry is, in bytes: u16 eid | u8 flags (undoHeld, undoFull,
 // undoBreak) and, when held, u16 groups | u8 tier | u32 poseTick | the

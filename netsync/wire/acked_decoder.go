@@ -8,20 +8,20 @@ import "fmt"
 // last frame it showed. An AckedDecoder is not safe for concurrent use.
 //
 // It keeps the newest state whole (Store) and, per older frame held, what
-// undoes the frame after it (an Undo): to apply a frame onto an older base,
-// it undoes the frames after the base for the entities they touched, applies
-// the frame, and compares the result with the last state shown for those
-// entities and the frame's own.
+// undoes the frame after it (an Undo). To apply a frame onto an older base,
+// it undoes the frames after the base for the entities they touched, and
+// applies the frame. It then compares the result with the last state shown,
+// for those entities and the frame's own.
 //
 // Apply drops without a word (a nil frame and no error) a frame not newer
 // than the last it applied, and one whose base it does not hold: the next
 // frame, onto a newer acknowledgement, will come. It never panics and never
-// reads out of range, whatever the bytes: a malformed frame is an error
-// wrapping ErrMalformed and changes nothing; a frame that does not fit the
-// state of its base (a check that differs, a removal of an entity not held)
-// is an error wrapping ErrResync, changes nothing shown, and makes the
-// decoder forget every state it held: it takes only a keyframe next, and the
-// client asks for one (InputResync) while Synced is false.
+// reads out of range, whatever the bytes. A malformed frame is an error
+// wrapping ErrMalformed and changes nothing. A frame that does not fit the
+// state of its base, by a check that differs or a removal of an entity not
+// held, is an error wrapping ErrResync. It changes nothing shown, and makes
+// the decoder forget every state it held: the decoder takes only a keyframe
+// next, and the client asks for one (InputResync) while Synced is false.
 type AckedDecoder struct {
 	cur Store // the state of the last frame shown
 

@@ -30,7 +30,7 @@ const (
 	InputsOrdered = 1
 	// InputsLossy is the inputs a frame carries over a lossy transport:
 	// four, so that three frames in a row may be lost without losing an
-	// input (the reference's figure).
+	// input.
 	InputsLossy = 4
 	// MaxInputsPerFrame bounds count: more is a malformed frame.
 	MaxInputsPerFrame = 8
@@ -122,9 +122,8 @@ func DecodeInputFrame(b []byte, f *InputFrame) error {
 }
 
 // ReliableAbove is the largest frame sent on a lossy transport's unreliable
-// channel: a snapshot over it goes on the reliable one. 1,100 bytes: one
-// SCTP packet under a 1,200-byte path MTU (the WebRTC default) holds it
-// after the DTLS, SCTP and DATA chunk headers (about 60 bytes), so an
-// unreliable frame is never fragmented, and one lost fragment never loses
-// a whole frame.
+// channel: a snapshot over it goes on the reliable one. One SCTP packet under
+// a 1,200-byte path MTU, the WebRTC default, holds 1,100 bytes after the
+// DTLS, SCTP and DATA chunk headers of about 60 bytes. So an unreliable frame
+// is never fragmented, and one lost fragment never loses a whole frame.
 const ReliableAbove = 1100

@@ -150,7 +150,7 @@ const SmallStepMax = 1<<15 - 1
 
 // Tiers. A tier says how often an entity's pose goes to a client.
 const (
-	// TierCount is the number of tiers: the mask has two bits for one.
+	// TierCount is the number of tiers: the mask has two bits for the tier.
 	TierCount = 4
 )
 
@@ -194,12 +194,13 @@ var TierRadius = [TierCount - 1]float32{50, 100, 175}
 // edge must not flip every frame.
 const TierHysteresis float32 = 4
 
-// CheckEvery is how often a frame carries the check: every 64 frames, 3.2 s
-// at 20 snapshots a second (and in every keyframe). FNV-1a waits on itself
-// byte after byte: the server's, zero words at once, ~10 us for a client of
-// 114 entities, every 64 frames 0.16 us a frame, a twelfth of an encode. Over
-// an ordered, reliable connection a desync is a bug, not a loss: finding it
-// within seconds is enough.
+// CheckEvery is how often a frame carries the check: in every keyframe, and
+// in one frame of every 64, which is every 3.2 s at 20 snapshots per second.
+// Over an ordered, reliable connection a desync is a bug, not a loss:
+// finding it within seconds is enough. FNV-1a waits on itself byte after
+// byte. The server's check hashes a run of zero bytes in one step, and takes
+// ~7 us for a client of 114 entities on the peer trace: ~0.11 us per frame,
+// spread over 64.
 const CheckEvery = 64
 
 // SnapshotEvery is the ticks between two snapshots of a client: 20

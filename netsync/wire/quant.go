@@ -16,7 +16,7 @@ const (
 	// (faster than anything in the game). Largest error 1/256 m/s.
 	VelocityScale = 128
 	// SpinScale: angular velocity in 1/1024 rad/s as int16, +-32 rad/s
-	// (five turns a second). Largest error 1/2048 rad/s.
+	// (five turns per second). Largest error 1/2048 rad/s.
 	SpinScale = 1024
 	// RotationSteps: smallest three, each of the three smaller components
 	// (within +-1/sqrt2) in 1023 steps of sqrt2/1022 with 0 exact, 10 bits

@@ -428,7 +428,7 @@ type OwnBody struct {
 	Speed float32 `json:"speed"`
 }
 
-// State returns the page's state. It is called a few times a second (the
+// State returns the page's state. It is called a few times per second (the
 // HUD), not every frame: it allocates.
 func (p *Page) State() State {
 	st := p.c.Stats()

@@ -151,7 +151,7 @@ func TestDriveInRoom(t *testing.T) {
 	if d := p.Controls(KeyDown, 0); d.Brake != 1 || d.Throttle != 0 {
 		t.Errorf("S in a car: %+v", d)
 	}
-	// Steering ramps by SteerRate a tick toward full lock, and back.
+	// Steering ramps by SteerRate per tick toward full lock, and back.
 	for i := 1; i <= 14; i++ {
 		d := p.Controls(KeyLeft, 0)
 		if want := min(float32(i)*SteerRate, 1); !near(d.Steer, want) {
@@ -290,7 +290,7 @@ func TestViewAllocs(t *testing.T) {
 		t.Fatalf("draw list holds %d entities, want the city's", n)
 	}
 	if a := testing.AllocsPerRun(100, func() { p.View() }); a != 0 {
-		t.Errorf("View allocates %v times a call, want 0", a)
+		t.Errorf("View allocates %v times per call, want 0", a)
 	}
 }
 
