@@ -55,20 +55,24 @@ var ErrBadRoomName = errors.New("rooms: a room name is 1 to 32 of a-z, 0-9 and '
 var roomName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 
 // ErrRoomsFrom is returned for a join that would make a room when the rooms
-// made by joins from its address, still open, are Config.MaxRoomsFrom.
-var ErrRoomsFrom = errors.New("rooms: the rooms made from this address are the most one address may have open")
+// made by joins from its address, still open, are Config.MaxRoomsFrom. It is
+// wrapped with the count and the address: "rooms: too many rooms made from
+// one address: 8 open from 10.0.0.1".
+var ErrRoomsFrom = errors.New("rooms: too many rooms made from one address")
 
 // ErrMaxRooms is returned for a join that would make a room when
-// Config.MaxRooms are open or being made, wrapped with their count:
-// "rooms: the rooms open are the most this server runs (64)".
-var ErrMaxRooms = errors.New("rooms: the rooms open are the most this server runs")
+// Config.MaxRooms are open or being made. It is wrapped with the most:
+// "rooms: too many rooms open: this server runs at most 64".
+var ErrMaxRooms = errors.New("rooms: too many rooms open")
 
 // ErrShuttingDown is returned for a join once the manager shuts down.
 var ErrShuttingDown = errors.New("rooms: shutting down")
 
 // ErrPlayersFrom is returned for a join from an address whose players, in
-// all the rooms together, are Config.MaxPlayersFrom.
-var ErrPlayersFrom = errors.New("rooms: the players joined from this address are the most one address may have")
+// all the rooms together, are Config.MaxPlayersFrom. It is wrapped with the
+// count and the address: "rooms: too many players joined from one address:
+// 64 from 10.0.0.1".
+var ErrPlayersFrom = errors.New("rooms: too many players joined from one address")
 
 // Options are a room's options, from the query of the request that made it.
 type Options struct {
@@ -298,7 +302,7 @@ func (m *Manager) join(r *Room, from string, conn server.Conn, who server.Who) (
 // are MaxPlayersFrom, or nil. m.mu is held.
 func (m *Manager) canPlay(from string) error {
 	if n := m.players[from]; from != "" && n >= m.cfg.MaxPlayersFrom {
-		return fmt.Errorf("%w (%d, from %s)", ErrPlayersFrom, n, from)
+		return fmt.Errorf("%w: %d from %s", ErrPlayersFrom, n, from)
 	}
 	return nil
 }
@@ -438,7 +442,7 @@ func (m *Manager) canMake(name, from string) error {
 	case !roomName.MatchString(name):
 		return ErrBadRoomName
 	case n >= m.cfg.MaxRooms:
-		return fmt.Errorf("%w (%d)", ErrMaxRooms, n)
+		return fmt.Errorf("%w: this server runs at most %d", ErrMaxRooms, m.cfg.MaxRooms)
 	}
 	if from == "" {
 		return nil
@@ -455,7 +459,7 @@ func (m *Manager) canMake(name, from string) error {
 		}
 	}
 	if n >= m.cfg.MaxRoomsFrom {
-		return fmt.Errorf("%w (%d, from %s)", ErrRoomsFrom, n, from)
+		return fmt.Errorf("%w: %d open from %s", ErrRoomsFrom, n, from)
 	}
 	return nil
 }

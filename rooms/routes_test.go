@@ -162,7 +162,7 @@ func TestCanJoin(t *testing.T) {
 	if _, _, err := m.Join("second", o, server.NewMemConn(false, 0), server.Who{}); err != nil {
 		t.Fatal(err)
 	}
-	check("MaxRooms open", "third", nil, "the most this server runs (2)")
+	check("MaxRooms open", "third", nil, "this server runs at most 2")
 	check("MaxRooms open, an open room", "second", nil, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -207,8 +207,8 @@ func TestMakingBlocksNoOne(t *testing.T) {
 		if err := m.CanJoin("slow", o); err != nil {
 			t.Errorf("CanJoin of the room being made: %v", err)
 		}
-		if err := m.CanJoin("third", o); err == nil || !strings.Contains(err.Error(), "the most this server runs (2)") {
-			t.Errorf("CanJoin of a third room with MaxRooms 2, one being made: %v, want the most this server runs (2)", err)
+		if err := m.CanJoin("third", o); err == nil || !strings.Contains(err.Error(), "this server runs at most 2") {
+			t.Errorf("CanJoin of a third room with MaxRooms 2, one being made: %v, want this server runs at most 2", err)
 		}
 	}()
 	select {
@@ -350,7 +350,7 @@ func TestConcurrentJoins(t *testing.T) {
 						conn.Close("bye")
 					case errors.Is(err, ErrRoomsFrom):
 						fromRefused.Add(1)
-					case strings.Contains(err.Error(), "the most this server runs"):
+					case strings.Contains(err.Error(), "this server runs at most"):
 						maxRefused.Add(1)
 					default:
 						t.Errorf("join of %s: %v", room, err)

@@ -359,9 +359,9 @@ func TestRoomLimits(t *testing.T) {
 		reason, code string   // a join making one more room: closed with reason; over WebRTC, HTTP code
 		openRefused  bool     // a join to an open room is refused too, with reason
 	}{
-		{"-max-rooms", func(c *config, n int) { c.maxRooms = n }, 2, []string{"second", "default", "second"}, "the most this server runs (2)", "503", false},
-		{"-max-rooms-from", func(c *config, n int) { c.maxRoomsFrom = n }, 1, []string{"mine", "default", "mine"}, "from this address", "429", false},
-		{"-max-players-from", func(c *config, n int) { c.maxPlayersFrom = n }, 2, []string{"mine", "default"}, "players joined from this address", "429", true},
+		{"-max-rooms", func(c *config, n int) { c.maxRooms = n }, 2, []string{"second", "default", "second"}, "this server runs at most 2", "503", false},
+		{"-max-rooms-from", func(c *config, n int) { c.maxRoomsFrom = n }, 1, []string{"mine", "default", "mine"}, "rooms made from one address", "429", false},
+		{"-max-players-from", func(c *config, n int) { c.maxPlayersFrom = n }, 2, []string{"mine", "default"}, "players joined from one address", "429", true},
 	} {
 		t.Run(c.flag, func(t *testing.T) {
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
