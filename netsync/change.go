@@ -1,0 +1,184 @@
+package netsync
+
+import (
+	"github.com/fiveonit/engine/internal/headroom"
+	"github.com/fiveonit/engine/netsync/wire"
+)
+
+// change adds a change of wid with mask (its groups, tier and PoseFull),
+// whose groups' bytes are rec's, to the frame: into out, serialized (with
+// its position as small steps from from when they fit), or into the Delta.
+func (s *ClientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
+	if !s.emit {
+		s.delta.Changes = append(headroom.Ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, New: isNew, From: *from})
+		return
+	}
+	s.out = appendChange(s.out, wid, mask, rec, from)
+	s.outN++
+}
+
+// maxChangeBytes bounds a change without an age: its id, its mask and at
+// most every group of a record.
+const maxChangeBytes = 4 + wire.RecordBytes
+
+// appendChange appends a change of eid with mask (its groups, tier and
+// PoseFull; no age) as wire.AppendChange does, its position as small steps
+// from from when they fit, its groups' bytes taken from rec. It writes into
+// room made once, a few words at a time: every client's frame carries its
+// changes, most of them a pose alone.
+func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
+	n := len(b)
+	if cap(b)-n < maxChangeBytes {
+		b = headroom.Ahead(b, maxChangeBytes)
+	}
+	o := b[n : n+maxChangeBytes]
+	k := 4
+	if mask&(1<<wire.GroupPosition) != 0 {
+		p := rec[wire.PositionAt:]
+		dx := int64(int32(le.Uint32(p))) - int64(from[0])
+		dy := int64(int32(le.Uint32(p[4:]))) - int64(from[1])
+		dz := int64(int32(le.Uint32(p[8:]))) - int64(from[2])
+		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
+			mask |= wire.SmallSteps
+			le.PutUint16(o[4:], uint16(dx))
+			le.PutUint16(o[6:], uint16(dy))
+			le.PutUint16(o[8:], uint16(dz))
+			k += wire.SmallStepBytes
+		} else {
+			copy(o[4:16], p[:wire.PositionBytes])
+			k += wire.PositionBytes
+		}
+	}
+	le.PutUint16(o, eid)
+	le.PutUint16(o[2:], mask)
+	if mask&(1<<wire.GroupRotation) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.RotationAt:]))
+		k += wire.RotationBytes
+	}
+	if mask&(1<<wire.GroupVelocity) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.VelocityAt:]))
+		le.PutUint16(o[k+4:], le.Uint16(rec[wire.VelocityAt+4:]))
+		k += wire.VelocityBytes
+	}
+	for m := mask & wire.MaskGroups &^ (wire.MaskQuantPose); m != 0; m &= m - 1 {
+		g := lowBit(m)
+		k += copy(o[k:], rec.Group(g))
+	}
+	if mask&(1<<wire.GroupSpin) != 0 {
+		le.PutUint16(o[k:], le.Uint16(rec[wire.SpinAt:]))
+		le.PutUint32(o[k+2:], le.Uint32(rec[wire.SpinAt+2:]))
+		k += wire.SpinBytes
+	}
+	return b[:n+k]
+}
+
+// fitsStep reports whether d (in 1/PositionScale m) goes as a small step.
+func fitsStep(d int64) bool { return d >= -wire.SmallStepMax && d <= wire.SmallStepMax }
+
+// writePose is sendPose with emit, for an entity held quantized whose
+// other groups the client holds already: it brings the quantized pose held
+// in w to q's and writes the change, if any, at the start of o as
+// appendChange would (position as SmallSteps when every axis fits),
+// returning its length (0 for none). Apart from the ClientState, with
+// everything it reads in its arguments and the slice managed by its
+// caller, so that it works in registers: it is most of the changes of most
+// frames.
+func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *poseWords, tick uint32) int {
+	p := &w.pose
+	q0, q1, q2, q3 := q.a, q.b, q.c, q.d
+	p0, p1 := p.a, p.b
+	xb, xc := q1^p1, q2^p.c
+	posD := q0^p0|xb<<32 != 0
+	rotD := xb>>32 != 0
+	velD := xc<<16 != 0
+	spinD := xc>>48|uint64(q3^p.d) != 0
+	if !(posD || rotD || velD || spinD) {
+		return 0
+	}
+	p.a, p.b, p.c, p.d, p.tick = q0, q1, q2, q3, tick
+	pk.rest = 0
+	if q2|uint64(q3) == 0 {
+		pk.rest = stRest
+	}
+	mask := uint16(w.tier&3) << wire.TierShift
+	k := 4
+	if posD {
+		mask |= 1 << wire.GroupPosition
+		dx := int64(int32(q0)) - int64(int32(p0))
+		dy := int64(int32(q0>>32)) - int64(int32(p0>>32))
+		dz := int64(int32(q1)) - int64(int32(p1))
+		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
+			mask |= wire.SmallSteps
+			le.PutUint16(o[4:6], uint16(dx))
+			le.PutUint16(o[6:8], uint16(dy))
+			le.PutUint16(o[8:10], uint16(dz))
+			k = 4 + wire.SmallStepBytes
+		} else {
+			le.PutUint64(o[4:12], q0)
+			le.PutUint32(o[12:16], uint32(q1))
+			k = 4 + wire.PositionBytes
+		}
+	}
+	// The other groups, each written and counted only when it goes:
+	// which do is a coin toss for the processor, so no branch. k stays
+	// below 32 and the window is 64 bytes: no bounds to check.
+	le.PutUint32(o[k:k+4], uint32(q1>>32))
+	if rotD {
+		mask |= 1 << wire.GroupRotation
+		k += wire.RotationBytes
+	}
+	k &= 31
+	le.PutUint32(o[k:k+4], uint32(q2))
+	le.PutUint16(o[k+4:k+6], uint16(q2>>32))
+	if velD {
+		mask |= 1 << wire.GroupVelocity
+		k += wire.VelocityBytes
+	}
+	k &= 31
+	le.PutUint16(o[k:k+2], uint16(q2>>48))
+	le.PutUint32(o[k+2:k+6], q3)
+	if spinD {
+		mask |= 1 << wire.GroupSpin
+		k += wire.SpinBytes
+	}
+	le.PutUint16(o[0:2], wid)
+	le.PutUint16(o[2:4], mask)
+	return k
+}
+
+// poseWindow is the room writePose writes a change into: a change is at
+// most maxPoseChange bytes, and each group is written whole wherever it
+// lands before it is counted (or not), so the window has room past it.
+const poseWindow = 64
+
+// maxPoseChange bounds a change of the quantized pose alone: id, mask and
+// the four groups whole.
+const maxPoseChange = 4 + wire.QuantPoseBytes
+
+// poseDiff returns the quantized pose groups whose bytes differ between q
+// and p.
+func poseDiff(q, p *poseWords) uint16 {
+	xb, xc := q.b^p.b, q.c^p.c
+	return uint16(b2i(q.a^p.a|xb<<32 != 0)<<wire.GroupPosition |
+		b2i(xb>>32 != 0)<<wire.GroupRotation |
+		b2i(xc<<16 != 0)<<wire.GroupVelocity |
+		b2i(xc>>48|uint64(q.d^p.d) != 0)<<wire.GroupSpin)
+}
+
+// putPose writes the quantized pose p into rec.
+func putPose(rec *wire.Record, p *poseWords) {
+	r := rec[wire.PositionAt:]
+	le.PutUint64(r, p.a)
+	le.PutUint64(r[8:], p.b)
+	le.PutUint64(r[16:], p.c)
+	le.PutUint32(r[24:], p.d)
+}
+
+// posePosition returns the position of a quantized pose.
+func posePosition(p *poseWords) [3]int32 {
+	return [3]int32{int32(p.a), int32(p.a >> 32), int32(p.b)}
+}
+
+// poseAtRest reports whether a quantized pose's velocity and spin are
+// zero.
+func poseAtRest(p *poseWords) bool { return p.c == 0 && p.d == 0 }
