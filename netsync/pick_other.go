@@ -21,8 +21,5 @@ func (s *ClientState) touch(cands []int32) {
 	s.sink += acc
 }
 
-// walkFast reports that walk's Go loop is the one (see walk_amd64.go).
-func (s *ClientState) walkFast(cands []int32, mk int64, room int) bool { return false }
-
 // prefetchLists does nothing here (see pick_amd64.go).
 func (s *ClientState) prefetchLists() {}

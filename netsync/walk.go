@@ -37,8 +37,7 @@ const (
 // each: the general way (keep) when something other than its pose changed,
 // it stopped or started, an edge may be crossed, or its pose is the full
 // one (or the changes go into a Delta), else its pose goes as sendPose
-// would send it, written here by writePose (on amd64, the same loop by
-// walkPoses: walk_amd64.go).
+// would send it, written here by writePose.
 func (s *ClientState) walk() {
 	if cap(s.cands) < len(s.picks) {
 		// As many as the picks have room for: the two grow together.
@@ -53,9 +52,6 @@ func (s *ClientState) walk() {
 	// Room for every candidate's pose change, and the window past the
 	// last one (writePose).
 	room := n*maxPoseChange + poseWindow
-	if s.walkFast(cands[:n], mk, room) {
-		return
-	}
 	out := headroom.Ahead(s.out, room)
 	for _, i32 := range cands[:n] {
 		i := int(i32)
