@@ -6,11 +6,12 @@ import (
 )
 
 // change adds a change of wid with mask (its groups, tier and PoseFull),
-// whose groups' bytes are rec's, to the frame: into out, serialized (with
-// its position as small steps from from when they fit), or into the Delta.
-func (s *ClientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
+// whose groups' bytes are rec's, to the frame: into out, serialized, or
+// into the frame's delta. Serialized, its position goes as small steps from
+// from when they fit.
+func (s *clientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
-		s.delta.Changes = append(headroom.Ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, New: isNew, From: *from})
+		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, from: *from})
 		return
 	}
 	s.out = appendChange(s.out, wid, mask, rec, from)
@@ -79,7 +80,7 @@ func fitsStep(d int64) bool { return d >= -wire.SmallStepMax && d <= wire.SmallS
 // other groups the client holds already: it brings the quantized pose held
 // in w to q's and writes the change, if any, at the start of o as
 // appendChange would (position as SmallSteps when every axis fits),
-// returning its length (0 for none). Apart from the ClientState, with
+// returning its length (0 for none). Apart from the clientState, with
 // everything it reads in its arguments and the slice managed by its
 // caller, so that it works in registers: it is most of the changes of most
 // frames.

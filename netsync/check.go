@@ -25,7 +25,7 @@ import (
 //     not zero in one word (quantMask), hashed by one loop of few
 //     instructions a step (fnvQuant): the chain, not the bookkeeping
 //     about it, sets the pace.
-func (s *ClientState) check() uint32 {
+func (s *clientState) check() uint32 {
 	s.flush()
 	st := &s.store
 	keys := s.canonical()
@@ -95,7 +95,7 @@ var quantAt = func() (at [64]uint8) {
 // then id), into s.keys (reused): the held bits give the ids in order, and
 // one pass counts each kind, the next places each id after the kinds
 // before its own.
-func (s *ClientState) canonical() []uint16 {
+func (s *clientState) canonical() []uint16 {
 	var start [256]uint16
 	kinds := s.kinds[:64*len(s.has)]
 	for w, bits64 := range s.has {

@@ -27,14 +27,10 @@ type Interest struct {
 	reach        float32
 }
 
-// DefaultInterest returns the game's interest: wire.AOIRadius,
-// wire.AOILeaveRadius, wire.TierRadius and wire.TierHysteresis.
-func DefaultInterest() Interest {
-	return Interest{Enter: wire.AOIRadius, Leave: wire.AOILeaveRadius, TierRadius: wire.TierRadius, TierHysteresis: wire.TierHysteresis}
-}
-
 // InterestFor returns an interest of radius r with the game's proportions:
-// leave at 1.1 r, tiers ending at 0.2 r, 0.4 r and 0.7 r.
+// leave at 1.1 r, tiers ending at 0.2 r, 0.4 r and 0.7 r. The game's own
+// interest is InterestFor(wire.AOIRadius): wire.AOILeaveRadius,
+// wire.TierRadius and wire.TierHysteresis to the bit.
 func InterestFor(r float32) Interest {
 	k := r / wire.AOIRadius
 	return Interest{
@@ -76,7 +72,7 @@ func (in *Interest) tier(d2 float32, held uint8) uint8 {
 }
 
 // setTier sets the tier of the entity in slot.
-func (s *ClientState) setTier(slot int, tier uint8) {
+func (s *clientState) setTier(slot int, tier uint8) {
 	s.walks[slot].tier = tier
 	s.picks[slot].turns = turnBits(tier, s.picks[slot].wid)
 }
@@ -96,7 +92,7 @@ func turnBits(tier uint8, wid uint16) uint8 {
 
 // slack returns how far the centre may travel before an entity at squared
 // distance d2, in tier, could leave (when bound) or change tier (unless own).
-func (s *ClientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
+func (s *clientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
 	if own {
 		return math.MaxFloat32
 	}
@@ -125,7 +121,7 @@ const slackEpsilon = 0.01
 // threshold returns the reading of the centre's odometer at which an entity
 // at squared distance d2, in tier, is looked at again (when it does not
 // move: see clientEnt).
-func (s *ClientState) threshold(d2 float32, tier uint8, own, bound bool) float64 {
+func (s *clientState) threshold(d2 float32, tier uint8, own, bound bool) float64 {
 	thr := s.moved + float64(s.slack(d2, tier, own, bound))
 	if thr != thr { // a NaN position: look at it every frame
 		thr = math.Inf(-1)
@@ -158,7 +154,7 @@ func thrKey(thr float64) int64 {
 
 // setThr sets when to look at the entity in slot again: its thr (a reading
 // of the centre's odometer), with the entity's odometer at odo.
-func (s *ClientState) setThr(slot int, thr float64, odo int64) {
+func (s *clientState) setThr(slot int, thr float64, odo int64) {
 	s.picks[slot].edge = thrKey(thr) + odo
 }
 

@@ -47,7 +47,7 @@ func pickPairsAVX2(blk *entPick, pairs int, moves *[1 << 16]moveEnt, mk1 int64, 
 // overlap here. By prefetches (prefetchCands), which wait for nothing: the
 // loads the portable touch does instead held the frame up until they came
 // (4 % of the replay's encode).
-func (s *ClientState) touch(cands []int32) {
+func (s *clientState) touch(cands []int32) {
 	if len(cands) == 0 {
 		return
 	}
@@ -81,7 +81,7 @@ var (
 // other, so each client's lists have left the nearer caches since its
 // last frame; asked for together, their misses overlap instead of coming
 // one after another as the frame reaches each list.
-func (s *ClientState) prefetchLists() {
+func (s *clientState) prefetchLists() {
 	if len(s.picks) > 0 {
 		prefetchBytes((*byte)(unsafe.Pointer(&s.picks[0])), len(s.picks)*int(unsafe.Sizeof(entPick{})))
 	}

@@ -12,7 +12,7 @@ func pickSet(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uin
 // arena's pose of its entity: those reads do not wait for one another, so
 // the cache misses that the frame would take one after another, entity by
 // entity, overlap here (on amd64, prefetches instead: pick_amd64.go).
-func (s *ClientState) touch(cands []int32) {
+func (s *clientState) touch(cands []int32) {
 	walks, picks, qpose := s.walks, s.picks, s.arena.qpose
 	var acc uint32
 	for _, i := range cands {
@@ -22,4 +22,4 @@ func (s *ClientState) touch(cands []int32) {
 }
 
 // prefetchLists does nothing here (see pick_amd64.go).
-func (s *ClientState) prefetchLists() {}
+func (s *clientState) prefetchLists() {}

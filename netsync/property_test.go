@@ -52,7 +52,7 @@ func TestPropertyDecoderHoldsMirror(t *testing.T) {
 				if c.enc.interest.Enter == wire.AOIRadius {
 					c.enc.SetInterest(InterestFor(150))
 				} else {
-					c.enc.SetInterest(DefaultInterest())
+					c.enc.SetInterest(InterestFor(wire.AOIRadius))
 				}
 			}
 			moveView(w, c)

@@ -23,7 +23,7 @@ type Snapshotter struct {
 // NewSnapshotter returns the snapshots of one client reading a, acked or
 // ordered, with the game's interest. Its first frame is a keyframe.
 func NewSnapshotter(a *Arena, acked bool) *Snapshotter {
-	s := &Snapshotter{arena: a, interest: DefaultInterest(), acked: acked}
+	s := &Snapshotter{arena: a, interest: InterestFor(wire.AOIRadius), acked: acked}
 	if acked {
 		s.ack = NewAckedEncoder(a)
 	} else {

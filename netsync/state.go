@@ -30,43 +30,43 @@ func (v *View) owns(wid uint16) bool {
 	return wid != 0 && (wid == v.Own[0] || wid == v.Own[1] || wid == v.Own[2])
 }
 
-// Change is one entity's change in a Delta.
-type Change struct {
-	EID uint16
-	// Mask has the groups that changed in what the client holds, the
-	// tier and PoseFull (never SmallSteps or PoseAge: those are the
-	// serializer's).
-	Mask uint16
-	// New is set for an entity the client did not hold (or a new life):
+// entChange is one entity's change in a frameDelta.
+type entChange struct {
+	eid uint16
+	// mask has the groups that changed in what the client holds, the
+	// tier and PoseFull. It never has SmallSteps or PoseAge: the
+	// serializer sets those.
+	mask uint16
+	// isNew is set for an entity the client did not hold, or a new life:
 	// it comes whole, onto zeros.
-	New bool
-	// From is the position the client held before (zeros for a new one):
+	isNew bool
+	// from is the position the client held before, zeros for a new one:
 	// the base of SmallSteps.
-	From [3]int32
+	from [3]int32
 }
 
-// Delta is what turned S(N-1) into S(N): the entities removed (gone, out of
-// the area of interest, or a new life), then the changes.
-type Delta struct {
-	Removed []uint16
-	Changes []Change
+// frameDelta is what turned S(N-1) into S(N): the entities removed (gone,
+// out of the area of interest, or a new life), then the changes.
+type frameDelta struct {
+	removed []uint16
+	changes []entChange
 }
 
-func (d *Delta) reset() {
-	d.Removed = d.Removed[:0]
-	d.Changes = d.Changes[:0]
+func (d *frameDelta) reset() {
+	d.removed = d.removed[:0]
+	d.changes = d.changes[:0]
 }
 
-// ClientState is what one client holds after frame N (S(N)): a wire.Store
+// clientState is what one client holds after frame N (S(N)): a wire.Store
 // updated exactly as the client's decoder updates its own, with what the
-// server alone needs per entity. Advance computes S(N) from S(N-1) and the
+// server alone needs per entity. advance computes S(N) from S(N-1) and the
 // arena; it is the same for the ordered and the acked snapshots, which only
 // serialize it against different bases.
 //
 // What every frame reads of every entity held is small (16 bytes, in
 // sequence, and the arena's 16 for the entity, moveEnt); the rest (a cache
 // line) only for the entities it looks closer at.
-type ClientState struct {
+type clientState struct {
 	store wire.Store
 	// By store slot: what every frame reads of every entity held, and
 	// what it reads of those it looks closer at.
@@ -77,14 +77,14 @@ type ClientState struct {
 	cands []int32  // scratch: the slots a frame looks closer at
 	keys  []uint16 // scratch: the ids held in the canonical order (check)
 	owned []int32  // scratch: the slots of the client's own, looked at first
-	stamp uint16   // numbers the Advances
+	stamp uint16   // numbers the calls to advance
 
-	// emit makes Advance write each change straight into out (outN of
-	// them), as the ordered frame carries it, instead of into the Delta's
+	// emit makes advance write each change straight into out (outN of
+	// them), as the ordered frame carries it, instead of into the delta's
 	// Changes: the ordered encoder serializes against the frame before,
-	// so the change Advance finds is the one it sends. With emit, a pose
+	// so the change advance finds is the one it sends. With emit, a pose
 	// sent alone is written into poses only, and the store's records get
-	// it when they are read (Store, Check): stale says some have not yet.
+	// it when they are read (flushed, check): stale says some have not yet.
 	emit  bool
 	stale bool
 	out   []byte
@@ -95,28 +95,28 @@ type ClientState struct {
 	// frame, not copied there.
 	head int
 
-	// What the last Advance saw.
+	// What the last advance saw.
 	started    bool
 	lastTick   uint32
 	lastCenter wire.Vec3
 	lastOwn    [3]uint16
 	lastIn     Interest
-	moved      float64 // the distance the centre travelled, all Advances together
+	moved      float64 // the distance the centre travelled, all calls to advance together
 
-	// Set for the length of an Advance.
+	// Set for the length of a call to advance.
 	arena          *Arena
 	in             *Interest
 	view           *View
-	delta          *Delta
+	delta          *frameDelta
 	frame, tick    uint32
 	cx, cy         float32
 	enter2, leave2 float32
 	spans          []span
 
 	// The watch: the entities that stood in a ring about the edge of the
-	// area of interest (WatchMargin inside and outside in.Enter) when it
+	// area of interest (watchMargin inside and outside in.Enter) when it
 	// was taken, and those the log listed since near that edge. Until the
-	// centre's travel and the entities' steps since add up to WatchMargin
+	// centre's travel and the entities' steps since add up to watchMargin
 	// (watchUsed), a newcomer can only be one of them.
 	watch     []watchEnt
 	watchUsed float64
@@ -124,15 +124,16 @@ type ClientState struct {
 	sink uint32 // what the portable touch read: kept, so that the reads are done
 }
 
-// Store returns what the client holds. It must not be changed.
-func (s *ClientState) Store() *wire.Store {
+// flushed returns what the client holds, every pose written into the
+// store's records (flush). It must not be changed.
+func (s *clientState) flushed() *wire.Store {
 	s.flush()
 	return &s.store
 }
 
 // flush writes into the store's records the poses written into the
 // entWalks alone (see emit).
-func (s *ClientState) flush() {
+func (s *clientState) flush() {
 	if !s.stale {
 		return
 	}
@@ -146,12 +147,12 @@ func (s *ClientState) flush() {
 	}
 }
 
-func (s *ClientState) held(wid uint16) bool {
+func (s *clientState) held(wid uint16) bool {
 	return int(wid>>6) < len(s.has) && s.has[wid>>6]&(1<<(wid&63)) != 0
 }
 
-// Reset forgets everything the client held (a keyframe follows).
-func (s *ClientState) Reset() {
+// reset forgets everything the client held: a keyframe follows.
+func (s *clientState) reset() {
 	clear(s.has)
 	s.store.Reset()
 	s.picks, s.walks = s.picks[:0], s.walks[:0]
@@ -159,8 +160,8 @@ func (s *ClientState) Reset() {
 	s.started = false
 }
 
-func (s *ClientState) remove(wid uint16, slot int) {
-	s.delta.Removed = append(headroom.Ahead(s.delta.Removed, 1), wid)
+func (s *clientState) remove(wid uint16, slot int) {
+	s.delta.removed = append(headroom.Ahead(s.delta.removed, 1), wid)
 	s.store.Remove(wid)
 	s.picks[slot] = entPick{edge: thrMax}
 	s.has[wid>>6] &^= 1 << (wid & 63)
@@ -172,7 +173,7 @@ func (s *ClientState) remove(wid uint16, slot int) {
 // the world's count passes what they hold (to twice it, and to
 // heldEntities at least), not at each new high of its own, which its
 // travels bring now and then all game long.
-func (s *ClientState) reserve(ids, entities int) {
+func (s *clientState) reserve(ids, entities int) {
 	if cap(s.picks) >= entities {
 		s.store.Reserve(ids, 0)
 		return
@@ -200,7 +201,7 @@ const changeBytes = 64
 // once (about 150 KB): a city room holds about 450.
 const heldEntities = 512
 
-// Advance computes what the client holds after frame (numbered frame, of the
+// advance computes what the client holds after frame (numbered frame, of the
 // arena's tick) and writes into d what changed: the entities of its area of
 // interest (every one within in.Enter, or held and within in.Leave, every
 // one the arena marks always, and the client's own), each with the groups
@@ -223,7 +224,7 @@ const heldEntities = 512
 // keyframe, when the interest changed, when the centre is not a number, or
 // when the arena's log no longer reaches back to its last frame, it looks
 // at everything.
-func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *Delta) {
+func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *frameDelta) {
 	s.prefetchLists()
 	in.prepare()
 	d.reset()
@@ -241,8 +242,8 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	// Room for every entity held to be removed this frame (the most it
 	// can remove), so that a frame that removes more than any before
 	// does not allocate: as many as the slots have room for.
-	if cap(d.Removed) < cap(s.picks) {
-		d.Removed = slices.Grow(d.Removed, cap(s.picks))
+	if cap(d.removed) < cap(s.picks) {
+		d.removed = slices.Grow(d.removed, cap(s.picks))
 	}
 	s.stamp++
 	if s.stamp == 0 {
@@ -322,7 +323,7 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 }
 
 // dist2 returns the squared ground distance of wid from the centre.
-func (s *ClientState) dist2(wid uint16) float32 {
+func (s *clientState) dist2(wid uint16) float32 {
 	h := &s.arena.hot[wid]
 	dx, dy := h.x-s.cx, h.y-s.cy
 	return dx*dx + dy*dy

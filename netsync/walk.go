@@ -18,7 +18,7 @@ import (
 type entWalk struct {
 	pose  poseWords // the held quantized pose, and the store's PoseTick
 	life  uint16    // the arena's life of the entity held
-	stamp uint16    // the Advance that last looked at it
+	stamp uint16    // the call to advance that last looked at it
 	tier  uint8
 	flags uint8    // hfState | hfFull
 	_     [26]byte // to a cache line
@@ -36,9 +36,9 @@ const (
 // at already), in slot order: it picks them first (pick), then looks at
 // each: the general way (keep) when something other than its pose changed,
 // it stopped or started, an edge may be crossed, or its pose is the full
-// one (or the changes go into a Delta), else its pose goes as sendPose
+// one (or the changes go into the delta), else its pose goes as sendPose
 // would send it, written here by writePose.
-func (s *ClientState) walk() {
+func (s *clientState) walk() {
 	if cap(s.cands) < len(s.picks) {
 		// As many as the picks have room for: the two grow together.
 		s.cands = make([]int32, len(s.picks), max(2*len(s.picks), cap(s.picks)))
@@ -81,7 +81,7 @@ func (s *ClientState) walk() {
 
 // keep brings wid, held in slot, to S(N), or removes it: gone, or beyond the
 // leave radius and neither always nor the client's own.
-func (s *ClientState) keep(wid uint16, slot int) {
+func (s *clientState) keep(wid uint16, slot int) {
 	h := &s.arena.hot[wid]
 	w := &s.walks[slot]
 	w.stamp = s.stamp
@@ -129,7 +129,7 @@ func (s *ClientState) keep(wid uint16, slot int) {
 // tier, waits for its turn: its tier is not 0, the frame is not its turn,
 // and its rest is the one the client holds (a stop and a start are news at
 // once).
-func (s *ClientState) poseWaits(wid uint16, tier uint8, slot int) bool {
+func (s *clientState) poseWaits(wid uint16, tier uint8, slot int) bool {
 	return tier > 0 && !wire.Due(tier, s.frame, wid) && s.arena.hot[wid].state&stRest == s.picks[slot].rest
 }
 
@@ -140,7 +140,7 @@ func (s *ClientState) poseWaits(wid uint16, tier uint8, slot int) bool {
 // writes the pose a machine word at a time, and with emit writes the
 // change as writePose does (the walk's own way) and the store's record
 // later (flush).
-func (s *ClientState) sendPose(wid uint16, slot int) {
+func (s *clientState) sendPose(wid uint16, slot int) {
 	w := &s.walks[slot]
 	if w.flags&hfFull != 0 {
 		s.update(wid, slot, true, w.tier) // not here: the client's own are looked at before
@@ -171,16 +171,16 @@ func (s *ClientState) sendPose(wid uint16, slot int) {
 }
 
 // sendPoseDelta is sendPose's end without emit: the store's record gets the
-// pose at once, and the Delta the change.
-func (s *ClientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]int32) {
+// pose at once, and the delta the change.
+func (s *clientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]int32) {
 	held := s.store.At(slot)
 	putPose(&held.Rec, &s.walks[slot].pose)
 	held.PoseTick = s.tick
-	s.delta.Changes = append(headroom.Ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, From: *from})
+	s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, from: *from})
 }
 
 // update brings wid, held in slot, to S(N) at tier.
-func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
+func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 	a := s.arena
 	w := &s.walks[slot]
 	pk := &s.picks[slot]
@@ -276,7 +276,7 @@ func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
 }
 
 // whole adds wid to S(N): every group of its pose mode that is not zeros.
-func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
+func (s *clientState) whole(wid uint16, own bool, d2 float32) {
 	a := s.arena
 	slot := s.store.Add(wid)
 	if slot >= len(s.picks) {

@@ -6,16 +6,16 @@ import (
 	"github.com/fiveonit/engine/internal/headroom"
 )
 
-// WatchMargin is how far inside and outside the edge of its area of
+// watchMargin is how far inside and outside the edge of its area of
 // interest an encoder takes the entities it watches for newcomers (see
-// ClientState.newcomers). Any other entity not held is farther out than
+// clientState.newcomers). Any other entity not held is farther out than
 // that, so only a watched one can come in until the centre's travel and the
 // entities' steps add up to the margin; then the watch is taken again from
 // the cells of the grid about the edge. A wider margin makes more entities
 // to look at each frame, a narrower one more takes: 8 m measured best on
 // the peer trace (the centre moves about 0.4 m a frame, the fastest entity
 // 0.7 m a tick).
-const WatchMargin float32 = 8
+const watchMargin float32 = 8
 
 // watchEnt is an entity watched for newcomers: it cannot be within
 // in.Enter before watchUsed reaches need (its distance beyond in.Enter when
@@ -33,14 +33,14 @@ type watchEnt struct {
 //
 // Why the watch holds every newcomer: when it is taken, every entity not
 // held stands farther than in.Enter from the centre, and those not farther
-// than in.Enter + WatchMargin are watched. While the centre's travel and
-// the longest steps add up to less than WatchMargin, one that stood farther
+// than in.Enter + watchMargin are watched. While the centre's travel and
+// the longest steps add up to less than watchMargin, one that stood farther
 // cannot have come within in.Enter. One held then stays held, or leaves
 // beyond in.Leave (watched from then on, see watchLeft), or goes and comes
 // back as a new life, which the log lists; and one the log lists (a jump, a
 // new life, a switch of Always) is watched from then on, unless it stands
 // farther still.
-func (s *ClientState) newcomers(all bool, reach float64) {
+func (s *clientState) newcomers(all bool, reach float64) {
 	a := s.arena
 	g := &a.grid
 	enter := s.in.Enter
@@ -58,7 +58,7 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 		return
 	}
 	s.watchUsed += reach
-	if s.watchUsed < float64(WatchMargin-slackEpsilon) {
+	if s.watchUsed < float64(watchMargin-slackEpsilon) {
 		// The entities that may have come in by now.
 		used := float32(s.watchUsed)
 		hot := a.hot
@@ -80,9 +80,9 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 	}
 	// Take the watch again, from the ring of this frame's newcomers (reach
 	// inside the edge: every entity farther in was held already) to
-	// WatchMargin outside.
+	// watchMargin outside.
 	inner := max(enter-float32(reach)-slackEpsilon, 0)
-	outer := enter + WatchMargin + slackEpsilon
+	outer := enter + watchMargin + slackEpsilon
 	in2, out2 := inner*inner, outer*outer
 	s.watch, s.watchUsed = s.watch[:0], 0
 	s.spans = g.cells(s.cx, s.cy, outer, inner, s.spans)
@@ -104,17 +104,17 @@ func (s *ClientState) newcomers(all bool, reach float64) {
 // watchLeft watches wid, which is not held (it left the area of interest,
 // or the log lists it) and stands at squared distance d2 beyond in.Enter,
 // watchable: it may come back while the watch holds.
-func (s *ClientState) watchLeft(wid uint16, d2 float32) {
+func (s *clientState) watchLeft(wid uint16, d2 float32) {
 	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
 	s.watch = append(headroom.Ahead(s.watch, 1), watchEnt{need: need, wid: wid})
 }
 
 // watchable reports whether an entity not held at squared distance d2 could
 // come within in.Enter before the watch is taken again: its need (see
-// watchLeft) below what the watch can use up, WatchMargin. One farther is
+// watchLeft) below what the watch can use up, watchMargin. One farther is
 // no newcomer until then (the retake finds it if it comes near), and
 // watching it would only lengthen every frame's look at the watch.
-func (s *ClientState) watchable(d2 float32) bool {
-	r := s.in.Enter + WatchMargin + slackEpsilon - float32(s.watchUsed) // a hair generous
+func (s *clientState) watchable(d2 float32) bool {
+	r := s.in.Enter + watchMargin + slackEpsilon - float32(s.watchUsed) // a hair generous
 	return r > 0 && d2 < r*r
 }
