@@ -159,9 +159,6 @@ func (e *AckedEncoder) Held() int { return e.state.store.Len() }
 // Last returns the last frame written (valid until the next Encode).
 func (e *AckedEncoder) Last() []byte { return e.buf }
 
-// Frames returns the number of frames written.
-func (e *AckedEncoder) Frames() uint32 { return e.frame }
-
 // Stats returns the encoder's counters.
 func (e *AckedEncoder) Stats() AckedStats { return e.stats }
 

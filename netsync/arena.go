@@ -45,20 +45,20 @@ type Arena struct {
 	grid   grid
 
 	events []stampedEvent
-	log    [ChangeLogTicks]logSegment // by tick % ChangeLogTicks
+	log    [changeLogTicks]logSegment // by tick % changeLogTicks
 }
 
-// ChangeLogTicks is how many ticks of its log the arena keeps for the
+// changeLogTicks is how many ticks of its log the arena keeps for the
 // encoders: an encoder whose last frame is within them looks for newcomers
 // only in the log and in a thin ring of its area of interest; one further
 // back (its first frame, a keyframe, a long pause) looks at the whole area.
 // 8 ticks hold a frame every SnapshotEvery (3) ticks with room.
-const ChangeLogTicks = 8
+const changeLogTicks = 8
 
-// JumpStep is the most an entity moves on the ground in one tick and still
+// jumpStep is the most an entity moves on the ground in one tick and still
 // counts as a step (240 m/s): one that moves more jumped, and the log lists
 // it, so that an encoder finds it wherever it landed.
-const JumpStep float32 = 4
+const jumpStep float32 = 4
 
 // stateTicks are the ticks an entity's groups wire.GroupDrive to
 // wire.GroupIdentity (wire.MaskState) last changed, in that order.
@@ -101,7 +101,7 @@ const eventOdo = maxSlack*thrScale + 2
 // logged returns the ids the log lists for tick and the longest step of the
 // others (nothing when the log no longer holds the tick, or it never was).
 func (a *Arena) logged(tick uint32) ([]uint16, float32) {
-	seg := &a.log[tick%ChangeLogTicks]
+	seg := &a.log[tick%changeLogTicks]
 	if seg.tick != tick {
 		return nil, 0
 	}
@@ -110,7 +110,7 @@ func (a *Arena) logged(tick uint32) ([]uint16, float32) {
 
 // logReaches reports whether the log holds every tick after since.
 func (a *Arena) logReaches(since uint32) bool {
-	return a.tick >= since && a.tick-since < ChangeLogTicks
+	return a.tick >= since && a.tick-since < changeLogTicks
 }
 
 const (
@@ -159,10 +159,10 @@ type stampedEvent struct {
 	ev   wire.Event
 }
 
-// EventKeepTicks is how long the arena keeps an event for the encoders: 30
+// eventKeepTicks is how long the arena keeps an event for the encoders: 30
 // ticks, half a second. An encoder sends the events of the ticks since its
 // last frame; one whose frames are further apart than this loses some.
-const EventKeepTicks = 30
+const eventKeepTicks = 30
 
 // busyEvents is the room made once for the events kept and for each tick's
 // log: more than a busy city holds.
@@ -176,7 +176,7 @@ func NewArena() *Arena {
 	for i := range a.log {
 		a.log[i].wids = make([]uint16, 0, busyEvents)
 	}
-	a.grid.setCell(GridCell)
+	a.grid.setCell(gridCell)
 	return a
 }
 
@@ -187,7 +187,7 @@ func (a *Arena) Tick() uint32 { return a.tick }
 func (a *Arena) Begin(tick uint32) {
 	a.tick = tick
 	a.next = a.next[:0]
-	seg := &a.log[tick%ChangeLogTicks]
+	seg := &a.log[tick%changeLogTicks]
 	seg.tick, seg.maxStep, seg.wids = tick, 0, seg.wids[:0]
 	a.dropEvents()
 }
@@ -336,9 +336,9 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 	}
 	h.x, h.y = x, y
 	a.moves[wid].odo += int64(math.Ceil(d * thrScale))
-	seg := &a.log[a.tick%ChangeLogTicks]
+	seg := &a.log[a.tick%changeLogTicks]
 	switch {
-	case logged || d > float64(JumpStep):
+	case logged || d > float64(jumpStep):
 		seg.wids = append(headroom.Ahead(seg.wids, 1), wid)
 	case float32(d) > seg.maxStep:
 		seg.maxStep = float32(d)
@@ -346,7 +346,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 }
 
 func (a *Arena) logChange(wid uint16) {
-	seg := &a.log[a.tick%ChangeLogTicks]
+	seg := &a.log[a.tick%changeLogTicks]
 	seg.wids = append(headroom.Ahead(seg.wids, 1), wid)
 }
 
@@ -377,7 +377,7 @@ func (a *Arena) AddEvent(ev wire.Event) {
 
 func (a *Arena) dropEvents() {
 	k := 0
-	for k < len(a.events) && a.tick-a.events[k].tick >= EventKeepTicks {
+	for k < len(a.events) && a.tick-a.events[k].tick >= eventKeepTicks {
 		k++
 	}
 	if k > 0 {
@@ -386,43 +386,10 @@ func (a *Arena) dropEvents() {
 	}
 }
 
-// Present reports whether wid was Put in the tick last ended.
-func (a *Arena) Present(wid uint16) bool {
+// present reports whether wid was Put in the tick last ended.
+func (a *Arena) present(wid uint16) bool {
 	return int(wid) < len(a.hot) && a.hot[wid].state&stPresent != 0
 }
 
-// Live returns the ids present, in the order they were Put. The slice is the
-// arena's: do not change it.
-func (a *Arena) Live() []uint16 { return a.live }
-
-// Record returns the record of wid (present or not: the last one Put).
-func (a *Arena) Record(wid uint16) *wire.Record { return &a.recs[wid] }
-
-// Kind returns the kind of wid.
-func (a *Arena) Kind(wid uint16) uint8 { return a.recs[wid][wire.KindAt] }
-
-// Gen returns the generation of wid.
-func (a *Arena) Gen(wid uint16) uint8 { return a.recs[wid].Gen() }
-
-// Life returns the life of wid: it changes whenever the id starts a new life
-// (a new generation, or back after it was gone).
-func (a *Arena) Life(wid uint16) uint32 { return uint32(a.hot[wid].life) }
-
-// Always reports whether wid goes to every client.
-func (a *Arena) Always(wid uint16) bool { return a.hot[wid].state&stAlways != 0 }
-
-// AtRest reports whether wid's quantized velocity and spin are zero.
-func (a *Arena) AtRest(wid uint16) bool { return a.hot[wid].state&stRest != 0 }
-
-// PoseChangedAt returns the tick a pose group of wid (wire.MaskPose) last
-// changed, StateChangedAt the tick another group did. Which pose group
-// changed the encoders find by comparing the pose's words; the other
-// groups each keep their own tick (groupAt).
-func (a *Arena) PoseChangedAt(wid uint16) uint32 { return a.moves[wid].poseAt }
-
-// StateChangedAt returns the tick a group of wid other than the pose's last
-// changed.
-func (a *Arena) StateChangedAt(wid uint16) uint32 { return a.hot[wid].stateAt }
-
-// Ground returns wid's position on the ground (X, Y), in metres.
-func (a *Arena) Ground(wid uint16) (x, y float32) { return a.hot[wid].x, a.hot[wid].y }
+// ground returns wid's position on the ground (X, Y), in metres.
+func (a *Arena) ground(wid uint16) (x, y float32) { return a.hot[wid].x, a.hot[wid].y }

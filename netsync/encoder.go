@@ -68,9 +68,6 @@ func (e *Encoder) Held() int { return e.state.store.Len() }
 // Last returns the last frame written (valid until the next Encode).
 func (e *Encoder) Last() []byte { return e.buf }
 
-// Frames returns the number of frames written.
-func (e *Encoder) Frames() uint32 { return e.frame }
-
 // Encode writes the client's frame of the arena's tick, as seen from v.
 func (e *Encoder) Encode(v *View) []byte {
 	a := e.arena

@@ -132,9 +132,6 @@ func (s *Snapshotter) Last() []byte {
 	return s.ord.Last()
 }
 
-// Ordered returns the ordered encoder, nil when the frames are acked.
-func (s *Snapshotter) Ordered() *Encoder { return s.ord }
-
 // AckedEncoder returns the acked encoder, nil when the frames are ordered.
 func (s *Snapshotter) AckedEncoder() *AckedEncoder {
 	if !s.acked {

@@ -292,7 +292,7 @@ func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *
 				// The arena's facts first (shared by every client, in
 				// the caches), what the client holds last (its own,
 				// cold): most listed are far and need no more.
-				if !a.Present(wid) {
+				if !a.present(wid) {
 					continue
 				}
 				d2 := s.dist2(wid)
@@ -308,7 +308,7 @@ func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *
 		}
 	}
 	for _, wid := range v.Own {
-		if wid != 0 && a.Present(wid) && !s.held(wid) {
+		if wid != 0 && a.present(wid) && !s.held(wid) {
 			s.whole(wid, true, s.dist2(wid))
 		}
 	}
