@@ -97,10 +97,7 @@ func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *pose
 		return 0
 	}
 	p.a, p.b, p.c, p.d, p.tick = q0, q1, q2, q3, tick
-	pk.rest = 0
-	if q2|uint64(q3) == 0 {
-		pk.rest = stRest
-	}
+	pk.rest = restOf(q)
 	mask := uint16(w.tier&3) << wire.TierShift
 	k := 4
 	if posD {
@@ -180,6 +177,6 @@ func posePosition(p *poseWords) [3]int32 {
 	return [3]int32{int32(p.a), int32(p.a >> 32), int32(p.b)}
 }
 
-// poseAtRest reports whether a quantized pose's velocity and spin are
-// zero.
-func poseAtRest(p *poseWords) bool { return p.c == 0 && p.d == 0 }
+// restOf returns stRest when the velocity and spin of the quantized pose p
+// are zero, else 0: an entPick's rest.
+func restOf(p *poseWords) uint8 { return uint8(b2i(p.c|uint64(p.d) == 0)) * stRest }

@@ -103,7 +103,7 @@ func writePoseAsAppendChange(held, now poseWords, tier uint8) error {
 		want = appendChange(nil, wid, diff|wire.MaskTierOf(tier), &rec, &from)
 		wantW.pose, wantW.pose.tick = now, tick
 		wantP.rest = 0
-		if poseAtRest(&now) {
+		if now.c == 0 && now.d == 0 {
 			wantP.rest = stRest
 		}
 	}

@@ -60,7 +60,7 @@ func (in *Interest) prepare() {
 func (in *Interest) tier(d2 float32, held uint8) uint8 {
 	// Without branches: the tiers of the entities a client holds are
 	// mixed, so a branch on each edge is a guess often wrong.
-	t := b2u(d2 > in.r2[0]) + b2u(d2 > in.r2[1]) + b2u(d2 > in.r2[2])
+	t := uint8(b2i(d2 > in.r2[0]) + b2i(d2 > in.r2[1]) + b2i(d2 > in.r2[2]))
 	switch {
 	case t == held || held >= wire.TierCount:
 	case t > held && d2 <= in.out2[held]:
@@ -156,12 +156,4 @@ func thrKey(thr float64) int64 {
 // of the centre's odometer), with the entity's odometer at odo.
 func (s *clientState) setThr(slot int, thr float64, odo int64) {
 	s.picks[slot].edge = thrKey(thr) + odo
-}
-
-func b2u(b bool) uint8 {
-	var u uint8
-	if b {
-		u = 1
-	}
-	return u
 }

@@ -166,7 +166,7 @@ func (s *clientState) sendPose(wid uint16, slot int) {
 	}
 	from := posePosition(p)
 	p.a, p.b, p.c, p.d, p.tick = q.a, q.b, q.c, q.d, s.tick
-	pk.rest = uint8(b2i(q.c|uint64(q.d) == 0)) * stRest
+	pk.rest = restOf(p)
 	s.sendPoseDelta(wid, slot, diff|wire.MaskTierOf(w.tier), &from)
 }
 
@@ -260,10 +260,7 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 		w.flags |= hfFull
 	}
 	if diff&(1<<wire.GroupVelocity|1<<wire.GroupSpin) != 0 {
-		pk.rest = 0
-		if poseAtRest(pose) {
-			pk.rest = stRest
-		}
+		pk.rest = restOf(pose)
 	}
 	if diff&wire.MaskPose != 0 {
 		held.PoseTick, pose.tick = s.tick, s.tick
@@ -286,13 +283,10 @@ func (s *clientState) whole(wid uint16, own bool, d2 float32) {
 	held := s.store.At(slot)
 	s.has[wid>>6] |= 1 << (wid & 63)
 	rec := &a.recs[wid]
-	var groups uint16
-	for m := modeMask(own); m != 0; m &= m - 1 {
+	groups := wire.NonZeroGroups(rec) & modeMask(own)
+	for m := groups; m != 0; m &= m - 1 {
 		g := lowBit(m)
-		if src := rec.Group(g); !isZero(src) {
-			copy(held.Rec.Group(g), src)
-			groups |= 1 << g
-		}
+		copy(held.Rec.Group(g), rec.Group(g))
 	}
 	s.kinds[wid] = held.Rec[wire.KindAt]
 	var tier uint8
@@ -308,13 +302,10 @@ func (s *clientState) whole(wid uint16, own bool, d2 float32) {
 	if own {
 		flags |= hfFull
 	}
-	var rest uint8
-	if held.Rec.AtRest() {
-		rest = stRest
-	}
-	s.picks[slot] = entPick{sent: s.tick, wid: wid, rest: rest}
-	s.walks[slot] = entWalk{pose: poseOf(&held.Rec), life: h.life, stamp: s.stamp, flags: flags}
-	s.walks[slot].pose.tick = held.PoseTick
+	pose := poseOf(&held.Rec)
+	pose.tick = held.PoseTick
+	s.picks[slot] = entPick{sent: s.tick, wid: wid, rest: restOf(&pose)}
+	s.walks[slot] = entWalk{pose: pose, life: h.life, stamp: s.stamp, flags: flags}
 	s.setTier(slot, tier)
 	s.setThr(slot, s.threshold(d2, tier, own, !own && h.state&stAlways == 0), a.moves[wid].odo)
 	mask := groups | wire.MaskTierOf(tier)
@@ -331,13 +322,4 @@ func modeMask(full bool) uint16 {
 		return wire.MaskState | wire.MaskFullPose
 	}
 	return wire.MaskState | wire.MaskQuantPose
-}
-
-func isZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
 }
