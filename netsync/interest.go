@@ -9,8 +9,9 @@ import (
 // Interest says which entities a client gets and how often their poses come.
 type Interest struct {
 	// Enter is the radius within which an entity comes into the client's
-	// snapshots, Leave the one beyond which it leaves them (Leave >= Enter:
-	// hysteresis).
+	// snapshots. Leave is the radius beyond which it leaves them; a Leave
+	// larger than Enter keeps an entity at the edge from coming and going
+	// every frame.
 	Enter, Leave float32
 	// TierRadius are the distances where tiers 0, 1 and 2 end.
 	TierRadius [wire.TierCount - 1]float32
@@ -18,11 +19,17 @@ type Interest struct {
 	// its tier changes.
 	TierHysteresis float32
 
+	// What prepare works out from the fields above, squared so that a
+	// frame compares squared distances and takes no square root.
 	enter2, leave2 float32
-	r2, out2, in2  [wire.TierCount - 1]float32 // squared edges; to go farther, nearer
-	// The edges an entity of each tier may cross, for its slack: farther
-	// (outer: none for the last tier), nearer (inner: none for tier 0), and
-	// the leave radius (reach).
+	// r2 are the tier radii squared. An entity of tier i moves to a
+	// farther tier beyond out2[i], and one of tier i+1 to a nearer tier
+	// nearer than in2[i]: each a hysteresis away from the radius.
+	r2, out2, in2 [wire.TierCount - 1]float32
+	// The edges that bound an entity's slack: for each tier, outer is the
+	// edge to the next tier out and inner the edge to the next tier in.
+	// The last tier has no outer edge and tier 0 no inner one: theirs are
+	// ±MaxFloat32. reach is the leave radius.
 	outer, inner [wire.TierCount]float32
 	reach        float32
 }
@@ -40,6 +47,8 @@ func InterestFor(r float32) Interest {
 	}
 }
 
+// prepare works out the squared radii and the edges from the exported
+// fields, which may change between frames (SetInterest).
 func (in *Interest) prepare() {
 	in.enter2 = in.Enter * in.Enter
 	in.reach = max(in.Leave, in.Enter)
@@ -56,10 +65,11 @@ func (in *Interest) prepare() {
 }
 
 // tier returns the tier at squared distance d2 for an entity now in tier
-// held (held > 3: none yet, no hysteresis).
+// held. A held of wire.TierCount or more means the entity has no tier yet,
+// so no hysteresis applies.
 func (in *Interest) tier(d2 float32, held uint8) uint8 {
-	// Without branches: the tiers of the entities a client holds are
-	// mixed, so a branch on each edge is a guess often wrong.
+	// No branches: a client holds entities of every tier in no order, so
+	// the processor would often guess a branch on each edge wrong.
 	t := uint8(b2i(d2 > in.r2[0]) + b2i(d2 > in.r2[1]) + b2i(d2 > in.r2[2]))
 	switch {
 	case t == held || held >= wire.TierCount:
@@ -77,9 +87,9 @@ func (s *clientState) setTier(slot int, tier uint8) {
 	s.picks[slot].turns = turnBits(tier, s.picks[slot].wid)
 }
 
-// turnBits returns the turns of an entity of tier tier under wid: bit f
-// set when wire.Due(tier, frame, wid) for the frames numbered f modulo 8
-// (every TierEvery divides 8).
+// turnBits returns the turns of the entity wid in tier: bit f is set when
+// wire.Due(tier, frame, wid) holds for the frames whose number is f modulo
+// 8. Every TierEvery divides 8, so 8 bits hold every frame's answer.
 func turnBits(tier uint8, wid uint16) uint8 {
 	var b uint8
 	for f := range uint32(8) {
@@ -102,16 +112,18 @@ func (s *clientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
 	if bound {
 		sl = in.reach - d
 	}
-	// The last tier has no edge farther, tier 0 none nearer: theirs are
-	// ±MaxFloat32, whose distance no slack reaches (at a finite distance:
-	// at an infinite one, like a NaN's, the slack is none, a look a frame).
+	// The last tier has no outer edge and tier 0 no inner one: theirs are
+	// ±MaxFloat32, so maxSlack bounds the slack at any finite distance.
+	// At an infinite or NaN distance the slack is -Inf or NaN, and the
+	// entity is looked at every frame (threshold).
 	t := tier & (wire.TierCount - 1)
 	return min(sl, in.outer[t]-d, d-in.inner[t], maxSlack) - slackEpsilon
 }
 
-// maxSlack bounds a slack, in metres (a slack less than the distance to an
-// edge only makes a look sooner): an event's step on the odometer
-// (eventOdo) passes every edge.
+// maxSlack bounds a slack, in metres, so that an event's step on an
+// entity's odometer (eventOdo) is longer than any slack and gets the
+// entity looked at in the next frame. A slack shorter than the way to the
+// edge is safe: it only brings the next look sooner.
 const maxSlack = 1 << 20
 
 // slackEpsilon is taken off every slack: the distances are float32, and an
@@ -119,8 +131,8 @@ const maxSlack = 1 << 20
 const slackEpsilon = 0.01
 
 // threshold returns the reading of the centre's odometer at which an entity
-// at squared distance d2, in tier, is looked at again (when it does not
-// move: see clientEnt).
+// at squared distance d2, in tier, is looked at again if it does not move
+// itself. setThr adds what the entity's own odometer does.
 func (s *clientState) threshold(d2 float32, tier uint8, own, bound bool) float64 {
 	thr := s.moved + float64(s.slack(d2, tier, own, bound))
 	if thr != thr { // a NaN position: look at it every frame
@@ -129,19 +141,21 @@ func (s *clientState) threshold(d2 float32, tier uint8, own, bound bool) float64
 	return thr
 }
 
-// thrScale is the steps of a metre of a thrKey.
+// thrScale is the number of thrKey steps per metre. The arena's odometers
+// count in the same steps.
 const thrScale = 1024
 
-// thrMax bounds a thrKey: the odometers and the edges stay far from
-// overflowing an int64 when added or subtracted.
+// thrMax bounds a thrKey, so that adding and subtracting odometers and
+// edges stays far from overflowing an int64.
 const thrMax = 1 << 62
 
-// thrKey returns the threshold thr (metres of the centre's odometer) as an
-// integer, so that a frame compares every entity's with a subtraction:
-// rounded down (truncated toward zero, which is up only below 0, where
-// every reading of the odometer is past it anyway), so that an entity is
-// looked at no later than its thr; -Inf is -thrMax and any thr beyond 1e12 m
-// thrMax.
+// thrKey returns thr, a reading of the centre's odometer in metres, as an
+// integer count of steps of 1/thrScale m: the pick compares it with every
+// entity's edge by an integer subtraction. It truncates toward zero. For a
+// thr of 0 or more that rounds down, so an entity is looked at no later
+// than its thr. A negative thr rounds up, which does no harm: the odometer
+// starts at 0, so it is past every negative thr already. -Inf becomes
+// -thrMax, and a thr beyond 1e12 m becomes thrMax.
 func thrKey(thr float64) int64 {
 	switch {
 	case !(thr > -1e12): // -Inf (a NaN position); thr is never NaN
@@ -152,8 +166,9 @@ func thrKey(thr float64) int64 {
 	return int64(thr * thrScale)
 }
 
-// setThr sets when to look at the entity in slot again: its thr (a reading
-// of the centre's odometer), with the entity's odometer at odo.
+// setThr sets when the pick looks at the entity in slot again: thr is a
+// reading of the centre's odometer (threshold) and odo the entity's
+// odometer now. See entPick.edge.
 func (s *clientState) setThr(slot int, thr float64, odo int64) {
 	s.picks[slot].edge = thrKey(thr) + odo
 }
