@@ -41,25 +41,6 @@ func pickSet(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uin
 //go:noescape
 func pickPairsAVX2(blk *entPick, pairs int, moves *[1 << 16]moveEnt, mk1 int64, fshift uint64) uint64
 
-// touch asks for the cache lines of the entWalk of each slot of cands, and
-// of the arena's pose of its entity, before the walk reads them: the cache
-// misses that the frame would take one after another, entity by entity,
-// overlap here. By prefetches (prefetchCands), which wait for nothing: the
-// loads the portable touch does instead held the frame up until they came
-// (4 % of the replay's encode).
-func (s *clientState) touch(cands []int32) {
-	if len(cands) == 0 {
-		return
-	}
-	prefetchCands(&cands[0], len(cands), &s.picks[0], &s.walks[0], &s.arena.qpose[0])
-}
-
-// prefetchCands prefetches walks[i] and qpose[picks[i].wid] for the n
-// slots i of cands. In pick_amd64.s.
-//
-//go:noescape
-func prefetchCands(cands *int32, n int, picks *entPick, walks *entWalk, qpose *poseWords)
-
 // The layouts pick_amd64.s reads: each line fails to compile when its
 // offset or size is not the one written there.
 var (
@@ -71,8 +52,6 @@ var (
 	_ = [1]struct{}{}[unsafe.Sizeof(moveEnt{})-16]
 	_ = [1]struct{}{}[unsafe.Offsetof(moveEnt{}.odo)]
 	_ = [1]struct{}{}[unsafe.Offsetof(moveEnt{}.poseAt)-8]
-	_ = [1]struct{}{}[unsafe.Sizeof(entWalk{})-64]
-	_ = [1]struct{}{}[unsafe.Sizeof(poseWords{})-32]
 )
 
 // prefetchLists asks, as a frame starts, for the cache lines of the

@@ -120,8 +120,6 @@ type clientState struct {
 	// (watchUsed), a newcomer can only be one of them.
 	watch     []watchEnt
 	watchUsed float64
-
-	sink uint32 // what the portable touch read: kept, so that the reads are done
 }
 
 // flushed returns what the client holds, every pose written into the

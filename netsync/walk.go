@@ -47,7 +47,6 @@ func (s *clientState) walk() {
 	moves := s.arena.moves
 	cands := s.cands[:len(s.picks)]
 	n := pick(s.picks, moves, cands, mk, s.frame)
-	s.touch(cands[:n])
 	picks, walks, qpose, tick := s.picks, s.walks, s.arena.qpose, s.tick
 	// Room for every candidate's pose change, and the window past the
 	// last one (writePose).
