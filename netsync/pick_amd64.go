@@ -53,26 +53,3 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(moveEnt{}.odo)]
 	_ = [1]struct{}{}[unsafe.Offsetof(moveEnt{}.poseAt)-8]
 )
-
-// prefetchLists asks, as a frame starts, for the cache lines of the
-// client's lists that the frame reads from its start: the picks, the held
-// bits and the watch. A room's clients take their frames one after the
-// other, so each client's lists have left the nearer caches since its
-// last frame; asked for together, their misses overlap instead of coming
-// one after another as the frame reaches each list.
-func (s *clientState) prefetchLists() {
-	if len(s.picks) > 0 {
-		prefetchBytes((*byte)(unsafe.Pointer(&s.picks[0])), len(s.picks)*int(unsafe.Sizeof(entPick{})))
-	}
-	if len(s.has) > 0 {
-		prefetchBytes((*byte)(unsafe.Pointer(&s.has[0])), len(s.has)*8)
-	}
-	if len(s.watch) > 0 {
-		prefetchBytes((*byte)(unsafe.Pointer(&s.watch[0])), len(s.watch)*int(unsafe.Sizeof(watchEnt{})))
-	}
-}
-
-// prefetchBytes asks for the cache lines of p[:n]. In pick_amd64.s.
-//
-//go:noescape
-func prefetchBytes(p *byte, n int)

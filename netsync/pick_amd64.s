@@ -69,21 +69,3 @@ done:
 	VZEROUPPER
 	MOVQ AX, ret+40(FP)
 	RET
-
-// func prefetchBytes(p *byte, n int)
-//
-// The cache lines of p[:n], asked for: see prefetchLists.
-TEXT ·prefetchBytes(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	ADDQ SI, CX
-
-bloop:
-	CMPQ SI, CX
-	JCC bdone
-	PREFETCHT0 (SI)
-	ADDQ $64, SI
-	JMP bloop
-
-bdone:
-	RET

@@ -10,6 +10,3 @@ const useAVX2 = false
 func pickSet(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uint64 {
 	return pickBlock(blk, moves, mk, frame)
 }
-
-// prefetchLists does nothing here (see pick_amd64.go).
-func (s *clientState) prefetchLists() {}

@@ -223,7 +223,6 @@ const heldEntities = 512
 // when the arena's log no longer reaches back to its last frame, it looks
 // at everything.
 func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *frameDelta) {
-	s.prefetchLists()
 	in.prepare()
 	d.reset()
 	s.out, s.outN = headroom.Ahead(s.out[:0], s.head)[:s.head], 0
