@@ -5,10 +5,10 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// change adds a change of wid with mask (its groups, tier and PoseFull),
-// whose groups' bytes are rec's, to the frame: into out, serialized, or
-// into the frame's delta. Serialized, its position goes as small steps from
-// from when they fit.
+// change adds a change of wid to the frame: into out, serialized, or into
+// the frame's delta. mask has its groups, tier and PoseFull; the groups'
+// bytes are rec's. Serialized, its position goes as small steps from from
+// when they fit.
 func (s *clientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
 		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, from: *from})
@@ -22,11 +22,11 @@ func (s *clientState) change(wid, mask uint16, isNew bool, rec *wire.Record, fro
 // most every group of a record.
 const maxChangeBytes = 4 + wire.RecordBytes
 
-// appendChange appends a change of eid with mask (its groups, tier and
-// PoseFull; no age) as wire.AppendChange does, its position as small steps
-// from from when they fit, its groups' bytes taken from rec. It writes into
-// room made once, a few words at a time: every client's frame carries its
-// changes, most of them a pose alone.
+// appendChange appends a change of eid as wire.AppendChange does: mask has
+// its groups, tier and PoseFull, never an age; the groups' bytes are rec's;
+// the position goes as small steps from from when they fit. Every client's
+// frame carries its changes, most of them a pose alone, so it makes room
+// once and copies a few words at a time.
 func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
 	n := len(b)
 	if cap(b)-n < maxChangeBytes {
@@ -73,18 +73,20 @@ func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) 
 	return b[:n+k]
 }
 
-// fitsStep reports whether d (in 1/PositionScale m) goes as a small step.
+// fitsStep reports whether d, a step in 1/PositionScale m, goes as a small
+// step.
 func fitsStep(d int64) bool { return d >= -wire.SmallStepMax && d <= wire.SmallStepMax }
 
-// writePose is sendPose with emit, for an entity held quantized whose
-// other groups the client holds already: it brings the quantized pose held
-// in w to q's and writes the change, if any, at the start of o as
-// appendChange would (position as SmallSteps when every axis fits),
-// returning its length (0 for none). Apart from the clientState, with
-// everything it reads in its arguments and the slice managed by its
-// caller, so that it works in registers: it is most of the changes of most
-// frames.
+// writePose is how sendPose writes with emit, for an entity held quantized
+// whose other groups the client holds already: most changes of most
+// frames. It brings the quantized pose held in w to q's and writes the
+// change, if any, at the start of o as appendChange would, the position as
+// small steps when every axis fits. It returns the change's length, 0 for
+// none. It reads only its arguments, not the clientState, and its caller
+// manages the slice, so that its values stay in registers.
 func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *poseWords, tick uint32) int {
+	// The groups that differ, as poseDiff finds them, worked out here:
+	// poseDiff is a call, too large to inline, and this is the hot path.
 	p := &w.pose
 	q0, q1, q2, q3 := q.a, q.b, q.c, q.d
 	p0, p1 := p.a, p.b
@@ -98,7 +100,7 @@ func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *pose
 	}
 	p.a, p.b, p.c, p.d, p.tick = q0, q1, q2, q3, tick
 	pk.rest = restOf(q)
-	mask := uint16(w.tier&3) << wire.TierShift
+	mask := wire.MaskTierOf(w.tier)
 	k := 4
 	if posD {
 		mask |= 1 << wire.GroupPosition
@@ -117,9 +119,10 @@ func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *pose
 			k = 4 + wire.PositionBytes
 		}
 	}
-	// The other groups, each written and counted only when it goes:
-	// which do is a coin toss for the processor, so no branch. k stays
-	// below 32 and the window is 64 bytes: no bounds to check.
+	// The other groups: each is written whole, and counted only when it
+	// goes. Which ones go is a coin toss for the processor, so there is no
+	// branch. k stays below 32 and the window is 64 bytes, so no bounds
+	// need checking.
 	le.PutUint32(o[k:k+4], uint32(q1>>32))
 	if rotD {
 		mask |= 1 << wire.GroupRotation
@@ -144,13 +147,13 @@ func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *pose
 	return k
 }
 
-// poseWindow is the room writePose writes a change into: a change is at
-// most maxPoseChange bytes, and each group is written whole wherever it
-// lands before it is counted (or not), so the window has room past it.
+// poseWindow is the room writePose writes a change into. A change is at
+// most maxPoseChange bytes, but writePose writes each group whole before
+// it counts the group or not, so the window leaves room past the change.
 const poseWindow = 64
 
-// maxPoseChange bounds a change of the quantized pose alone: id, mask and
-// the four groups whole.
+// maxPoseChange bounds a change of the quantized pose alone: the id, the
+// mask and the four groups whole.
 const maxPoseChange = 4 + wire.QuantPoseBytes
 
 // poseDiff returns the quantized pose groups whose bytes differ between q
