@@ -8,22 +8,24 @@ import (
 )
 
 // check returns the FNV-1a check of what the client holds: the very value
-// of wire.Store.Check (the client's), computed for the server's many
-// clients the faster way:
-//   - the canonical order (by kind, then wire id) comes from the held bits,
-//     already in wire id order, by a counting sort on the kind kept by id
-//     (kinds): no comparison sort, and no record read for it;
-//   - a zero byte needs no hashing of its own: FNV-1a of a zero byte is
-//     h*prime, so the multiplications owed for a run of zeros are one, by
-//     prime to the run's length (fnvRecord). Most of a record is zeros
-//     (the full pose of an entity sent quantized, what a car's person
-//     does, a spin at rest): on the peer trace ~19 of a record's 110 bytes
-//     are not, and the hash's chain of multiplications, which no processor
-//     runs faster than one a few cycles, is that many steps a record, not
-//     ~60. The result is FNV-1a's to the bit (TestCheckIsTheStores);
-//   - a record held quantized (its full pose zeros: most) has its bytes
-//     not zero in one word (quantMask), hashed by one loop of few
-//     instructions a step (fnvQuant): the chain, not the bookkeeping
+// the client's wire.Store.Check computes. The server computes it for many
+// clients, so it takes a faster way:
+//   - The canonical order, by kind and then wire id, comes from the held
+//     bits, already in wire id order, by a counting sort on the kind kept
+//     per id (kinds). There is no comparison sort, and no record is read
+//     for it.
+//   - A zero byte needs no hashing of its own. FNV-1a of a zero byte is
+//     h*prime, so a run of zeros owes one multiplication, by prime to the
+//     run's length (fnvRecord). Most of a record is zeros: the full pose
+//     of an entity sent quantized, what a car's person does, a spin at
+//     rest. On the peer trace about 19 of a record's 110 bytes are not
+//     zero. The hash is a chain of multiplications, each waiting a few
+//     cycles for the one before, so it takes about 19 steps per record
+//     instead of about 60. The result is FNV-1a's to the bit
+//     (TestCheckIsTheStores).
+//   - Most records are held quantized, their full pose zeros. Their bytes
+//     that are not zero fit in one word (quantMask), hashed by one loop of
+//     few instructions per step (fnvQuant): the chain, not the bookkeeping
 //     about it, sets the pace.
 func (s *clientState) check() uint32 {
 	s.flush()
@@ -46,10 +48,10 @@ func (s *clientState) check() uint32 {
 	return g * fnvPowers[owe]
 }
 
-// quantMask returns, for a record whose full pose is zeros (an entity held
-// quantized: most), a bit for each byte not zero of the bytes before the
-// full pose (bits 0 to 29) and of the quantized pose (bits 30 to 57, bytes
-// 82 to 109), and ok; else ok is false.
+// quantMask returns, for a record whose full pose is zeros, as for an
+// entity held quantized, a bit for each byte that is not zero, and ok. Bits
+// 0 to 29 stand for the bytes before the full pose, bits 30 to 57 for the
+// quantized pose, bytes 82 to 109. For any other record ok is false.
 func quantMask(r *wire.Record) (m uint64, ok bool) {
 	full := le.Uint64(r[wire.FullPoseAt:]) | le.Uint64(r[wire.FullPoseAt+8:]) |
 		le.Uint64(r[wire.FullPoseAt+16:]) | le.Uint64(r[wire.FullPoseAt+24:]) |
@@ -65,8 +67,9 @@ func quantMask(r *wire.Record) (m uint64, ok bool) {
 }
 
 // fnvQuant is fnvRecord for a record whose full pose is zeros, with its
-// bytes not zero in m (quantMask): one loop, one bit a step, each step's
-// byte found by a table (quantAt), its zeros' power by a byte index.
+// bytes that are not zero in m (quantMask). It is one loop, one bit per
+// step: a table gives each step's byte (quantAt), and a byte index the
+// power for the zeros before it.
 func fnvQuant(g uint32, r *wire.Record, m uint64) (uint32, int) {
 	_ = r[wire.RecordBytes-1]
 	last := -1
@@ -91,10 +94,10 @@ var quantAt = func() (at [64]uint8) {
 	return at
 }()
 
-// canonical returns the wire ids held in the canonical order (by kind,
-// then id), into s.keys (reused): the held bits give the ids in order, and
-// one pass counts each kind, the next places each id after the kinds
-// before its own.
+// canonical returns the wire ids held in the canonical order, by kind and
+// then id, in s.keys, which it reuses. The held bits give the ids in
+// order: one pass counts each kind, the next places each id after the
+// kinds before its own.
 func (s *clientState) canonical() []uint16 {
 	var start [256]uint16
 	kinds := s.kinds[:64*len(s.has)]
@@ -126,9 +129,10 @@ const (
 	fnvPrime  = 16777619
 )
 
-// fnvPowers[n] is fnvPrime^n (mod 2^32): what n zero bytes multiply an
-// FNV-1a state by. n is at most a record and the byte before it; the table
-// has 256 so that a byte indexes it with no bound to check (fnvQuant).
+// fnvPowers[n] is fnvPrime^n mod 2^32: what n zero bytes multiply an
+// FNV-1a state by. n is at most a record and the byte before it. The table
+// has 256 entries so that a byte indexes it with no bound to check
+// (fnvQuant).
 var fnvPowers = func() (p [256]uint32) {
 	p[0] = 1
 	for i := 1; i < len(p); i++ {
@@ -138,11 +142,12 @@ var fnvPowers = func() (p [256]uint32) {
 }()
 
 // fnvRecord hashes the bytes of r by FNV-1a into the state g times
-// fnvPrime (the byte before r hashed, its multiplication owed), and returns
-// the state as g times fnvPrime^owe: each byte of r that is not zero is
-// one step of the chain (the multiplications owed since the last, then the
-// byte), the zeros none. Which bytes are not zero is found first, a word at
-// a time, apart from the chain, so the processor works it out alongside.
+// fnvPrime: the byte before r is hashed and its multiplication owed. It
+// returns the state as g times fnvPrime^owe. Each byte of r that is not
+// zero is one step of the chain: the multiplications owed since the last
+// such byte, then the byte. The zeros take no step. Which bytes are not
+// zero is found first, a word at a time and apart from the chain, so that
+// the processor works it out alongside.
 func fnvRecord(g uint32, r *wire.Record) (uint32, int) {
 	lo, hi := nonZero(r)
 	last := -1
@@ -172,7 +177,7 @@ func nonZero(r *wire.Record) (lo, hi uint64) {
 	return lo, hi | byteMask(tail)<<(recordWords-64)
 }
 
-// recordWords is the bytes of a record in whole 8-byte words.
+// recordWords is the length of a record in whole 8-byte words, in bytes.
 const recordWords = wire.RecordBytes / 8 * 8
 
 // A record is 13 whole words and a tail of 6 bytes, as nonZero reads it.

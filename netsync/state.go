@@ -13,8 +13,8 @@ import (
 // View is one client's side of a frame: where its area of interest is
 // centred and which entities are its own.
 type View struct {
-	// Center is the client's character position (or any point, for a
-	// spectator); only X and Y count.
+	// Center is the client's character position, or any point for a
+	// spectator; only X and Y count.
 	Center wire.Vec3
 	// Own are the client's character, car and trailer (0 for none): they
 	// come with their full pose, every frame they change, to any
@@ -57,42 +57,44 @@ func (d *frameDelta) reset() {
 	d.changes = d.changes[:0]
 }
 
-// clientState is what one client holds after frame N (S(N)): a wire.Store
-// updated exactly as the client's decoder updates its own, with what the
+// clientState is what one client holds after frame N, S(N): a wire.Store
+// updated exactly as the client's decoder updates its own, and what the
 // server alone needs per entity. advance computes S(N) from S(N-1) and the
-// arena; it is the same for the ordered and the acked snapshots, which only
-// serialize it against different bases.
+// arena. It is the same for the ordered and the acked snapshots, which
+// only serialize it against different bases.
 //
-// What every frame reads of every entity held is small (16 bytes, in
-// sequence, and the arena's 16 for the entity, moveEnt); the rest (a cache
-// line) only for the entities it looks closer at.
+// Every frame reads 16 bytes per entity held, in sequence (entPick), and
+// the arena's 16 bytes for the entity (moveEnt). It reads the rest, a
+// cache line per entity (entWalk), only for the entities it looks closer
+// at.
 type clientState struct {
 	store wire.Store
 	// By store slot: what every frame reads of every entity held, and
 	// what it reads of those it looks closer at.
 	picks []entPick
 	walks []entWalk
-	has   []uint64 // by wire id, a bit: held
-	kinds []uint8  // by wire id: the kind of the record held (the check's canonical order)
+	has   []uint64 // one bit per wire id: held
+	kinds []uint8  // by wire id: the kind of the record held, for the check's canonical order
 	cands []int32  // scratch: the slots a frame looks closer at
 	keys  []uint16 // scratch: the ids held in the canonical order (check)
 	owned []int32  // scratch: the slots of the client's own, looked at first
 	stamp uint16   // numbers the calls to advance
 
-	// emit makes advance write each change straight into out (outN of
-	// them), as the ordered frame carries it, instead of into the delta's
-	// Changes: the ordered encoder serializes against the frame before,
-	// so the change advance finds is the one it sends. With emit, a pose
-	// sent alone is written into poses only, and the store's records get
-	// it when they are read (flushed, check): stale says some have not yet.
+	// emit makes advance write each change straight into out, serialized
+	// as the ordered frame carries it, instead of into the delta: the
+	// ordered encoder serializes against the frame before, so the change
+	// advance finds is the one it sends. outN counts the changes. With
+	// emit, a pose sent alone is written into its entWalk only, and the
+	// store's records get it when they are read (flushed, check): stale
+	// says some have not yet.
 	emit  bool
 	stale bool
 	out   []byte
 	outN  int
-	// head is the room left at the start of out for what the frame
-	// carries before its changes (the ordered encoder's header and
-	// removals, written after): the changes go straight into the
-	// frame, not copied there.
+	// head is the room left at the start of out for the ordered
+	// encoder's header, written after advance, so that the changes go
+	// straight into the frame. The removals, known only at the end, move
+	// the changes along by their size.
 	head int
 
 	// What the last advance saw.
@@ -101,7 +103,7 @@ type clientState struct {
 	lastCenter wire.Vec3
 	lastOwn    [3]uint16
 	lastIn     Interest
-	moved      float64 // the distance the centre travelled, all calls to advance together
+	moved      float64 // the centre's odometer: how far it travelled over every frame, in metres
 
 	// Set for the length of a call to advance.
 	arena          *Arena
@@ -165,12 +167,13 @@ func (s *clientState) remove(wid uint16, slot int) {
 	s.has[wid>>6] &^= 1 << (wid & 63)
 }
 
-// reserve sizes the client's lists for ids wire ids and entities present:
-// the store, and by slot the picks, the walks and the frame's candidates.
-// A client holds at most the entities present, so its lists grow only when
-// the world's count passes what they hold (to twice it, and to
-// heldEntities at least), not at each new high of its own, which its
-// travels bring now and then all game long.
+// reserve sizes the client's lists for ids wire ids and entities entities
+// present: the store, and by slot the picks, the walks and the frame's
+// candidates. A client holds at most the entities present, so its lists
+// grow only when the world's count passes what they hold: to twice that
+// count, and to heldEntities at least. They do not grow at each new high
+// of the client's own count, which its travels bring now and then all game
+// long.
 func (s *clientState) reserve(ids, entities int) {
 	if cap(s.picks) >= entities {
 		s.store.Reserve(ids, 0)
@@ -185,8 +188,8 @@ func (s *clientState) reserve(ids, entities int) {
 	}
 	s.keys = slices.Grow(s.keys, n-len(s.keys)) // check's canonical order
 	// The watch and the frame's changes too: a frame after the client
-	// travelled far (a respawn) brings most of the world whole, more
-	// than any before it.
+	// travelled far, such as a respawn, brings most of the world whole,
+	// more than any frame before it.
 	s.watch = slices.Grow(s.watch, n-len(s.watch))
 	s.out = slices.Grow(s.out, n*changeBytes-len(s.out))
 }
@@ -199,29 +202,28 @@ const changeBytes = 64
 // once (about 150 KB): a city room holds about 450.
 const heldEntities = 512
 
-// advance computes what the client holds after frame (numbered frame, of the
-// arena's tick) and writes into d what changed: the entities of its area of
-// interest (every one within in.Enter, or held and within in.Leave, every
-// one the arena marks always, and the client's own), each with the groups
-// whose bytes differ from what the client holds. A pose (the quantized
-// groups, or the full pose of the client's own) goes on its tier's turn
-// (wire.Due), at once for tier 0 and the client's own, at once when its rest
-// differs from the pose held, and at once when its pose mode changes. The
-// tier and the pose mode (PoseFull) changed alone make a change with no
-// group. With emit set, the changes go into out, serialized, not into d.
+// advance computes what the client holds after frame number frame, of the
+// arena's tick, and writes into d what changed. The client holds the
+// entities of its area of interest: every one within in.Enter, every one
+// held and within in.Leave, every one the arena sends to every client, and
+// the client's own. Each change has the groups whose bytes differ from
+// what the client holds. A pose, quantized or the full pose of the
+// client's own, goes on its tier's turn (wire.Due). It goes at once for
+// tier 0 and the client's own, when its rest differs from the pose held,
+// and when its pose mode changes. A tier or a pose mode (PoseFull) that
+// changed alone makes a change with no group. With emit set, the changes
+// go into out, serialized, not into d.
 //
 // It reads, in slot order, 16 bytes of each entity held and the arena's
-// moveEnt of it, and looks closer only at those that may have changed: a
-// pose the arena changed that has its turn (tier 0 and the client's own
-// every frame, far poses on their turn, and at once when they stop or
-// start), something other than the pose changed, the client's own (before
-// and now), and entities near enough an edge (a tier's, the leave radius)
-// that the centre's travel and theirs may have crossed it. Newcomers come
-// from the arena's log (new lives, jumps) and from the entities watched
-// about the edge of the area (newcomers). On its first frame, after a
-// keyframe, when the interest changed, when the centre is not a number, or
-// when the arena's log no longer reaches back to its last frame, it looks
-// at everything.
+// moveEnt of it, and looks closer only at those that may have changed:
+// a pose the arena changed that has its turn, something other than the
+// pose changed, the client's own before and now, and entities near enough
+// an edge that the centre's travel and theirs may have crossed it.
+// Newcomers come from the arena's log (new lives, jumps) and from the
+// entities watched about the edge of the area (newcomers). It looks at
+// everything on its first frame, after a keyframe, when the interest
+// changed, when the centre is not a number, and when the arena's log no
+// longer reaches back to its last frame.
 func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *frameDelta) {
 	in.prepare()
 	d.reset()
@@ -236,9 +238,9 @@ func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *
 		s.kinds = append(s.kinds, make([]uint8, 64*n-len(s.kinds))...)
 	}
 	s.reserve(len(a.recs), len(a.live))
-	// Room for every entity held to be removed this frame (the most it
-	// can remove), so that a frame that removes more than any before
-	// does not allocate: as many as the slots have room for.
+	// Room for every slot's entity to be removed this frame, the most a
+	// frame can remove, so that a frame that removes more than any before
+	// does not allocate.
 	if cap(d.removed) < cap(s.picks) {
 		d.removed = slices.Grow(d.removed, cap(s.picks))
 	}
@@ -252,7 +254,7 @@ func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	dx, dy := float64(v.Center.X-s.lastCenter.X), float64(v.Center.Y-s.lastCenter.Y)
 	step := math.Sqrt(dx*dx + dy*dy)
 	all := !s.started || !a.logReaches(s.lastTick) || *in != s.lastIn
-	if !(step <= maxStepOdo) { // a centre not a number (now or before): the odometer must stay one
+	if !(step <= maxStepOdo) { // the centre, now or before, is not a number, and the odometer must stay one
 		step, all = 0, true
 	}
 	s.moved += step
@@ -286,9 +288,10 @@ func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *
 			wids, maxStep := a.logged(t)
 			reach += float64(maxStep)
 			for _, wid := range wids {
-				// The arena's facts first (shared by every client, in
-				// the caches), what the client holds last (its own,
-				// cold): most listed are far and need no more.
+				// The arena's facts first, which every client shares
+				// and the caches hold; what the client holds last,
+				// its own and cold. Most listed are far and need no
+				// more.
 				if !a.present(wid) {
 					continue
 				}

@@ -7,37 +7,37 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// entWalk is the rest of what the server keeps of an entity a client holds:
-// what a frame reads of the entities it looks closer at. The tier and the
-// pose mode are copies of the store's.
+// entWalk is the rest of what the server keeps of each entity a client
+// holds: what a frame reads of the entities it looks closer at. The tier
+// and the pose mode are copies of the store's.
 //
-// Whether the held groups are the arena's needs no tick besides sent:
-// after each frame the client holds every entity's other groups as the
-// arena had them. So they may differ when the arena changed them after the
-// last frame.
+// Only the pose needs a tick of its own, entPick.sent, to tell whether the
+// client holds the arena's. After each frame the client holds every other
+// group as the arena had it, so those differ only when the arena changed
+// them after the last frame.
 type entWalk struct {
 	pose  poseWords // the held quantized pose, and the store's PoseTick
 	life  uint16    // the arena's life of the entity held
 	stamp uint16    // the call to advance that last looked at it
 	tier  uint8
 	flags uint8    // hfState | hfFull
-	_     [26]byte // to a cache line
+	_     [26]byte // pads it to 64 bytes, one cache line
 }
 
 // The flags of an entWalk.
 const (
 	// hfState are the arena's stPresent and stAlways when last looked at.
 	hfState = stPresent | stAlways
-	// hfFull: the pose mode is the full pose.
+	// hfFull is set when the pose mode is the full pose.
 	hfFull uint8 = 1 << 5
 )
 
-// walk looks at the entities held that may have changed (but those looked
-// at already), in slot order: it picks them first (pick), then looks at
-// each: the general way (keep) when something other than its pose changed,
-// it stopped or started, an edge may be crossed, or its pose is the full
-// one (or the changes go into the delta), else its pose goes as sendPose
-// would send it, written here by writePose.
+// walk looks at the entities held that may have changed, in slot order,
+// leaving out those advance looked at already; pick finds them. An entity
+// goes the general way, by keep, when something other than its pose
+// changed, it stopped or started, an edge may be crossed, its pose is the
+// full one, or the changes go into the delta. Otherwise only its pose can
+// have changed, and writePose writes the change as sendPose would.
 func (s *clientState) walk() {
 	if cap(s.cands) < len(s.picks) {
 		// As many as the picks have room for: the two grow together.
@@ -66,7 +66,7 @@ func (s *clientState) walk() {
 			out = headroom.Ahead(s.out, room)
 			continue
 		}
-		// sendPose's, in short: most changes of most frames.
+		// What sendPose does, in short: most changes of most frames.
 		p.sent = tick
 		l := len(out)
 		if k := writePose((*[poseWindow]byte)(out[l:l+poseWindow]), wid, w, p, &qpose[wid], tick); k > 0 {
@@ -78,8 +78,9 @@ func (s *clientState) walk() {
 	s.out = out
 }
 
-// keep brings wid, held in slot, to S(N), or removes it: gone, or beyond the
-// leave radius and neither always nor the client's own.
+// keep brings wid, held in slot, to S(N). It removes the entity when it is
+// gone, or when it is beyond the leave radius and is neither sent to every
+// client nor the client's own.
 func (s *clientState) keep(wid uint16, slot int) {
 	h := &s.arena.hot[wid]
 	w := &s.walks[slot]
@@ -124,20 +125,20 @@ func (s *clientState) keep(wid uint16, slot int) {
 	s.update(wid, slot, own, tier)
 }
 
-// poseWaits reports whether the quantized pose of wid, held in slot, at
+// poseWaits reports whether the quantized pose of wid, held in slot at
 // tier, waits for its turn: its tier is not 0, the frame is not its turn,
-// and its rest is the one the client holds (a stop and a start are news at
-// once).
+// and its rest is the one the client holds. A stop or a start goes at
+// once.
 func (s *clientState) poseWaits(wid uint16, tier uint8, slot int) bool {
 	return tier > 0 && !wire.Due(tier, s.frame, wid) && s.arena.hot[wid].state&stRest == s.picks[slot].rest
 }
 
-// sendPose brings the quantized pose of wid, held in slot, to the arena's:
-// what update does for an entity whose pose goes now (its tier 0, its turn,
-// or a stop or start), whose pose mode and tier stay and whose other groups
-// the client holds already: most changes of most frames, so it compares and
-// writes the pose a machine word at a time, and with emit writes the
-// change as writePose does (the walk's own way) and the store's record
+// sendPose brings the quantized pose of wid, held in slot, to the arena's.
+// It does what update does for an entity whose pose goes now (tier 0, its
+// turn, a stop or a start) while its pose mode, its tier and its other
+// groups stay as the client holds them. Most changes of most frames are
+// such, so it compares and writes the pose a machine word at a time. With
+// emit it writes the change as writePose does, and the store's record
 // later (flush).
 func (s *clientState) sendPose(wid uint16, slot int) {
 	w := &s.walks[slot]
@@ -188,8 +189,9 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 	waits := false
 	if own == full {
 		// The groups that may differ: the pose's if the arena changed it
-		// since it was last held whole, the others' if since the last
-		// frame (each by the tick the arena saw it change).
+		// since the client last held all of it, the others' if the arena
+		// changed them since the last frame. The arena keeps the tick of
+		// each change.
 		h := &a.hot[wid]
 		var maybe uint16
 		if a.moves[wid].poseAt > pk.sent {
@@ -210,8 +212,8 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 	var diff uint16
 	var held *wire.Held
 	if cand&wire.MaskQuantPose != 0 {
-		// The quantized pose's groups are compared with the copy in w
-		// (the four are candidates together).
+		// The four groups of the quantized pose are candidates together,
+		// compared with the copy in w.
 		if diff = poseDiff(&a.qpose[wid], pose); diff != 0 {
 			q := &a.qpose[wid]
 			pose.a, pose.b, pose.c, pose.d = q.a, q.b, q.c, q.d
@@ -226,9 +228,9 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 			g := lowBit(m)
 			if own == full && wire.MaskState&(1<<g) != 0 {
 				// The client holds the arena's group as of its last
-				// frame: it goes when it changed since, written
-				// without reading what the client holds (a cache
-				// miss the frame would wait on).
+				// frame, so it goes when it changed since. It is
+				// written without reading what the client holds: that
+				// read is a cache miss the frame would wait on.
 				if at[g-wire.GroupDrive] > s.lastTick {
 					copy(held.Rec.Group(g), rec.Group(g))
 					diff |= 1 << g

@@ -7,39 +7,41 @@ import (
 )
 
 // watchMargin is how far inside and outside the edge of its area of
-// interest an encoder takes the entities it watches for newcomers (see
-// clientState.newcomers). Any other entity not held is farther out than
-// that, so only a watched one can come in until the centre's travel and the
-// entities' steps add up to the margin; then the watch is taken again from
-// the cells of the grid about the edge. A wider margin makes more entities
-// to look at each frame, a narrower one more takes: 8 m measured best on
-// the peer trace (the centre moves about 0.4 m a frame, the fastest entity
-// 0.7 m a tick).
+// interest an encoder takes the entities it watches for newcomers
+// (newcomers). Any other entity not held is farther out than that, so only
+// a watched one can come in until the centre's travel and the entities'
+// steps add up to the margin. Then the watch is taken again from the cells
+// of the grid about the edge. A wider margin gives each frame more
+// entities to look at, a narrower one more retakes. 8 m measured best on
+// the peer trace, where the centre moves about 0.4 m per frame and the
+// fastest entity 0.7 m per tick.
 const watchMargin float32 = 8
 
-// watchEnt is an entity watched for newcomers: it cannot be within
-// in.Enter before watchUsed reaches need (its distance beyond in.Enter when
-// it was watched, plus watchUsed then).
+// watchEnt is an entity watched for newcomers. It cannot be within
+// in.Enter before watchUsed reaches need: its distance beyond in.Enter
+// when it was watched, plus watchUsed then.
 type watchEnt struct {
 	need float32
 	wid  uint16
 }
 
-// newcomers adds the entities that came within in.Enter by a step (theirs
-// or the centre's): on a frame that looks at everything, from every cell of
-// the area; else from the watch, taken again from a ring of cells about the
-// edge once reach (the centre's step and the entities' longest steps since
-// the last frame) has used its margin up.
+// newcomers adds the entities that came within in.Enter by a step, theirs
+// or the centre's. On a frame that looks at everything they come from
+// every cell of the area. Otherwise they come from the watch, which is
+// taken again from a ring of cells about the edge once the steps since it
+// was taken have used its margin up. reach is this frame's part of those
+// steps: the centre's step and the entities' longest steps since the last
+// frame.
 //
 // Why the watch holds every newcomer: when it is taken, every entity not
 // held stands farther than in.Enter from the centre, and those not farther
 // than in.Enter + watchMargin are watched. While the centre's travel and
 // the longest steps add up to less than watchMargin, one that stood farther
-// cannot have come within in.Enter. One held then stays held, or leaves
-// beyond in.Leave (watched from then on, see watchLeft), or goes and comes
-// back as a new life, which the log lists; and one the log lists (a jump, a
-// new life, a switch of Always) is watched from then on, unless it stands
-// farther still.
+// cannot have come within in.Enter. An entity held then stays held, leaves
+// beyond in.Leave and is watched from then on (watchLeft), or goes and
+// comes back as a new life, which the log lists. An entity the log lists
+// for a jump, a new life or a switch of Always is watched from then on,
+// unless it stands farther still.
 func (s *clientState) newcomers(all bool, reach float64) {
 	a := s.arena
 	g := &a.grid
@@ -78,9 +80,9 @@ func (s *clientState) newcomers(all bool, reach float64) {
 		}
 		return
 	}
-	// Take the watch again, from the ring of this frame's newcomers (reach
-	// inside the edge: every entity farther in was held already) to
-	// watchMargin outside.
+	// Take the watch again, from reach inside the edge, where this frame's
+	// newcomers stand, to watchMargin outside it. Every entity farther in
+	// was held already.
 	inner := max(enter-float32(reach)-slackEpsilon, 0)
 	outer := enter + watchMargin + slackEpsilon
 	in2, out2 := inner*inner, outer*outer
@@ -101,18 +103,18 @@ func (s *clientState) newcomers(all bool, reach float64) {
 	}
 }
 
-// watchLeft watches wid, which is not held (it left the area of interest,
-// or the log lists it) and stands at squared distance d2 beyond in.Enter,
-// watchable: it may come back while the watch holds.
+// watchLeft watches wid, which stands at squared distance d2 beyond
+// in.Enter, watchable, and is not held: it left the area of interest, or
+// the log lists it. It may come in while the watch holds.
 func (s *clientState) watchLeft(wid uint16, d2 float32) {
 	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
 	s.watch = append(headroom.Ahead(s.watch, 1), watchEnt{need: need, wid: wid})
 }
 
 // watchable reports whether an entity not held at squared distance d2 could
-// come within in.Enter before the watch is taken again: its need (see
-// watchLeft) below what the watch can use up, watchMargin. One farther is
-// no newcomer until then (the retake finds it if it comes near), and
+// come within in.Enter before the watch is taken again: whether its need
+// (watchLeft) is below watchMargin, all the watch can use up. One farther
+// is no newcomer until then, as the retake finds it if it comes near, and
 // watching it would only lengthen every frame's look at the watch.
 func (s *clientState) watchable(d2 float32) bool {
 	r := s.in.Enter + watchMargin + slackEpsilon - float32(s.watchUsed) // a hair generous
