@@ -8,18 +8,19 @@ import (
 
 // AckedEncoder writes one client's acked delta snapshots (wire.FrameAcked)
 // for a transport that loses, duplicates and reorders frames. It computes
-// what an ordered client would hold after each frame N (S(N)) exactly as the
-// ordered Encoder does, and writes frame N against the newest frame B the
-// client acknowledged (Ack): the entities gone since B, those whose life
-// changed removed and whole again, the groups that differ between S(B) and
-// S(N), a position as small steps from S(B)'s, every pose with its mode
-// (PoseFull) and, when it was measured before N, its age (PoseAge). With no acknowledged base among its last wire.SentRing frames,
-// the frame is a keyframe (its base tick 0), onto nothing.
+// what an ordered client would hold after each frame N, S(N), exactly as
+// the ordered Encoder does. It writes frame N against the newest frame B
+// the client acknowledged (Ack): the entities gone since B, those whose
+// life changed removed and whole again, the groups that differ between
+// S(B) and S(N), a position as small steps from S(B)'s, and every pose
+// with its mode (PoseFull) and, when it was measured before N, its age
+// (PoseAge). With no acknowledged base among its last wire.SentRing
+// frames, the frame is a keyframe onto nothing, its base tick 0.
 //
-// It keeps S(B) for its last SentRing frames without copying the state: per
-// frame, what undoes it (wire.Undo: the bytes the frame changed, read from a
-// copy of S(N-1) it keeps), and it finds S(B) of the entities touched since B
-// by undoing the frames after B from S(N).
+// It keeps S(B) for its last SentRing frames without copying the state.
+// Per frame it keeps what undoes the frame (wire.Undo): the bytes the
+// frame changed, read from a copy of S(N-1) it keeps. It finds S(B) of the
+// entities touched since B by undoing the frames after B from S(N).
 //
 // Events get a serial per client and go in every frame until a frame that
 // held them is acknowledged, for wire.EventTTL frames at most.
@@ -50,10 +51,11 @@ type AckedEncoder struct {
 	evTick  uint32 // events up to this tick were taken from the arena
 	started bool
 
-	// Scratch of a frame: S(B) of each entity touched since the base, and
-	// by wire id its place there plus one (0: not touched; markRemoved:
-	// removed by the frame, while record runs), cleared after each use.
-	// Two bytes an id: the encoders of every client walk theirs at random.
+	// A frame's scratch, cleared after each use. base holds S(B) of each
+	// entity touched since the base. mark holds, by wire id, its place in
+	// base plus one: 0 when not touched, and markRemoved, while record
+	// runs, for an entity the frame removed. It takes two bytes per id:
+	// the encoders of every client read theirs at random places.
 	base []baseEnt
 	mark []uint16
 
@@ -222,9 +224,9 @@ func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
 // markRemoved marks an id the frame removed, while record runs.
 const markRemoved = 0xFFFF
 
-// record writes into u what undoes the frame advance just computed (S(N-1)
-// from S(N)), reading S(N-1) from prev, and brings prev to S(N). Only the
-// entities of the frame's delta are touched.
+// record writes into u what undoes the frame advance just computed, turning
+// S(N) back into S(N-1). It reads S(N-1) from prev, and brings prev to
+// S(N). Only the entities of the frame's delta are touched.
 func (e *AckedEncoder) record(u *wire.Undo) {
 	u.Reset()
 	cur := &e.state.store

@@ -28,8 +28,9 @@ type Arena struct {
 	qpose []poseWords // by id: the quantized pose of recs, apart (see poseWords)
 	hot   []hotEnt    // what every encoder reads of every candidate
 	// moves is, by id, what an encoder's pick reads of every entity held,
-	// every frame: apart from hot and half its size, so that all of it
-	// (16 bytes an id) stays in the first cache while the encoders run.
+	// every frame. It is kept apart from hot so that the part the
+	// encoders read, 16 bytes per id, stays in the first-level cache while
+	// they run.
 	moves *[1 << 16]moveEnt
 	putAt []uint32 // tick of the last Put
 	// groupAt is, by id, the tick each group other than the pose's
@@ -80,9 +81,10 @@ func (a *Arena) changedAt(wid uint16) uint32 {
 	return max(m.poseAt, m.evAt)
 }
 
-// markEvent marks what an encoder must look at the general way: evAt, and a
-// step of eventOdo on the odometer, past every edge an encoder measures, so
-// that the encoders' pick finds it with the edges (once a tick).
+// markEvent marks news of wid that an encoder must look at the general way,
+// by keep. It sets evAt and adds eventOdo to the entity's odometer: a step
+// past every edge an encoder measures, so that the pick's edge test finds
+// the news too. It does so once per tick at most.
 func (a *Arena) markEvent(wid uint16) {
 	m := &a.moves[wid]
 	if m.evAt != a.tick {
@@ -91,11 +93,12 @@ func (a *Arena) markEvent(wid uint16) {
 	}
 }
 
-// eventOdo is the odometer's step for an event (markEvent): more than any
-// slack an encoder keeps (maxSlack), so that every client holding the
-// entity looks at it in its next frame, as the pick's edge test finds it.
-// Once a tick at most: at 60 a second for a year, 2^61 steps. Two more than
-// maxSlack's steps: thrKey rounds.
+// eventOdo is the odometer's step for an event (markEvent). It is longer
+// than any slack an encoder keeps (maxSlack), so the pick's edge test
+// finds the entity in the next frame of every client that holds it. It is
+// two steps longer than maxSlack, because thrKey rounds and may lose a
+// step. An entity takes one per tick at most: at 60 ticks per second for a
+// year, 2^61 steps, far from overflowing the odometer.
 const eventOdo = maxSlack*thrScale + 2
 
 // logged returns the ids the log lists for tick and the longest step of the
@@ -119,24 +122,23 @@ const (
 	stRest                      // quantized velocity and spin are zero
 )
 
-// moveEnt is what an encoder's pick reads of an entity on every frame, for
-// every entity its client holds, to tell whether to look closer: a pose
-// changed (and has its turn), an edge may be crossed, something else
-// changed. 16 bytes.
+// moveEnt is the 16 bytes an encoder's pick reads, every frame, of every
+// entity its client holds, to tell whether to look closer: a pose changed
+// and has its turn, an edge may be crossed, or something else changed.
 type moveEnt struct {
-	// odo is the distance the entity travelled on the ground, all its
-	// lives together, in steps of 1/thrScale m (each step rounded up),
-	// and eventOdo for each tick of an event (evAt): with the client's
-	// centre's own, it tells an encoder when an entity may have crossed
-	// an edge, or has news. An integer, so that an encoder compares it
-	// with an integer subtraction.
+	// odo is the entity's odometer: the distance it travelled on the
+	// ground over all its lives, in steps of 1/thrScale m, each step
+	// rounded up, plus eventOdo for each tick with an event (evAt).
+	// Together with the centre's odometer it tells an encoder when the
+	// entity may have crossed an edge or has news (entPick.edge). It is
+	// an integer, so that the pick compares it by an integer subtraction.
 	odo    int64
 	poseAt uint32 // the latest tick a pose group changed (wire.MaskPose)
-	// evAt is the last tick anything but the entity's pose changed (a
-	// group of wire.MaskState, its life, its presence or its Always) or it
-	// stopped or started (its rest): what an encoder looks at the general
-	// way. The encoders read the odometer's step for it (markEvent), so
-	// that their pick tests one key an entity, not two.
+	// evAt is the last tick anything but the entity's pose changed, or it
+	// stopped or started: a group of wire.MaskState, its life, its
+	// presence, its Always or its rest. An encoder looks at such news the
+	// general way. markEvent adds a step to the odometer for it, so that
+	// the pick tests one key per entity, not two.
 	evAt uint32
 }
 
@@ -215,12 +217,12 @@ func (a *Arena) grow(wid uint16) {
 }
 
 // Put quantizes entity wid of this tick into its record and marks whether
-// its pose groups or its others changed since the last tick (an entity Put
-// with the very values of the last tick is not quantized again). An id that
-// was not present at the last End, or whose generation changed, starts a new
-// life: everything counts as changed. always sends the entity to every client whatever the
-// distance (a player, whatever a player sits in, Replicated.Always). Put of
-// id 0 does nothing.
+// its pose groups or its others changed since the last tick. An entity Put
+// with the very values of the last tick is not quantized again. An id that
+// was not present at the last End, or whose generation changed, starts a
+// new life: everything counts as changed. always sends the entity to every
+// client whatever the distance: a player, whatever a player sits in
+// (Replicated.Always). Put of id 0 does nothing.
 func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	if wid == 0 {
 		return
@@ -321,9 +323,10 @@ func sameInput(a, b *wire.Entity) bool {
 	return *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(a)) == *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(b))
 }
 
-// maxStepOdo caps one step on the odometer, in metres: a NaN or infinite
-// position counts as this far, past every edge an encoder measures, and
-// keeps the odometer finite (it takes 9e9 such steps to overflow it).
+// maxStepOdo caps one step on an odometer, in metres. A NaN or infinite
+// position counts as a step this long, past every edge an encoder
+// measures, and the odometer stays finite: it takes 9e9 such steps to
+// overflow it.
 const maxStepOdo = 1e6
 
 // step moves wid's ground position to (x, y): its odometer counts the way,

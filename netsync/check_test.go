@@ -56,7 +56,7 @@ func TestCheckIsTheStores(t *testing.T) {
 // TestCheckAllocatesNothing: the check's canonical order lives in a list
 // reserve sizes with the others, so a client that holds more entities than
 // ever before at a check allocates nothing (the peer trace's replay found
-// 0.1 allocations a tick when it grew on its own).
+// 0.1 allocations per tick when it grew on its own).
 func TestCheckAllocatesNothing(t *testing.T) {
 	s := checkState()
 	s.reserve(4096, 600)

@@ -1,4 +1,4 @@
-// Package netsync is the server's side of the snapshots: once a tick the
+// Package netsync is the server's side of the snapshots: once per tick the
 // Arena quantizes every replicated entity into its record (package wire's
 // layout), and one Encoder per client writes that client's delta snapshot
 // from the arena every SnapshotEvery ticks.

@@ -49,11 +49,11 @@ func (e *Encoder) RequestKeyframe() { e.needKey = true }
 
 // SetCheckPhase sets which frames carry the check: besides every keyframe,
 // those whose count since the keyframe plus phase is a multiple of
-// wire.CheckEvery (0, the default: the keyframe's count). A server gives
-// each client its own phase, so that the clients of a room that joined
-// together do not all hash what they hold in the same tick (on the peer
-// trace a check costs ~10 µs a client, the work of some six frames). The
-// client checks whichever frames carry it.
+// wire.CheckEvery. The default phase, 0, checks the keyframe's count. A
+// server gives each client its own phase, so that the clients of a room
+// that joined together do not all hash what they hold in the same tick: on
+// the peer trace a check costs about 10 µs per client, the work of some
+// six frames. The client checks whichever frames carry it.
 func (e *Encoder) SetCheckPhase(phase uint32) { e.phase = phase }
 
 // State returns what the encoder believes the client holds after the last

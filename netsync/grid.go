@@ -16,15 +16,15 @@ import (
 const gridCell float32 = 32
 
 // gridSide is the side of the grid's buckets, in cells: the plane is
-// folded onto a torus of gridSide × gridSide buckets (cell (x, y) in bucket
-// (y mod gridSide, x mod gridSide)), so that the cells of a row of a query
-// lie in consecutive buckets, whose entries are consecutive too: a query
-// reads a run of entries a row (two where the ring leaves out the middle),
-// not a bucket a cell. Two cells of one query share a bucket only when the
-// query spans more than gridSide cells (2 km at 32 m), beyond any area of
-// interest; past that a bucket holds entities of other cells, which only
-// makes a query slower, as any hash collision would. The grid needs no
-// bounds: any cell has a bucket.
+// folded onto a torus of gridSide × gridSide buckets, cell x, y in bucket
+// y mod gridSide, x mod gridSide. So the cells of a row of a query lie in
+// consecutive buckets, whose entries are consecutive too: a query reads
+// one run of entries per row, or two where the ring leaves out the middle,
+// not one bucket per cell. Two cells of one query share a bucket only when
+// the query spans more than gridSide cells (2 km at 32 m), beyond any area
+// of interest. A bucket also holds entities of cells gridSide cells away,
+// which only makes a query slower, as any hash collision would. The grid
+// needs no bounds: any cell has a bucket.
 const gridSide = 64
 
 // gridBuckets is the number of buckets: gridSide × gridSide.

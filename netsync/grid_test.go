@@ -11,7 +11,7 @@ import (
 
 // TestGridCells: the runs of buckets of a query hold every entity within r
 // of the centre, and, with a ring, every one farther than inner: on both
-// sides of 0, near cell edges, with cells of several sizes (at 1 m a query
+// sides of 0, near cell edges, with cells of several sizes (at 1 m, a query
 // spans more than gridSide cells, and its rows wrap about the torus).
 func TestGridCells(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))

@@ -12,15 +12,16 @@ import (
 // the operating system support AVX2.
 var useAVX2 = cpu.X86.HasAVX2
 
-// pickSet returns the picks of up to 64 entries as a bit each (bit j for
-// blk[j]), as pickBlock does: with AVX2, two entries at a time
-// (pickPairsAVX2), the last one of an odd count by pickBlock.
+// pickSet returns the picks of up to 64 entries as pickBlock does, bit j
+// for blk[j]. With AVX2 it takes two entries at a time (pickPairsAVX2),
+// and the last one of an odd count by pickBlock.
 //
-// Why by hand: the pick reads every entity a client holds on every frame
-// (its entPick and the arena's moveEnt), and was a fifth of a frame's time
-// at 24 instructions an entry as the compiler wrote it. The vector loop
-// takes 12 (TestPickSetIsPickBlock holds it to pickBlock's bits); the peer
-// replay's encode was 7 % faster with it (bench/RESULTS.md).
+// Why by hand: the pick reads every entity a client holds on every frame,
+// its entPick and the arena's moveEnt. The compiler's loop takes 24
+// instructions per entry, the vector loop 12; TestPickSetIsPickBlock holds
+// the vector loop to pickBlock's bits. Without it, the peer replay's
+// encode took 1.14 times the CPU time, in alternating runs on a shared
+// machine.
 func pickSet(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uint64 {
 	n := len(blk)
 	if !useAVX2 || n == 0 {
@@ -33,10 +34,10 @@ func pickSet(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uin
 	return set
 }
 
-// pickPairsAVX2 returns pickBlock's bits of the 2*pairs entries from blk
-// (bit j for the j-th), pairs at most 32: mk1 is mk+1, fshift is 15 less
-// the frame's turn (frame&7), so that a left shift by it brings the turn's
-// bit of entPick.turns to the sign of its word. In pick_amd64.s.
+// pickPairsAVX2 returns pickBlock's bits of the 2*pairs entries from blk,
+// bit j for the j-th; pairs is at most 32. mk1 is mk+1. fshift is 15 less
+// the frame's turn, frame&7: a left shift by it brings the turn's bit of
+// entPick.turns to the sign of its word. It is in pick_amd64.s.
 //
 //go:noescape
 func pickPairsAVX2(blk *entPick, pairs int, moves *[1 << 16]moveEnt, mk1 int64, fshift uint64) uint64

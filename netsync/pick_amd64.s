@@ -19,7 +19,7 @@
 // and the entry is picked when look | moved&due: both signs are gathered
 // into each lane's two quadwords, VMOVMSKPD takes them (bits A A B B for
 // the pair's first and second entry), and the pair's two bits go in at the
-// top of the result, which shifts down two a pair: the first entry ends at
+// top of the result, which shifts down two per pair: the first entry ends at
 // bit 0, as pickBlock's.
 TEXT ·pickPairsAVX2(SB), NOSPLIT, $0-48
 	MOVQ blk+0(FP), SI
