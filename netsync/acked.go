@@ -8,19 +8,19 @@ import (
 
 // AckedEncoder writes one client's acked delta snapshots (wire.FrameAcked)
 // for a transport that loses, duplicates and reorders frames. It computes
-// what an ordered client would hold after each frame N (S(N)) exactly as the
-// ordered Encoder does (ClientState.Advance), and writes frame N against the
-// newest frame B the client acknowledged (Ack): the entities gone since B,
-// those whose life changed removed and whole again, the groups that differ
-// between S(B) and S(N), a position as small steps from S(B)'s, every pose
+// what an ordered client would hold after each frame N, S(N), exactly as
+// the ordered Encoder does. It writes frame N against the newest frame B
+// the client acknowledged (Ack): the entities gone since B, those whose
+// life changed removed and whole again, the groups that differ between
+// S(B) and S(N), a position as small steps from S(B)'s, and every pose
 // with its mode (PoseFull) and, when it was measured before N, its age
-// (PoseAge). With no acknowledged base among its last wire.SentRing frames,
-// the frame is a keyframe (its base tick 0), onto nothing.
+// (PoseAge). With no acknowledged base among its last wire.SentRing
+// frames, the frame is a keyframe onto nothing, its base tick 0.
 //
-// It keeps S(B) for its last SentRing frames without copying the state: per
-// frame, what undoes it (wire.Undo: the bytes the frame changed, read from a
-// copy of S(N-1) it keeps), and it finds S(B) of the entities touched since B
-// by undoing the frames after B from S(N).
+// It keeps S(B) for its last SentRing frames without copying the state.
+// Per frame it keeps what undoes the frame (wire.Undo): the bytes the
+// frame changed, read from a copy of S(N-1) it keeps. It finds S(B) of the
+// entities touched since B by undoing the frames after B from S(N).
 //
 // Events get a serial per client and go in every frame until a frame that
 // held them is acknowledged, for wire.EventTTL frames at most.
@@ -32,8 +32,8 @@ import (
 type AckedEncoder struct {
 	arena    *Arena
 	interest Interest
-	state    ClientState
-	delta    Delta
+	state    clientState
+	delta    frameDelta
 	prev     wire.Store // S(N-1), then S(N): what each frame changed is read from it
 	sent     [wire.SentRing]sentFrame
 	buf      []byte
@@ -51,10 +51,11 @@ type AckedEncoder struct {
 	evTick  uint32 // events up to this tick were taken from the arena
 	started bool
 
-	// Scratch of a frame: S(B) of each entity touched since the base, and
-	// by wire id its place there plus one (0: not touched; markRemoved:
-	// removed by the frame, while record runs), cleared after each use.
-	// Two bytes an id: the encoders of every client walk theirs at random.
+	// A frame's scratch, cleared after each use. base holds S(B) of each
+	// entity touched since the base. mark holds, by wire id, its place in
+	// base plus one: 0 when not touched, and markRemoved, while record
+	// runs, for an entity the frame removed. It takes two bytes per id:
+	// the encoders of every client read theirs at random places.
 	base []baseEnt
 	mark []uint16
 
@@ -97,9 +98,10 @@ type AckedStats struct {
 }
 
 // NewAckedEncoder returns an acked encoder for one client reading a, with the
-// game's interest (DefaultInterest). Its first frame is a keyframe.
+// game's interest, InterestFor(wire.AOIRadius). Its first frame is a
+// keyframe.
 func NewAckedEncoder(a *Arena) *AckedEncoder {
-	return &AckedEncoder{arena: a, interest: DefaultInterest(), needKey: true}
+	return &AckedEncoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true}
 }
 
 // SetInterest changes the client's interest from the next frame on.
@@ -149,7 +151,7 @@ func (e *AckedEncoder) Ack(tick uint32) {
 
 // State returns S(N): what an ordered client would hold after the last frame
 // (and what the client holds once it applied it).
-func (e *AckedEncoder) State() *wire.Store { return e.state.Store() }
+func (e *AckedEncoder) State() *wire.Store { return e.state.flushed() }
 
 // Held returns how many entities the client holds after the last frame:
 // State().Len(), without bringing the records up to date (State writes
@@ -158,9 +160,6 @@ func (e *AckedEncoder) Held() int { return e.state.store.Len() }
 
 // Last returns the last frame written (valid until the next Encode).
 func (e *AckedEncoder) Last() []byte { return e.buf }
-
-// Frames returns the number of frames written.
-func (e *AckedEncoder) Frames() uint32 { return e.frame }
 
 // Stats returns the encoder's counters.
 func (e *AckedEncoder) Stats() AckedStats { return e.stats }
@@ -172,7 +171,7 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	if len(e.mark) < len(a.recs) {
 		e.mark = append(e.mark, make([]uint16, len(a.recs)-len(e.mark))...)
 	}
-	e.state.Advance(a, &e.interest, v, n, &e.delta)
+	e.state.advance(a, &e.interest, v, n, &e.delta)
 	sf := &e.sent[n%wire.SentRing]
 	sf.frame, sf.tick = n, tick
 	e.record(&sf.undo)
@@ -225,13 +224,13 @@ func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
 // markRemoved marks an id the frame removed, while record runs.
 const markRemoved = 0xFFFF
 
-// record writes into u what undoes the frame Advance just computed (S(N-1)
-// from S(N)), reading S(N-1) from prev, and brings prev to S(N). Only the
-// entities of the frame's Delta are touched.
+// record writes into u what undoes the frame advance just computed, turning
+// S(N) back into S(N-1). It reads S(N-1) from prev, and brings prev to
+// S(N). Only the entities of the frame's delta are touched.
 func (e *AckedEncoder) record(u *wire.Undo) {
 	u.Reset()
 	cur := &e.state.store
-	for _, eid := range e.delta.Removed {
+	for _, eid := range e.delta.removed {
 		e.mark[eid] = markRemoved
 		before := e.prev.Get(eid)
 		if after := cur.Get(eid); after != nil { // a new life in the same frame
@@ -242,22 +241,22 @@ func (e *AckedEncoder) record(u *wire.Undo) {
 		u.Add(eid, before, wire.NonZeroGroups(&before.Rec), true)
 		e.prev.Remove(eid)
 	}
-	for i := range e.delta.Changes {
-		c := &e.delta.Changes[i]
-		if c.New && len(e.delta.Removed) > 0 && e.mark[c.EID] == markRemoved {
+	for i := range e.delta.changes {
+		c := &e.delta.changes[i]
+		if c.isNew && len(e.delta.removed) > 0 && e.mark[c.eid] == markRemoved {
 			continue // the new life of one removed above
 		}
-		after := cur.Get(c.EID)
-		before := e.prev.Get(c.EID)
+		after := cur.Get(c.eid)
+		before := e.prev.Get(c.eid)
 		if before == nil {
-			u.AddAbsent(c.EID)
-			*e.prev.At(e.prev.Add(c.EID)) = *after
+			u.AddAbsent(c.eid)
+			*e.prev.At(e.prev.Add(c.eid)) = *after
 			continue
 		}
-		u.Add(c.EID, before, c.Mask&wire.MaskGroups, false)
+		u.Add(c.eid, before, c.mask&wire.MaskGroups, false)
 		*before = *after
 	}
-	for _, eid := range e.delta.Removed {
+	for _, eid := range e.delta.removed {
 		e.mark[eid] = 0
 	}
 }
@@ -439,12 +438,12 @@ func (e *Encoder) MemBytes() int {
 	return e.state.memBytes() + cap(e.buf) + e.delta.memBytes()
 }
 
-func (s *ClientState) memBytes() int {
+func (s *clientState) memBytes() int {
 	return s.store.MemBytes() + cap(s.picks)*int(unsafe.Sizeof(entPick{})) + cap(s.walks)*int(unsafe.Sizeof(entWalk{})) +
 		cap(s.has)*8 + cap(s.kinds) + cap(s.cands)*4 + cap(s.keys)*2 + cap(s.owned)*4 + cap(s.out) + cap(s.spans)*4 +
 		cap(s.watch)*int(unsafe.Sizeof(watchEnt{}))
 }
 
-func (d *Delta) memBytes() int {
-	return cap(d.Removed)*2 + cap(d.Changes)*int(unsafe.Sizeof(Change{}))
+func (d *frameDelta) memBytes() int {
+	return cap(d.removed)*2 + cap(d.changes)*int(unsafe.Sizeof(entChange{}))
 }

@@ -86,8 +86,8 @@ func findHeld(st []heldEnt, eid uint16) *wire.Held {
 }
 
 // ackedRun is an ordered client and an acked client of the same world and
-// view: the ordered one is the reference every frame the acked one shows is
-// compared with.
+// view. Every frame the acked client shows is compared with the ordered
+// client's, the baseline.
 type ackedRun struct {
 	t    *testing.T
 	w    *simWorld
@@ -154,7 +154,7 @@ func (r *ackedRun) frame() {
 	r.view = sim.view
 	now := float64(r.frameNo)
 
-	// The ordered reference.
+	// The ordered baseline.
 	ofr, err := r.ordDec.Apply(r.ord.Encode(&r.view))
 	if err != nil {
 		t.Fatalf("frame %d: ordered: %v", r.frameNo, err)

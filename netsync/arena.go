@@ -28,8 +28,9 @@ type Arena struct {
 	qpose []poseWords // by id: the quantized pose of recs, apart (see poseWords)
 	hot   []hotEnt    // what every encoder reads of every candidate
 	// moves is, by id, what an encoder's pick reads of every entity held,
-	// every frame: apart from hot and half its size, so that all of it
-	// (16 bytes an id) stays in the first cache while the encoders run.
+	// every frame. It is kept apart from hot so that the part the
+	// encoders read, 16 bytes per id, stays in the first-level cache while
+	// they run.
 	moves *[1 << 16]moveEnt
 	putAt []uint32 // tick of the last Put
 	// groupAt is, by id, the tick each group other than the pose's
@@ -45,20 +46,20 @@ type Arena struct {
 	grid   grid
 
 	events []stampedEvent
-	log    [ChangeLogTicks]logSegment // by tick % ChangeLogTicks
+	log    [changeLogTicks]logSegment // by tick % changeLogTicks
 }
 
-// ChangeLogTicks is how many ticks of its log the arena keeps for the
+// changeLogTicks is how many ticks of its log the arena keeps for the
 // encoders: an encoder whose last frame is within them looks for newcomers
 // only in the log and in a thin ring of its area of interest; one further
 // back (its first frame, a keyframe, a long pause) looks at the whole area.
 // 8 ticks hold a frame every SnapshotEvery (3) ticks with room.
-const ChangeLogTicks = 8
+const changeLogTicks = 8
 
-// JumpStep is the most an entity moves on the ground in one tick and still
+// jumpStep is the most an entity moves on the ground in one tick and still
 // counts as a step (240 m/s): one that moves more jumped, and the log lists
 // it, so that an encoder finds it wherever it landed.
-const JumpStep float32 = 4
+const jumpStep float32 = 4
 
 // stateTicks are the ticks an entity's groups wire.GroupDrive to
 // wire.GroupIdentity (wire.MaskState) last changed, in that order.
@@ -80,9 +81,10 @@ func (a *Arena) changedAt(wid uint16) uint32 {
 	return max(m.poseAt, m.evAt)
 }
 
-// markEvent marks what an encoder must look at the general way: evAt, and a
-// step of eventOdo on the odometer, past every edge an encoder measures, so
-// that the encoders' pick finds it with the edges (once a tick).
+// markEvent marks news of wid that an encoder must look at the general way,
+// by keep. It sets evAt and adds eventOdo to the entity's odometer: a step
+// past every edge an encoder measures, so that the pick's edge test finds
+// the news too. It does so once per tick at most.
 func (a *Arena) markEvent(wid uint16) {
 	m := &a.moves[wid]
 	if m.evAt != a.tick {
@@ -91,17 +93,18 @@ func (a *Arena) markEvent(wid uint16) {
 	}
 }
 
-// eventOdo is the odometer's step for an event (markEvent): more than any
-// slack an encoder keeps (maxSlack), so that every client holding the
-// entity looks at it in its next frame, as the pick's edge test finds it.
-// Once a tick at most: at 60 a second for a year, 2^61 steps. Two more than
-// maxSlack's steps: thrKey rounds.
+// eventOdo is the odometer's step for an event (markEvent). It is longer
+// than any slack an encoder keeps (maxSlack), so the pick's edge test
+// finds the entity in the next frame of every client that holds it. It is
+// two steps longer than maxSlack, because thrKey rounds and may lose a
+// step. An entity takes one per tick at most: at 60 ticks per second for a
+// year, 2^61 steps, far from overflowing the odometer.
 const eventOdo = maxSlack*thrScale + 2
 
 // logged returns the ids the log lists for tick and the longest step of the
 // others (nothing when the log no longer holds the tick, or it never was).
 func (a *Arena) logged(tick uint32) ([]uint16, float32) {
-	seg := &a.log[tick%ChangeLogTicks]
+	seg := &a.log[tick%changeLogTicks]
 	if seg.tick != tick {
 		return nil, 0
 	}
@@ -110,7 +113,7 @@ func (a *Arena) logged(tick uint32) ([]uint16, float32) {
 
 // logReaches reports whether the log holds every tick after since.
 func (a *Arena) logReaches(since uint32) bool {
-	return a.tick >= since && a.tick-since < ChangeLogTicks
+	return a.tick >= since && a.tick-since < changeLogTicks
 }
 
 const (
@@ -119,24 +122,23 @@ const (
 	stRest                      // quantized velocity and spin are zero
 )
 
-// moveEnt is what an encoder's pick reads of an entity on every frame, for
-// every entity its client holds, to tell whether to look closer: a pose
-// changed (and has its turn), an edge may be crossed, something else
-// changed. 16 bytes.
+// moveEnt is the 16 bytes an encoder's pick reads, every frame, of every
+// entity its client holds, to tell whether to look closer: a pose changed
+// and has its turn, an edge may be crossed, or something else changed.
 type moveEnt struct {
-	// odo is the distance the entity travelled on the ground, all its
-	// lives together, in steps of 1/thrScale m (each step rounded up),
-	// and eventOdo for each tick of an event (evAt): with the client's
-	// centre's own, it tells an encoder when an entity may have crossed
-	// an edge, or has news. An integer, so that an encoder compares it
-	// with an integer subtraction.
+	// odo is the entity's odometer: the distance it travelled on the
+	// ground over all its lives, in steps of 1/thrScale m, each step
+	// rounded up, plus eventOdo for each tick with an event (evAt).
+	// Together with the centre's odometer it tells an encoder when the
+	// entity may have crossed an edge or has news (entPick.edge). It is
+	// an integer, so that the pick compares it by an integer subtraction.
 	odo    int64
 	poseAt uint32 // the latest tick a pose group changed (wire.MaskPose)
-	// evAt is the last tick anything but the entity's pose changed (a
-	// group of wire.MaskState, its life, its presence or its Always) or it
-	// stopped or started (its rest): what an encoder looks at the general
-	// way. The encoders read the odometer's step for it (markEvent), so
-	// that their pick tests one key an entity, not two.
+	// evAt is the last tick anything but the entity's pose changed, or it
+	// stopped or started: a group of wire.MaskState, its life, its
+	// presence, its Always or its rest. An encoder looks at such news the
+	// general way. markEvent adds a step to the odometer for it, so that
+	// the pick tests one key per entity, not two.
 	evAt uint32
 }
 
@@ -159,10 +161,10 @@ type stampedEvent struct {
 	ev   wire.Event
 }
 
-// EventKeepTicks is how long the arena keeps an event for the encoders: 30
+// eventKeepTicks is how long the arena keeps an event for the encoders: 30
 // ticks, half a second. An encoder sends the events of the ticks since its
 // last frame; one whose frames are further apart than this loses some.
-const EventKeepTicks = 30
+const eventKeepTicks = 30
 
 // busyEvents is the room made once for the events kept and for each tick's
 // log: more than a busy city holds.
@@ -176,7 +178,7 @@ func NewArena() *Arena {
 	for i := range a.log {
 		a.log[i].wids = make([]uint16, 0, busyEvents)
 	}
-	a.grid.setCell(GridCell)
+	a.grid.setCell(gridCell)
 	return a
 }
 
@@ -187,7 +189,7 @@ func (a *Arena) Tick() uint32 { return a.tick }
 func (a *Arena) Begin(tick uint32) {
 	a.tick = tick
 	a.next = a.next[:0]
-	seg := &a.log[tick%ChangeLogTicks]
+	seg := &a.log[tick%changeLogTicks]
 	seg.tick, seg.maxStep, seg.wids = tick, 0, seg.wids[:0]
 	a.dropEvents()
 }
@@ -215,12 +217,12 @@ func (a *Arena) grow(wid uint16) {
 }
 
 // Put quantizes entity wid of this tick into its record and marks whether
-// its pose groups or its others changed since the last tick (an entity Put
-// with the very values of the last tick is not quantized again). An id that
-// was not present at the last End, or whose generation changed, starts a new
-// life: everything counts as changed. always sends the entity to every client whatever the
-// distance (a player, whatever a player sits in, Replicated.Always). Put of
-// id 0 does nothing.
+// its pose groups or its others changed since the last tick. An entity Put
+// with the very values of the last tick is not quantized again. An id that
+// was not present at the last End, or whose generation changed, starts a
+// new life: everything counts as changed. always sends the entity to every
+// client whatever the distance: a player, whatever a player sits in
+// (Replicated.Always). Put of id 0 does nothing.
 func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 	if wid == 0 {
 		return
@@ -321,9 +323,10 @@ func sameInput(a, b *wire.Entity) bool {
 	return *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(a)) == *(*[unsafe.Sizeof(wire.Entity{})]byte)(unsafe.Pointer(b))
 }
 
-// maxStepOdo caps one step on the odometer, in metres: a NaN or infinite
-// position counts as this far, past every edge an encoder measures, and
-// keeps the odometer finite (it takes 9e9 such steps to overflow it).
+// maxStepOdo caps one step on an odometer, in metres. A NaN or infinite
+// position counts as a step this long, past every edge an encoder
+// measures, and the odometer stays finite: it takes 9e9 such steps to
+// overflow it.
 const maxStepOdo = 1e6
 
 // step moves wid's ground position to (x, y): its odometer counts the way,
@@ -336,9 +339,9 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 	}
 	h.x, h.y = x, y
 	a.moves[wid].odo += int64(math.Ceil(d * thrScale))
-	seg := &a.log[a.tick%ChangeLogTicks]
+	seg := &a.log[a.tick%changeLogTicks]
 	switch {
-	case logged || d > float64(JumpStep):
+	case logged || d > float64(jumpStep):
 		seg.wids = append(headroom.Ahead(seg.wids, 1), wid)
 	case float32(d) > seg.maxStep:
 		seg.maxStep = float32(d)
@@ -346,7 +349,7 @@ func (a *Arena) step(wid uint16, h *hotEnt, x, y float32, logged bool) {
 }
 
 func (a *Arena) logChange(wid uint16) {
-	seg := &a.log[a.tick%ChangeLogTicks]
+	seg := &a.log[a.tick%changeLogTicks]
 	seg.wids = append(headroom.Ahead(seg.wids, 1), wid)
 }
 
@@ -377,7 +380,7 @@ func (a *Arena) AddEvent(ev wire.Event) {
 
 func (a *Arena) dropEvents() {
 	k := 0
-	for k < len(a.events) && a.tick-a.events[k].tick >= EventKeepTicks {
+	for k < len(a.events) && a.tick-a.events[k].tick >= eventKeepTicks {
 		k++
 	}
 	if k > 0 {
@@ -386,43 +389,10 @@ func (a *Arena) dropEvents() {
 	}
 }
 
-// Present reports whether wid was Put in the tick last ended.
-func (a *Arena) Present(wid uint16) bool {
+// present reports whether wid was Put in the tick last ended.
+func (a *Arena) present(wid uint16) bool {
 	return int(wid) < len(a.hot) && a.hot[wid].state&stPresent != 0
 }
 
-// Live returns the ids present, in the order they were Put. The slice is the
-// arena's: do not change it.
-func (a *Arena) Live() []uint16 { return a.live }
-
-// Record returns the record of wid (present or not: the last one Put).
-func (a *Arena) Record(wid uint16) *wire.Record { return &a.recs[wid] }
-
-// Kind returns the kind of wid.
-func (a *Arena) Kind(wid uint16) uint8 { return a.recs[wid][wire.KindAt] }
-
-// Gen returns the generation of wid.
-func (a *Arena) Gen(wid uint16) uint8 { return a.recs[wid].Gen() }
-
-// Life returns the life of wid: it changes whenever the id starts a new life
-// (a new generation, or back after it was gone).
-func (a *Arena) Life(wid uint16) uint32 { return uint32(a.hot[wid].life) }
-
-// Always reports whether wid goes to every client.
-func (a *Arena) Always(wid uint16) bool { return a.hot[wid].state&stAlways != 0 }
-
-// AtRest reports whether wid's quantized velocity and spin are zero.
-func (a *Arena) AtRest(wid uint16) bool { return a.hot[wid].state&stRest != 0 }
-
-// PoseChangedAt returns the tick a pose group of wid (wire.MaskPose) last
-// changed, StateChangedAt the tick another group did. Which pose group
-// changed the encoders find by comparing the pose's words; the other
-// groups each keep their own tick (groupAt).
-func (a *Arena) PoseChangedAt(wid uint16) uint32 { return a.moves[wid].poseAt }
-
-// StateChangedAt returns the tick a group of wid other than the pose's last
-// changed.
-func (a *Arena) StateChangedAt(wid uint16) uint32 { return a.hot[wid].stateAt }
-
-// Ground returns wid's position on the ground (X, Y), in metres.
-func (a *Arena) Ground(wid uint16) (x, y float32) { return a.hot[wid].x, a.hot[wid].y }
+// ground returns wid's position on the ground (X, Y), in metres.
+func (a *Arena) ground(wid uint16) (x, y float32) { return a.hot[wid].x, a.hot[wid].y }

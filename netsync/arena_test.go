@@ -57,18 +57,18 @@ func TestArenaTicks(t *testing.T) {
 		h := &a.hot[wid]
 		wids, _ := a.logged(tick)
 		got := want{
-			present: a.Present(wid), always: a.Always(wid), rest: a.AtRest(wid), life: a.Life(wid),
-			poseAt: a.PoseChangedAt(wid), stateAt: a.StateChangedAt(wid),
+			present: a.present(wid), always: h.state&stAlways != 0, rest: h.state&stRest != 0, life: uint32(h.life),
+			poseAt: a.moves[wid].poseAt, stateAt: h.stateAt,
 			logged: slices.Contains(wids, wid), changed: a.changedAt(wid) > tick-1,
 		}
 		if got != s.want {
 			t.Fatalf("tick %d, %s: got %+v, want %+v", tick, s.name, got, s.want)
 		}
-		if got.present && (a.Kind(wid) != wire.KindCar || a.Gen(wid) != car.Gen || h.x != car.Pos.X) {
+		if got.present && (a.recs[wid].Kind() != wire.KindCar || a.recs[wid].Gen() != car.Gen || h.x != car.Pos.X) {
 			t.Fatalf("tick %d, %s: the facts are not the entity's", tick, s.name)
 		}
-		if got.present != slices.Contains(a.Live(), wid) {
-			t.Fatalf("tick %d, %s: Live and Present disagree", tick, s.name)
+		if got.present != slices.Contains(a.live, wid) {
+			t.Fatalf("tick %d, %s: the live list and present disagree", tick, s.name)
 		}
 	}
 	// The changes of the last k ticks add up.

@@ -56,7 +56,7 @@ func TestCheckIsTheStores(t *testing.T) {
 // TestCheckAllocatesNothing: the check's canonical order lives in a list
 // reserve sizes with the others, so a client that holds more entities than
 // ever before at a check allocates nothing (the peer trace's replay found
-// 0.1 allocations a tick when it grew on its own).
+// 0.1 allocations per tick when it grew on its own).
 func TestCheckAllocatesNothing(t *testing.T) {
 	s := checkState()
 	s.reserve(4096, 600)
@@ -115,7 +115,7 @@ func TestByteMask(t *testing.T) {
 }
 
 // fillCheckBench gives s the 114 cars of BenchmarkCheck.
-func fillCheckBench(s *ClientState) {
+func fillCheckBench(s *clientState) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range 114 {
 		eid := uint16(1 + i*17)
@@ -133,15 +133,15 @@ func fillCheckBench(s *ClientState) {
 
 // checkState returns a client state for the check's tests, with room for
 // the wire ids below 4096, its entities added by holdForCheck.
-func checkState() *ClientState {
-	s := new(ClientState)
+func checkState() *clientState {
+	s := new(clientState)
 	s.has, s.kinds = make([]uint64, 4096/64), make([]uint8, 4096)
 	return s
 }
 
 // holdForCheck makes s hold eid with the record rec, as whole does for
 // what the check reads: the record, the held bit and the kind by id.
-func holdForCheck(s *ClientState, eid uint16, rec *wire.Record) {
+func holdForCheck(s *clientState, eid uint16, rec *wire.Record) {
 	s.store.At(s.store.Add(eid)).Rec = *rec
 	s.has[eid>>6] |= 1 << (eid & 63)
 	s.kinds[eid] = rec[wire.KindAt]

@@ -19,8 +19,8 @@ import (
 type Encoder struct {
 	arena    *Arena
 	interest Interest
-	state    ClientState
-	delta    Delta
+	state    clientState
+	delta    frameDelta
 	buf      []byte
 
 	frame    uint32 // frames written
@@ -33,9 +33,9 @@ type Encoder struct {
 }
 
 // NewEncoder returns an encoder for one client reading a, with the game's
-// interest (DefaultInterest).
+// interest, InterestFor(wire.AOIRadius).
 func NewEncoder(a *Arena) *Encoder {
-	e := &Encoder{arena: a, interest: DefaultInterest(), needKey: true}
+	e := &Encoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true}
 	e.state.emit = true
 	return e
 }
@@ -49,16 +49,16 @@ func (e *Encoder) RequestKeyframe() { e.needKey = true }
 
 // SetCheckPhase sets which frames carry the check: besides every keyframe,
 // those whose count since the keyframe plus phase is a multiple of
-// wire.CheckEvery (0, the default: the keyframe's count). A server gives
-// each client its own phase, so that the clients of a room that joined
-// together do not all hash what they hold in the same tick (on the peer
-// trace a check costs ~10 µs a client, the work of some six frames). The
-// client checks whichever frames carry it.
+// wire.CheckEvery. The default phase, 0, checks the keyframe's count. A
+// server gives each client its own phase, so that the clients of a room
+// that joined together do not all hash what they hold in the same tick: on
+// the peer trace a check costs about 10 µs per client, the work of some
+// six frames. The client checks whichever frames carry it.
 func (e *Encoder) SetCheckPhase(phase uint32) { e.phase = phase }
 
 // State returns what the encoder believes the client holds after the last
 // frame.
-func (e *Encoder) State() *wire.Store { return e.state.Store() }
+func (e *Encoder) State() *wire.Store { return e.state.flushed() }
 
 // Held returns how many entities the client holds after the last frame:
 // State().Len(), without bringing the records up to date (State writes
@@ -68,15 +68,12 @@ func (e *Encoder) Held() int { return e.state.store.Len() }
 // Last returns the last frame written (valid until the next Encode).
 func (e *Encoder) Last() []byte { return e.buf }
 
-// Frames returns the number of frames written.
-func (e *Encoder) Frames() uint32 { return e.frame }
-
 // Encode writes the client's frame of the arena's tick, as seen from v.
 func (e *Encoder) Encode(v *View) []byte {
 	a := e.arena
 	key := e.needKey
 	if key {
-		e.state.Reset()
+		e.state.reset()
 		e.sinceKey = 0
 	}
 	check := key || (e.sinceKey+e.phase)%wire.CheckEvery == 0
@@ -87,7 +84,7 @@ func (e *Encoder) Encode(v *View) []byte {
 	// The changes go into the frame's buffer after room for the header:
 	// the removals, found by the same walk, are put before them after.
 	e.state.out, e.state.head = e.buf, head
-	e.state.Advance(a, &e.interest, v, e.frame, &e.delta)
+	e.state.advance(a, &e.interest, v, e.frame, &e.delta)
 	b := e.state.out
 
 	h := wire.Header{
@@ -96,7 +93,7 @@ func (e *Encoder) Encode(v *View) []byte {
 		BaseTick:    e.lastTick,
 		LastSeq:     v.LastSeq,
 		InputBuffer: v.InputBuffer,
-		Removed:     uint16(len(e.delta.Removed)),
+		Removed:     uint16(len(e.delta.removed)),
 		Changed:     uint16(e.state.outN),
 	}
 	if key {
@@ -108,11 +105,11 @@ func (e *Encoder) Encode(v *View) []byte {
 	}
 	// Room for the removals and the events' count: a frame as large as
 	// any before allocates nothing (headroom.Ahead).
-	r, n := 2*len(e.delta.Removed), len(b)
+	r, n := 2*len(e.delta.removed), len(b)
 	b = headroom.Ahead(b, r+1)[:n+r]
 	if r > 0 {
 		copy(b[head+r:], b[head:n])
-		for i, wid := range e.delta.Removed {
+		for i, wid := range e.delta.removed {
 			le.PutUint16(b[head+2*i:], wid)
 		}
 	}

@@ -121,7 +121,7 @@ func TestNaNPositions(t *testing.T) {
 	}
 	for wid := uint16(1); wid <= 2; wid++ {
 		held := enc.State().Get(wid)
-		if held == nil || held.Rec.Position() != a.Record(wid).Position() {
+		if held == nil || held.Rec.Position() != a.recs[wid].Position() {
 			t.Fatalf("entity %d is not where it is once its position is whole again", wid)
 		}
 	}

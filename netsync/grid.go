@@ -6,42 +6,42 @@ import (
 	"github.com/fiveonit/engine/internal/headroom"
 )
 
-// GridCell is the edge of a cell of the arena's grid, in metres. An encoder
+// gridCell is the edge of a cell of the arena's grid, in metres. An encoder
 // looks for newcomers in the cells of a thin ring at the edge of its area of
 // interest (the centre and the entities moved a few metres since its last
 // frame): small cells make the ring hold few entities that are not
 // newcomers, large ones make fewer cells to walk. 32 m measured best on the
 // peer trace (16 m and 64 m were 10-20 % slower with hashed buckets; with
 // the torus, 16 m and 24 m were within the noise of 32 m).
-const GridCell float32 = 32
+const gridCell float32 = 32
 
-// GridSide is the side of the grid's buckets, in cells: the plane is
-// folded onto a torus of GridSide × GridSide buckets (cell (x, y) in bucket
-// (y mod GridSide, x mod GridSide)), so that the cells of a row of a query
-// lie in consecutive buckets, whose entries are consecutive too: a query
-// reads a run of entries a row (two where the ring leaves out the middle),
-// not a bucket a cell. Two cells of one query share a bucket only when the
-// query spans more than GridSide cells (2 km at 32 m), beyond any area of
-// interest; past that a bucket holds entities of other cells, which only
-// makes a query slower, as any hash collision would. The grid needs no
-// bounds: any cell has a bucket.
-const GridSide = 64
+// gridSide is the side of the grid's buckets, in cells: the plane is
+// folded onto a torus of gridSide × gridSide buckets, cell x, y in bucket
+// y mod gridSide, x mod gridSide. So the cells of a row of a query lie in
+// consecutive buckets, whose entries are consecutive too: a query reads
+// one run of entries per row, or two where the ring leaves out the middle,
+// not one bucket per cell. Two cells of one query share a bucket only when
+// the query spans more than gridSide cells (2 km at 32 m), beyond any area
+// of interest. A bucket also holds entities of cells gridSide cells away,
+// which only makes a query slower, as any hash collision would. The grid
+// needs no bounds: any cell has a bucket.
+const gridSide = 64
 
-// GridBuckets is the number of buckets: GridSide × GridSide.
-const GridBuckets = GridSide * GridSide
+// gridBuckets is the number of buckets: gridSide × gridSide.
+const gridBuckets = gridSide * gridSide
 
-// GridSide is a power of two: a negative cell's bucket (bucketOf) wraps as
+// gridSide is a power of two: a negative cell's bucket (bucketOf) wraps as
 // a positive one's, and the buckets' numbers fit a uint16.
-var _ = [1]struct{}{}[GridSide&(GridSide-1)+GridBuckets>>16]
+var _ = [1]struct{}{}[gridSide&(gridSide-1)+gridBuckets>>16]
 
 // grid is a spatial index of the arena's present entities that do not go to
 // everyone, rebuilt at each End by a counting sort: start[b]..start[b+1] are
 // the entries of bucket b. An entry carries the entity's position, so a
 // query rejects the entities out of reach reading one array in order.
 type grid struct {
-	cell    float32 // GridCell; the tests make it small, to test the rings
+	cell    float32 // gridCell; the tests make it small, to test the rings
 	inv     float32 // 1 / cell: every cell is computed alike, by a product
-	start   [GridBuckets + 1]int32
+	start   [gridBuckets + 1]int32
 	entries []gridEntry
 	bucket  []uint16 // scratch: each live entity's bucket, in live order
 }
@@ -80,11 +80,11 @@ func floorCell(c float32) int32 {
 // ceilCell is -floorCell(-c).
 func ceilCell(c float32) int32 { return -floorCell(-c) }
 
-// bucketOf returns the bucket of cell (cx, cy): (cy mod GridSide, cx mod
-// GridSide), row by row. A negative cell wraps as a positive one would (2^32
-// is a multiple of GridSide).
+// bucketOf returns the bucket of cell (cx, cy): (cy mod gridSide, cx mod
+// gridSide), row by row. A negative cell wraps as a positive one would (2^32
+// is a multiple of gridSide).
 func bucketOf(cx, cy int32) uint32 {
-	return uint32(cy)%GridSide*GridSide + uint32(cx)%GridSide
+	return uint32(cy)%gridSide*gridSide + uint32(cx)%gridSide
 }
 
 func (g *grid) build(a *Arena) {
@@ -102,7 +102,7 @@ func (g *grid) build(a *Arena) {
 		g.start[b+1]++
 		n++
 	}
-	for b := 1; b <= GridBuckets; b++ {
+	for b := 1; b <= gridBuckets; b++ {
 		g.start[b] += g.start[b-1]
 	}
 	if cap(g.entries) < n {
@@ -120,7 +120,7 @@ func (g *grid) build(a *Arena) {
 		g.entries[g.start[b]] = gridEntry{h.x, h.y, wid}
 		g.start[b]++
 	}
-	for b := GridBuckets; b > 0; b-- {
+	for b := gridBuckets; b > 0; b-- {
 		g.start[b] = g.start[b-1]
 	}
 	g.start[0] = 0
@@ -133,7 +133,7 @@ type span struct{ lo, hi uint16 }
 // cells appends to spans[:0] the runs of buckets of the cells within r of
 // (cx, cy), leaving out the cells wholly within inner (0 for none), row by
 // row, and returns it. A bucket may hold entities of other cells (beyond
-// GridSide cells away), and a query wider than GridSide cells reads some
+// gridSide cells away), and a query wider than gridSide cells reads some
 // buckets twice: the caller checks each entity's distance and whether it
 // has it already.
 func (g *grid) cells(cx, cy, r, inner float32, spans []span) []span {
@@ -146,9 +146,9 @@ func (g *grid) cells(cx, cy, r, inner float32, spans []span) []span {
 	}
 	inv := g.inv
 	y0, y1 := floorCell((cy-r)*inv), floorCell((cy+r)*inv)
-	if int64(y1)-int64(y0) >= GridSide-1 {
+	if int64(y1)-int64(y0) >= gridSide-1 {
 		// As many rows as the torus has, or more: every bucket.
-		return append(spans, span{0, GridBuckets - 1})
+		return append(spans, span{0, gridBuckets - 1})
 	}
 	for row := y0; row <= y1; row++ {
 		lo, hi := float32(row)*g.cell, float32(row+1)*g.cell
@@ -178,28 +178,28 @@ func (g *grid) cells(cx, cy, r, inner float32, spans []span) []span {
 	return spans
 }
 
-// maxSpans bounds the runs of one query: fewer than GridSide rows (else one
+// maxSpans bounds the runs of one query: fewer than gridSide rows (else one
 // run holds every bucket), each at most two ranges of cells about the ring's
 // middle, each at most two runs where it wraps about the torus. The scratch
 // list has room for them from its first query: it never grows mid-game.
-const maxSpans = 4 * GridSide
+const maxSpans = 4 * gridSide
 
 // rowSpans appends the runs of buckets of the cells first to last (both in;
 // none if last < first) of row: one run, two where it wraps about the
-// torus, the whole row of buckets when it is GridSide cells or more.
+// torus, the whole row of buckets when it is gridSide cells or more.
 func rowSpans(spans []span, row, first, last int32) []span {
 	if last < first {
 		return spans
 	}
-	base := uint32(row) % GridSide * GridSide
-	if int64(last)-int64(first) >= GridSide-1 {
-		return append(spans, span{uint16(base), uint16(base + GridSide - 1)})
+	base := uint32(row) % gridSide * gridSide
+	if int64(last)-int64(first) >= gridSide-1 {
+		return append(spans, span{uint16(base), uint16(base + gridSide - 1)})
 	}
-	lo, hi := uint32(first)%GridSide, uint32(last)%GridSide
+	lo, hi := uint32(first)%gridSide, uint32(last)%gridSide
 	if lo <= hi {
 		return append(spans, span{uint16(base + lo), uint16(base + hi)})
 	}
-	spans = append(spans, span{uint16(base + lo), uint16(base + GridSide - 1)})
+	spans = append(spans, span{uint16(base + lo), uint16(base + gridSide - 1)})
 	return append(spans, span{uint16(base), uint16(base + hi)})
 }
 

@@ -11,8 +11,8 @@ import (
 
 // TestGridCells: the runs of buckets of a query hold every entity within r
 // of the centre, and, with a ring, every one farther than inner: on both
-// sides of 0, near cell edges, with cells of several sizes (at 1 m a query
-// spans more than GridSide cells, and its rows wrap about the torus).
+// sides of 0, near cell edges, with cells of several sizes (at 1 m, a query
+// spans more than gridSide cells, and its rows wrap about the torus).
 func TestGridCells(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, cell := range []float32{1, 7, 32} {
@@ -36,7 +36,7 @@ func TestGridCells(t *testing.T) {
 				inner = r - rng.Float32()*20
 			}
 			spans = a.grid.cells(cx, cy, r, inner, spans)
-			if cell == 32 { // a query narrower than GridSide cells reads each bucket once
+			if cell == 32 { // a query narrower than gridSide cells reads each bucket once
 				seen := make(map[uint16]bool)
 				for _, sp := range spans {
 					for b := sp.lo; b <= sp.hi; b++ {
@@ -47,8 +47,8 @@ func TestGridCells(t *testing.T) {
 					}
 				}
 			}
-			for _, wid := range a.Live() {
-				x, y := a.Ground(wid)
+			for _, wid := range a.live {
+				x, y := a.ground(wid)
 				d2 := (x-cx)*(x-cx) + (y-cy)*(y-cy)
 				if d2 > r*r || d2 <= inner*inner*0.999 {
 					continue
@@ -108,7 +108,7 @@ func TestGridCellsAllocatesNothing(t *testing.T) {
 	}); n != 0 {
 		t.Fatalf("the queries allocated %v times a run", n)
 	}
-	if got := g.cells(0, 0, 1e30, 0, spans); got[0] != (span{0, GridBuckets - 1}) {
+	if got := g.cells(0, 0, 1e30, 0, spans); got[0] != (span{0, gridBuckets - 1}) {
 		t.Fatalf("a query taller than the torus reads %v, want every bucket", got)
 	}
 }

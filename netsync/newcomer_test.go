@@ -44,7 +44,7 @@ func TestNewcomersByStep(t *testing.T) {
 				view.Center.X += c.centre
 				enc.Encode(&view)
 				for wid := uint16(1); wid <= 80; wid++ {
-					x, y := a.Ground(wid)
+					x, y := a.ground(wid)
 					dx, dy := x-view.Center.X, y-view.Center.Y
 					if dx*dx+dy*dy <= wire.AOIRadius*wire.AOIRadius && enc.State().Get(wid) == nil {
 						t.Fatalf("frame %d: entity %d at %.2f m is not held", frame, wid, dx)

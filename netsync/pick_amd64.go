@@ -12,15 +12,16 @@ import (
 // the operating system support AVX2.
 var useAVX2 = cpu.X86.HasAVX2
 
-// pickSet returns the picks of up to 64 entries as a bit each (bit j for
-// blk[j]), as pickBlock does: with AVX2, two entries at a time
-// (pickPairsAVX2), the last one of an odd count by pickBlock.
+// pickSet returns the picks of up to 64 entries as pickBlock does, bit j
+// for blk[j]. With AVX2 it takes two entries at a time (pickPairsAVX2),
+// and the last one of an odd count by pickBlock.
 //
-// Why by hand: the pick reads every entity a client holds on every frame
-// (its entPick and the arena's moveEnt), and was a fifth of a frame's time
-// at 24 instructions an entry as the compiler wrote it. The vector loop
-// takes 12 (TestPickSetIsPickBlock holds it to pickBlock's bits); the peer
-// replay's encode was 7 % faster with it (bench/RESULTS.md).
+// Why by hand: the pick reads every entity a client holds on every frame,
+// its entPick and the arena's moveEnt. The compiler's loop takes 24
+// instructions per entry, the vector loop 12; TestPickSetIsPickBlock holds
+// the vector loop to pickBlock's bits. Without it, the peer replay's
+// encode took 1.14 times the CPU time, in alternating runs on a shared
+// machine.
 func pickSet(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uint64 {
 	n := len(blk)
 	if !useAVX2 || n == 0 {
@@ -33,32 +34,13 @@ func pickSet(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uin
 	return set
 }
 
-// pickPairsAVX2 returns pickBlock's bits of the 2*pairs entries from blk
-// (bit j for the j-th), pairs at most 32: mk1 is mk+1, fshift is 15 less
-// the frame's turn (frame&7), so that a left shift by it brings the turn's
-// bit of entPick.turns to the sign of its word. In pick_amd64.s.
+// pickPairsAVX2 returns pickBlock's bits of the 2*pairs entries from blk,
+// bit j for the j-th; pairs is at most 32. mk1 is mk+1. fshift is 15 less
+// the frame's turn, frame&7: a left shift by it brings the turn's bit of
+// entPick.turns to the sign of its word. It is in pick_amd64.s.
 //
 //go:noescape
 func pickPairsAVX2(blk *entPick, pairs int, moves *[1 << 16]moveEnt, mk1 int64, fshift uint64) uint64
-
-// touch asks for the cache lines of the entWalk of each slot of cands, and
-// of the arena's pose of its entity, before the walk reads them: the cache
-// misses that the frame would take one after another, entity by entity,
-// overlap here. By prefetches (prefetchCands), which wait for nothing: the
-// loads the portable touch does instead held the frame up until they came
-// (4 % of the replay's encode).
-func (s *ClientState) touch(cands []int32) {
-	if len(cands) == 0 {
-		return
-	}
-	prefetchCands(&cands[0], len(cands), &s.picks[0], &s.walks[0], &s.arena.qpose[0])
-}
-
-// prefetchCands prefetches walks[i] and qpose[picks[i].wid] for the n
-// slots i of cands. In pick_amd64.s.
-//
-//go:noescape
-func prefetchCands(cands *int32, n int, picks *entPick, walks *entWalk, qpose *poseWords)
 
 // The layouts pick_amd64.s reads: each line fails to compile when its
 // offset or size is not the one written there.
@@ -71,29 +53,4 @@ var (
 	_ = [1]struct{}{}[unsafe.Sizeof(moveEnt{})-16]
 	_ = [1]struct{}{}[unsafe.Offsetof(moveEnt{}.odo)]
 	_ = [1]struct{}{}[unsafe.Offsetof(moveEnt{}.poseAt)-8]
-	_ = [1]struct{}{}[unsafe.Sizeof(entWalk{})-64]
-	_ = [1]struct{}{}[unsafe.Sizeof(poseWords{})-32]
 )
-
-// prefetchLists asks, as a frame starts, for the cache lines of the
-// client's lists that the frame reads from its start: the picks, the held
-// bits and the watch. A room's clients take their frames one after the
-// other, so each client's lists have left the nearer caches since its
-// last frame; asked for together, their misses overlap instead of coming
-// one after another as the frame reaches each list.
-func (s *ClientState) prefetchLists() {
-	if len(s.picks) > 0 {
-		prefetchBytes((*byte)(unsafe.Pointer(&s.picks[0])), len(s.picks)*int(unsafe.Sizeof(entPick{})))
-	}
-	if len(s.has) > 0 {
-		prefetchBytes((*byte)(unsafe.Pointer(&s.has[0])), len(s.has)*8)
-	}
-	if len(s.watch) > 0 {
-		prefetchBytes((*byte)(unsafe.Pointer(&s.watch[0])), len(s.watch)*int(unsafe.Sizeof(watchEnt{})))
-	}
-}
-
-// prefetchBytes asks for the cache lines of p[:n]. In pick_amd64.s.
-//
-//go:noescape
-func prefetchBytes(p *byte, n int)

@@ -19,7 +19,7 @@
 // and the entry is picked when look | moved&due: both signs are gathered
 // into each lane's two quadwords, VMOVMSKPD takes them (bits A A B B for
 // the pair's first and second entry), and the pair's two bits go in at the
-// top of the result, which shifts down two a pair: the first entry ends at
+// top of the result, which shifts down two per pair: the first entry ends at
 // bit 0, as pickBlock's.
 TEXT ·pickPairsAVX2(SB), NOSPLIT, $0-48
 	MOVQ blk+0(FP), SI
@@ -68,51 +68,4 @@ loop:
 done:
 	VZEROUPPER
 	MOVQ AX, ret+40(FP)
-	RET
-
-// func prefetchCands(cands *int32, n int, picks *entPick, walks *entWalk, qpose *poseWords)
-//
-// For each slot i of cands: the cache lines of walks[i] (64 bytes) and of
-// qpose[picks[i].wid] (32 bytes). PREFETCHT0 is SSE: every amd64 has it.
-TEXT ·prefetchCands(SB), NOSPLIT, $0-40
-	MOVQ cands+0(FP), SI
-	MOVQ n+8(FP), CX
-	MOVQ picks+16(FP), DX
-	MOVQ walks+24(FP), DI
-	MOVQ qpose+32(FP), BX
-	TESTQ CX, CX
-	JZ pdone
-
-ploop:
-	MOVLQSX (SI), R8            // the slot
-	MOVQ R8, R9
-	SHLQ $6, R9
-	PREFETCHT0 (DI)(R9*1)       // walks[slot]
-	SHLQ $4, R8
-	MOVWLZX 12(DX)(R8*1), R10   // picks[slot].wid
-	SHLQ $5, R10
-	PREFETCHT0 (BX)(R10*1)      // qpose[wid]
-	ADDQ $4, SI
-	DECQ CX
-	JNZ ploop
-
-pdone:
-	RET
-
-// func prefetchBytes(p *byte, n int)
-//
-// The cache lines of p[:n], asked for: see prefetchLists.
-TEXT ·prefetchBytes(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	ADDQ SI, CX
-
-bloop:
-	CMPQ SI, CX
-	JCC bdone
-	PREFETCHT0 (SI)
-	ADDQ $64, SI
-	JMP bloop
-
-bdone:
 	RET

@@ -52,7 +52,7 @@ func TestPropertyDecoderHoldsMirror(t *testing.T) {
 				if c.enc.interest.Enter == wire.AOIRadius {
 					c.enc.SetInterest(InterestFor(150))
 				} else {
-					c.enc.SetInterest(DefaultInterest())
+					c.enc.SetInterest(InterestFor(wire.AOIRadius))
 				}
 			}
 			moveView(w, c)
@@ -141,18 +141,18 @@ func assertMirror(t *testing.T, w *simWorld, c *simClient, a *Arena) {
 			t.Fatalf("tick %d: entity %d: decoder holds tier %d full %v pose tick %d, mirror %d %v %d",
 				w.tick, eid, d.Tier, d.PoseFull, d.PoseTick, m.Tier, m.PoseFull, m.PoseTick)
 		}
-		if !a.Present(eid) {
+		if !a.present(eid) {
 			t.Fatalf("tick %d: entity %d is gone but held", w.tick, eid)
 		}
 		// What the client holds is the arena's for every group that is
 		// never held back: the state, and the pose of tier 0 and its own.
 		// An entity that stopped being the client's own has its quantized
 		// pose at once, whatever its tier.
-		rec := a.Record(eid)
+		rec := &a.recs[eid]
 		mask := wire.MaskState
 		if m.PoseFull {
 			mask |= wire.MaskFullPose
-		} else if m.Tier == 0 || c.full[eid] || wire.Due(m.Tier, c.enc.Frames()-1, eid) {
+		} else if m.Tier == 0 || c.full[eid] || wire.Due(m.Tier, c.enc.frame-1, eid) {
 			mask |= wire.MaskQuantPose // tier 0, no longer own, or its turn
 		}
 		for g := 0; g < wire.GroupCount; g++ {
@@ -161,12 +161,12 @@ func assertMirror(t *testing.T, w *simWorld, c *simClient, a *Arena) {
 			}
 		}
 		// A far entity's rest is never other than the arena's.
-		if !m.PoseFull && d.Rec.AtRest() != a.AtRest(eid) {
-			t.Fatalf("tick %d: entity %d: client holds rest %v, arena %v", w.tick, eid, d.Rec.AtRest(), a.AtRest(eid))
+		if !m.PoseFull && d.Rec.AtRest() != rec.AtRest() {
+			t.Fatalf("tick %d: entity %d: client holds rest %v, arena %v", w.tick, eid, d.Rec.AtRest(), rec.AtRest())
 		}
 		// The tier is the distance's, give or take the hysteresis.
 		in := &c.enc.interest
-		x, y := a.Ground(eid)
+		x, y := a.ground(eid)
 		dx, dy := x-c.view.Center.X, y-c.view.Center.Y
 		dist := float32(math.Sqrt(float64(dx*dx + dy*dy)))
 		if !m.PoseFull && (m.Tier < 3 && dist > in.TierRadius[m.Tier]+in.TierHysteresis+0.001 ||
@@ -186,10 +186,10 @@ func assertMirror(t *testing.T, w *simWorld, c *simClient, a *Arena) {
 	// Everything within the enter radius, every always and every own
 	// entity is held.
 	in := &c.enc.interest
-	for _, eid := range a.Live() {
-		x, y := a.Ground(eid)
+	for _, eid := range a.live {
+		x, y := a.ground(eid)
 		dx, dy := x-c.view.Center.X, y-c.view.Center.Y
-		want := dx*dx+dy*dy <= in.Enter*in.Enter || a.Always(eid) || c.view.owns(eid)
+		want := dx*dx+dy*dy <= in.Enter*in.Enter || a.hot[eid].state&stAlways != 0 || c.view.owns(eid)
 		if want && held.Get(eid) == nil {
 			t.Fatalf("tick %d: entity %d of the area of interest is not held", w.tick, eid)
 		}

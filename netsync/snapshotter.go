@@ -23,7 +23,7 @@ type Snapshotter struct {
 // NewSnapshotter returns the snapshots of one client reading a, acked or
 // ordered, with the game's interest. Its first frame is a keyframe.
 func NewSnapshotter(a *Arena, acked bool) *Snapshotter {
-	s := &Snapshotter{arena: a, interest: DefaultInterest(), acked: acked}
+	s := &Snapshotter{arena: a, interest: InterestFor(wire.AOIRadius), acked: acked}
 	if acked {
 		s.ack = NewAckedEncoder(a)
 	} else {
@@ -131,9 +131,6 @@ func (s *Snapshotter) Last() []byte {
 	}
 	return s.ord.Last()
 }
-
-// Ordered returns the ordered encoder, nil when the frames are acked.
-func (s *Snapshotter) Ordered() *Encoder { return s.ord }
 
 // AckedEncoder returns the acked encoder, nil when the frames are ordered.
 func (s *Snapshotter) AckedEncoder() *AckedEncoder {

@@ -34,8 +34,8 @@ func (c *switchClient) apply(t *testing.T, b []byte) *wire.DecodedFrame {
 // TestSnapshotterSwitch: a client switched from the ordered snapshots to the
 // acked ones (and back, and again) gets a keyframe of the new kind first,
 // holds what the server believes after every frame, and shows every event
-// once, as a client that never switched does. (What it holds is not that
-// client's: a switch starts a new S(N), every far pose sent at once.)
+// once, as a client that never switched does. What it holds is not that
+// client's: a switch starts a new S(N), with every far pose sent at once.
 func TestSnapshotterSwitch(t *testing.T) {
 	w := newSimWorld(13, 300, 800)
 	for range 100 {

@@ -10,88 +10,11 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// Interest says which entities a client gets and how often their poses come.
-type Interest struct {
-	// Enter is the radius within which an entity comes into the client's
-	// snapshots, Leave the one beyond which it leaves them (Leave >= Enter:
-	// hysteresis).
-	Enter, Leave float32
-	// TierRadius are the distances where tiers 0, 1 and 2 end.
-	TierRadius [wire.TierCount - 1]float32
-	// TierHysteresis is how far past a tier's edge an entity goes before
-	// its tier changes.
-	TierHysteresis float32
-
-	enter2, leave2 float32
-	r2, out2, in2  [wire.TierCount - 1]float32 // squared edges; to go farther, nearer
-	// The edges an entity of each tier may cross, for its slack: farther
-	// (outer: none for the last tier), nearer (inner: none for tier 0), and
-	// the leave radius (reach).
-	outer, inner [wire.TierCount]float32
-	reach        float32
-}
-
-// DefaultInterest returns the game's interest: wire.AOIRadius,
-// wire.AOILeaveRadius, wire.TierRadius and wire.TierHysteresis.
-func DefaultInterest() Interest {
-	return Interest{Enter: wire.AOIRadius, Leave: wire.AOILeaveRadius, TierRadius: wire.TierRadius, TierHysteresis: wire.TierHysteresis}
-}
-
-// InterestFor returns an interest of radius r with the game's proportions:
-// leave at 1.1 r, tiers ending at 0.2 r, 0.4 r and 0.7 r.
-func InterestFor(r float32) Interest {
-	k := r / wire.AOIRadius
-	return Interest{
-		Enter: r, Leave: wire.AOILeaveRadius * k,
-		TierRadius:     [3]float32{wire.TierRadius[0] * k, wire.TierRadius[1] * k, wire.TierRadius[2] * k},
-		TierHysteresis: wire.TierHysteresis * k,
-	}
-}
-
-func (in *Interest) prepare() {
-	in.enter2 = in.Enter * in.Enter
-	in.reach = max(in.Leave, in.Enter)
-	in.leave2 = in.reach * in.reach
-	in.outer[wire.TierCount-1], in.inner[0] = math.MaxFloat32, -math.MaxFloat32
-	for i, r := range in.TierRadius {
-		in.r2[i] = r * r
-		in.out2[i] = (r + in.TierHysteresis) * (r + in.TierHysteresis)
-		lo := max(r-in.TierHysteresis, 0)
-		in.in2[i] = lo * lo
-		in.outer[i] = r + in.TierHysteresis
-		in.inner[i+1] = r - in.TierHysteresis
-	}
-}
-
-// tier returns the tier at squared distance d2 for an entity now in tier
-// held (held > 3: none yet, no hysteresis).
-func (in *Interest) tier(d2 float32, held uint8) uint8 {
-	// Without branches: the tiers of the entities a client holds are
-	// mixed, so a branch on each edge is a guess often wrong.
-	t := b2u(d2 > in.r2[0]) + b2u(d2 > in.r2[1]) + b2u(d2 > in.r2[2])
-	switch {
-	case t == held || held >= wire.TierCount:
-	case t > held && d2 <= in.out2[held]:
-		t = held // not far enough past held's outer edge
-	case t < held && d2 >= in.in2[held-1]:
-		t = held // not far enough inside held's inner edge
-	}
-	return t
-}
-
-func b2u(b bool) uint8 {
-	var u uint8
-	if b {
-		u = 1
-	}
-	return u
-}
-
 // View is one client's side of a frame: where its area of interest is
 // centred and which entities are its own.
 type View struct {
-	// Center is the client's character position (or any point, for a
-	// spectator); only X and Y count.
+	// Center is the client's character position, or any point for a
+	// spectator; only X and Y count.
 	Center wire.Vec3
 	// Own are the client's character, car and trailer (0 for none): they
 	// come with their full pose, every frame they change, to any
@@ -107,201 +30,110 @@ func (v *View) owns(wid uint16) bool {
 	return wid != 0 && (wid == v.Own[0] || wid == v.Own[1] || wid == v.Own[2])
 }
 
-// Change is one entity's change in a Delta.
-type Change struct {
-	EID uint16
-	// Mask has the groups that changed in what the client holds, the
-	// tier and PoseFull (never SmallSteps or PoseAge: those are the
-	// serializer's).
-	Mask uint16
-	// New is set for an entity the client did not hold (or a new life):
+// entChange is one entity's change in a frameDelta.
+type entChange struct {
+	eid uint16
+	// mask has the groups that changed in what the client holds, the
+	// tier and PoseFull. It never has SmallSteps or PoseAge: the
+	// serializer sets those.
+	mask uint16
+	// isNew is set for an entity the client did not hold, or a new life:
 	// it comes whole, onto zeros.
-	New bool
-	// From is the position the client held before (zeros for a new one):
+	isNew bool
+	// from is the position the client held before, zeros for a new one:
 	// the base of SmallSteps.
-	From [3]int32
+	from [3]int32
 }
 
-// Delta is what turned S(N-1) into S(N): the entities removed (gone, out of
-// the area of interest, or a new life), then the changes.
-type Delta struct {
-	Removed []uint16
-	Changes []Change
+// frameDelta is what turned S(N-1) into S(N): the entities removed (gone,
+// out of the area of interest, or a new life), then the changes.
+type frameDelta struct {
+	removed []uint16
+	changes []entChange
 }
 
-func (d *Delta) reset() {
-	d.Removed = d.Removed[:0]
-	d.Changes = d.Changes[:0]
+func (d *frameDelta) reset() {
+	d.removed = d.removed[:0]
+	d.changes = d.changes[:0]
 }
 
-// ClientState is what one client holds after frame N (S(N)): a wire.Store
-// updated exactly as the client's decoder updates its own, with what the
-// server alone needs per entity. Advance computes S(N) from S(N-1) and the
-// arena; it is the same for the ordered and the acked snapshots, which only
-// serialize it against different bases.
+// clientState is what one client holds after frame N, S(N): a wire.Store
+// updated exactly as the client's decoder updates its own, and what the
+// server alone needs per entity. advance computes S(N) from S(N-1) and the
+// arena. It is the same for the ordered and the acked snapshots, which
+// only serialize it against different bases.
 //
-// What every frame reads of every entity held is small (16 bytes, in
-// sequence, and the arena's 16 for the entity, moveEnt); the rest (a cache
-// line) only for the entities it looks closer at.
-type ClientState struct {
+// Every frame reads 16 bytes per entity held, in sequence (entPick), and
+// the arena's 16 bytes for the entity (moveEnt). It reads the rest, a
+// cache line per entity (entWalk), only for the entities it looks closer
+// at.
+type clientState struct {
 	store wire.Store
 	// By store slot: what every frame reads of every entity held, and
 	// what it reads of those it looks closer at.
 	picks []entPick
 	walks []entWalk
-	has   []uint64 // by wire id, a bit: held
-	kinds []uint8  // by wire id: the kind of the record held (the check's canonical order)
+	has   []uint64 // one bit per wire id: held
+	kinds []uint8  // by wire id: the kind of the record held, for the check's canonical order
 	cands []int32  // scratch: the slots a frame looks closer at
 	keys  []uint16 // scratch: the ids held in the canonical order (check)
 	owned []int32  // scratch: the slots of the client's own, looked at first
-	stamp uint16   // numbers the Advances
+	stamp uint16   // numbers the calls to advance
 
-	// emit makes Advance write each change straight into out (outN of
-	// them), as the ordered frame carries it, instead of into the Delta's
-	// Changes: the ordered encoder serializes against the frame before,
-	// so the change Advance finds is the one it sends. With emit, a pose
-	// sent alone is written into poses only, and the store's records get
-	// it when they are read (Store, Check): stale says some have not yet.
+	// emit makes advance write each change straight into out, serialized
+	// as the ordered frame carries it, instead of into the delta: the
+	// ordered encoder serializes against the frame before, so the change
+	// advance finds is the one it sends. outN counts the changes. With
+	// emit, a pose sent alone is written into its entWalk only, and the
+	// store's records get it when they are read (flushed, check): stale
+	// says some have not yet.
 	emit  bool
 	stale bool
 	out   []byte
 	outN  int
-	// head is the room left at the start of out for what the frame
-	// carries before its changes (the ordered encoder's header and
-	// removals, written after): the changes go straight into the
-	// frame, not copied there.
+	// head is the room left at the start of out for the ordered
+	// encoder's header, written after advance, so that the changes go
+	// straight into the frame. The removals, known only at the end, move
+	// the changes along by their size.
 	head int
 
-	// What the last Advance saw.
+	// What the last advance saw.
 	started    bool
 	lastTick   uint32
 	lastCenter wire.Vec3
 	lastOwn    [3]uint16
 	lastIn     Interest
-	moved      float64 // the distance the centre travelled, all Advances together
+	moved      float64 // the centre's odometer: how far it travelled over every frame, in metres
 
-	// Set for the length of an Advance.
+	// Set for the length of a call to advance.
 	arena          *Arena
 	in             *Interest
 	view           *View
-	delta          *Delta
+	delta          *frameDelta
 	frame, tick    uint32
 	cx, cy         float32
 	enter2, leave2 float32
 	spans          []span
 
 	// The watch: the entities that stood in a ring about the edge of the
-	// area of interest (WatchMargin inside and outside in.Enter) when it
+	// area of interest (watchMargin inside and outside in.Enter) when it
 	// was taken, and those the log listed since near that edge. Until the
-	// centre's travel and the entities' steps since add up to WatchMargin
+	// centre's travel and the entities' steps since add up to watchMargin
 	// (watchUsed), a newcomer can only be one of them.
 	watch     []watchEnt
 	watchUsed float64
-
-	sink uint32 // what the portable touch read: kept, so that the reads are done
 }
 
-// watchEnt is an entity watched for newcomers: it cannot be within
-// in.Enter before watchUsed reaches need (its distance beyond in.Enter when
-// it was watched, plus watchUsed then).
-type watchEnt struct {
-	need float32
-	wid  uint16
-}
-
-// WatchMargin is how far inside and outside the edge of its area of
-// interest an encoder takes the entities it watches for newcomers (see
-// ClientState.newcomers). Any other entity not held is farther out than
-// that, so only a watched one can come in until the centre's travel and the
-// entities' steps add up to the margin; then the watch is taken again from
-// the cells of the grid about the edge. A wider margin makes more entities
-// to look at each frame, a narrower one more takes: 8 m measured best on
-// the peer trace (the centre moves about 0.4 m a frame, the fastest entity
-// 0.7 m a tick).
-const WatchMargin float32 = 8
-
-// entPick is what every frame reads of an entity held, in slot order (16
-// bytes), with the arena's moveEnt of the entity, to pick those to look
-// closer at: its pose changed and has its turn, an edge (a tier's, the
-// leave radius) may be crossed, or something other than its pose changed
-// (or it stopped or started).
-type entPick struct {
-	// When last looked at, the entity's distance was measured and the
-	// nearest edge that counts was slack away. It may have crossed an edge
-	// once the centre's travel and its own since add up to slack: once the
-	// centre's odometer (moved) reaches edge (its reading then, plus
-	// slack, plus the entity's odometer then, in thrKey steps as the
-	// arena's odometer) less the entity's odometer. A free slot's is the
-	// largest key.
-	edge int64
-	// sent is the tick at which the held pose was last the arena's: a
-	// pose the arena changed after it waits for its turn.
-	sent uint32
-	wid  uint16 // 0 for a free slot
-	// turns has bit f set when a pose that waits has its turn in the
-	// frames numbered f modulo 8 (wire.Due: every frame at tier 0, and for the
-	// client's own, whose tier is 0).
-	turns uint8
-	rest  uint8 // stRest when the held quantized velocity and spin are zero
-}
-
-// entWalk is the rest of what the server keeps of an entity a client holds:
-// what a frame reads of the entities it looks closer at. The tier and the
-// pose mode are copies of the store's.
-//
-// Whether the held groups are the arena's needs no tick besides sent:
-// after each frame the client holds every entity's other groups as the
-// arena had them. So they may differ when the arena changed them after the
-// last frame.
-type entWalk struct {
-	pose  poseWords // the held quantized pose, and the store's PoseTick
-	life  uint16    // the arena's life of the entity held
-	stamp uint16    // the Advance that last looked at it
-	tier  uint8
-	flags uint8    // hfState | hfFull
-	_     [26]byte // to a cache line
-}
-
-// The flags of an entWalk.
-const (
-	// hfState are the arena's stPresent and stAlways when last looked at.
-	hfState = stPresent | stAlways
-	// hfFull: the pose mode is the full pose.
-	hfFull uint8 = 1 << 5
-)
-
-// thrScale is the steps of a metre of a thrKey.
-const thrScale = 1024
-
-// thrMax bounds a thrKey: the odometers and the edges stay far from
-// overflowing an int64 when added or subtracted.
-const thrMax = 1 << 62
-
-// thrKey returns the threshold thr (metres of the centre's odometer) as an
-// integer, so that a frame compares every entity's with a subtraction:
-// rounded down (truncated toward zero, which is up only below 0, where
-// every reading of the odometer is past it anyway), so that an entity is
-// looked at no later than its thr; -Inf is -thrMax and any thr beyond 1e12 m
-// thrMax.
-func thrKey(thr float64) int64 {
-	switch {
-	case !(thr > -1e12): // -Inf (a NaN position); thr is never NaN
-		return -thrMax
-	case thr > 1e12:
-		return thrMax
-	}
-	return int64(thr * thrScale)
-}
-
-// Store returns what the client holds. It must not be changed.
-func (s *ClientState) Store() *wire.Store {
+// flushed returns what the client holds, every pose written into the
+// store's records (flush). It must not be changed.
+func (s *clientState) flushed() *wire.Store {
 	s.flush()
 	return &s.store
 }
 
 // flush writes into the store's records the poses written into the
 // entWalks alone (see emit).
-func (s *ClientState) flush() {
+func (s *clientState) flush() {
 	if !s.stale {
 		return
 	}
@@ -315,192 +147,12 @@ func (s *ClientState) flush() {
 	}
 }
 
-// check returns the FNV-1a check of what the client holds: the very value
-// of wire.Store.Check (the client's), computed for the server's many
-// clients the faster way:
-//   - the canonical order (by kind, then wire id) comes from the held bits,
-//     already in wire id order, by a counting sort on the kind kept by id
-//     (kinds): no comparison sort, and no record read for it;
-//   - a zero byte needs no hashing of its own: FNV-1a of a zero byte is
-//     h*prime, so the multiplications owed for a run of zeros are one, by
-//     prime to the run's length (fnvRecord). Most of a record is zeros
-//     (the full pose of an entity sent quantized, what a car's person
-//     does, a spin at rest): on the peer trace ~19 of a record's 110 bytes
-//     are not, and the hash's chain of multiplications, which no processor
-//     runs faster than one a few cycles, is that many steps a record, not
-//     ~60. The result is FNV-1a's to the bit (TestCheckIsTheStores);
-//   - a record held quantized (its full pose zeros: most) has its bytes
-//     not zero in one word (quantMask), hashed by one loop of few
-//     instructions a step (fnvQuant): the chain, not the bookkeeping
-//     about it, sets the pace.
-func (s *ClientState) check() uint32 {
-	s.flush()
-	st := &s.store
-	keys := s.canonical()
-	// FNV-1a's state is g times fnvPrime^owe: the multiplications of the
-	// last byte hashed and of the zeros after it are owed until the next
-	// byte that is not zero.
-	g, owe := uint32(fnvOffset), 0
-	for _, eid := range keys {
-		g = g*fnvPowers[owe] ^ uint32(eid&0xFF)
-		g = g*fnvPrime ^ uint32(eid>>8)
-		r := &st.Get(eid).Rec
-		if m, ok := quantMask(r); ok {
-			g, owe = fnvQuant(g, r, m)
-		} else {
-			g, owe = fnvRecord(g, r)
-		}
-	}
-	return g * fnvPowers[owe]
-}
-
-// quantMask returns, for a record whose full pose is zeros (an entity held
-// quantized: most), a bit for each byte not zero of the bytes before the
-// full pose (bits 0 to 29) and of the quantized pose (bits 30 to 57, bytes
-// 82 to 109), and ok; else ok is false.
-func quantMask(r *wire.Record) (m uint64, ok bool) {
-	full := le.Uint64(r[wire.FullPoseAt:]) | le.Uint64(r[wire.FullPoseAt+8:]) |
-		le.Uint64(r[wire.FullPoseAt+16:]) | le.Uint64(r[wire.FullPoseAt+24:]) |
-		le.Uint64(r[wire.FullPoseAt+32:]) | le.Uint64(r[wire.FullPoseAt+40:]) |
-		le.Uint64(r[wire.FullPoseAt+wire.FullPoseBytes-8:])
-	const q = wire.PositionAt
-	m = byteMask(le.Uint64(r[0:])) | byteMask(le.Uint64(r[8:]))<<8 |
-		byteMask(le.Uint64(r[16:]))<<16 | byteMask(le.Uint64(r[wire.FullPoseAt-8:]))<<(wire.FullPoseAt-8) |
-		byteMask(le.Uint64(r[q:]))<<wire.FullPoseAt | byteMask(le.Uint64(r[q+8:]))<<(wire.FullPoseAt+8) |
-		byteMask(le.Uint64(r[q+16:]))<<(wire.FullPoseAt+16) |
-		byteMask(le.Uint64(r[wire.RecordBytes-8:]))<<(wire.FullPoseAt+wire.QuantPoseBytes-8)
-	return m, full == 0
-}
-
-// fnvQuant is fnvRecord for a record whose full pose is zeros, with its
-// bytes not zero in m (quantMask): one loop, one bit a step, each step's
-// byte found by a table (quantAt), its zeros' power by a byte index.
-func fnvQuant(g uint32, r *wire.Record, m uint64) (uint32, int) {
-	_ = r[wire.RecordBytes-1]
-	last := -1
-	for ; m != 0; m &= m - 1 {
-		i := int(quantAt[bits.TrailingZeros64(m)])
-		g = g*fnvPowers[uint8(i-last)] ^ uint32(r[i])
-		last = i
-	}
-	return g, wire.RecordBytes - last
-}
-
-// quantAt maps a bit of quantMask to its byte in the record.
-var quantAt = func() (at [64]uint8) {
-	for b := range at {
-		switch {
-		case b < wire.FullPoseAt:
-			at[b] = uint8(b)
-		case b < wire.FullPoseAt+wire.QuantPoseBytes:
-			at[b] = uint8(b + wire.FullPoseBytes)
-		}
-	}
-	return at
-}()
-
-// canonical returns the wire ids held in the canonical order (by kind,
-// then id), into s.keys (reused): the held bits give the ids in order, and
-// one pass counts each kind, the next places each id after the kinds
-// before its own.
-func (s *ClientState) canonical() []uint16 {
-	var start [256]uint16
-	kinds := s.kinds[:64*len(s.has)]
-	for w, bits64 := range s.has {
-		for b := bits64; b != 0; b &= b - 1 {
-			start[kinds[w<<6|bits.TrailingZeros64(b)]]++
-		}
-	}
-	at := uint16(0)
-	for k, n := range start {
-		start[k] = at
-		at += n
-	}
-	s.keys = headroom.Ahead(s.keys[:0], int(at))[:at] // sized by reserve: no allocation
-	for w, bits64 := range s.has {
-		for b := bits64; b != 0; b &= b - 1 {
-			wid := w<<6 | bits.TrailingZeros64(b)
-			k := kinds[wid]
-			s.keys[start[k]] = uint16(wid)
-			start[k]++
-		}
-	}
-	return s.keys
-}
-
-// FNV-1a, 32 bits: wire.Store.Check's.
-const (
-	fnvOffset = 2166136261
-	fnvPrime  = 16777619
-)
-
-// fnvPowers[n] is fnvPrime^n (mod 2^32): what n zero bytes multiply an
-// FNV-1a state by. n is at most a record and the byte before it; the table
-// has 256 so that a byte indexes it with no bound to check (fnvQuant).
-var fnvPowers = func() (p [256]uint32) {
-	p[0] = 1
-	for i := 1; i < len(p); i++ {
-		p[i] = p[i-1] * fnvPrime
-	}
-	return p
-}()
-
-// fnvRecord hashes the bytes of r by FNV-1a into the state g times
-// fnvPrime (the byte before r hashed, its multiplication owed), and returns
-// the state as g times fnvPrime^owe: each byte of r that is not zero is
-// one step of the chain (the multiplications owed since the last, then the
-// byte), the zeros none. Which bytes are not zero is found first, a word at
-// a time, apart from the chain, so the processor works it out alongside.
-func fnvRecord(g uint32, r *wire.Record) (uint32, int) {
-	lo, hi := nonZero(r)
-	last := -1
-	for m := lo; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m)
-		g = g*fnvPowers[(i-last)&127] ^ uint32(r[i])
-		last = i
-	}
-	for m := hi; m != 0; m &= m - 1 {
-		i := 64 + bits.TrailingZeros64(m)
-		g = g*fnvPowers[(i-last)&127] ^ uint32(r[i%wire.RecordBytes])
-		last = i
-	}
-	return g, wire.RecordBytes - last
-}
-
-// nonZero returns a bit for each byte of r that is not zero: bit i of lo
-// for byte i < 64, bit i-64 of hi for the others.
-func nonZero(r *wire.Record) (lo, hi uint64) {
-	for k := 0; k < 8; k++ {
-		lo |= byteMask(le.Uint64(r[8*k:])) << (8 * k)
-	}
-	for k := 8; k < wire.RecordBytes/8; k++ {
-		hi |= byteMask(le.Uint64(r[8*k:])) << (8 * (k - 8))
-	}
-	tail := uint64(le.Uint32(r[recordWords:])) | uint64(le.Uint16(r[recordWords+4:]))<<32
-	return lo, hi | byteMask(tail)<<(recordWords-64)
-}
-
-// recordWords is the bytes of a record in whole 8-byte words.
-const recordWords = wire.RecordBytes / 8 * 8
-
-// A record is 13 whole words and a tail of 6 bytes, as nonZero reads it.
-var _ = [1]struct{}{}[wire.RecordBytes-recordWords-6]
-
-// byteMask returns bit j set for each byte j of w that is not zero.
-func byteMask(w uint64) uint64 {
-	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	t := ((w & low7) + low7 | w) & high
-	// Bit 8j+7 to bit 56+j: the products land on distinct bits, so no
-	// carry reaches the top byte.
-	return (t >> 7) * 0x0102040810204080 >> 56
-}
-
-func (s *ClientState) held(wid uint16) bool {
+func (s *clientState) held(wid uint16) bool {
 	return int(wid>>6) < len(s.has) && s.has[wid>>6]&(1<<(wid&63)) != 0
 }
 
-// Reset forgets everything the client held (a keyframe follows).
-func (s *ClientState) Reset() {
+// reset forgets everything the client held: a keyframe follows.
+func (s *clientState) reset() {
 	clear(s.has)
 	s.store.Reset()
 	s.picks, s.walks = s.picks[:0], s.walks[:0]
@@ -508,20 +160,21 @@ func (s *ClientState) Reset() {
 	s.started = false
 }
 
-func (s *ClientState) remove(wid uint16, slot int) {
-	s.delta.Removed = append(headroom.Ahead(s.delta.Removed, 1), wid)
+func (s *clientState) remove(wid uint16, slot int) {
+	s.delta.removed = append(headroom.Ahead(s.delta.removed, 1), wid)
 	s.store.Remove(wid)
 	s.picks[slot] = entPick{edge: thrMax}
 	s.has[wid>>6] &^= 1 << (wid & 63)
 }
 
-// reserve sizes the client's lists for ids wire ids and entities present:
-// the store, and by slot the picks, the walks and the frame's candidates.
-// A client holds at most the entities present, so its lists grow only when
-// the world's count passes what they hold (to twice it, and to
-// heldEntities at least), not at each new high of its own, which its
-// travels bring now and then all game long.
-func (s *ClientState) reserve(ids, entities int) {
+// reserve sizes the client's lists for ids wire ids and entities entities
+// present: the store, and by slot the picks, the walks and the frame's
+// candidates. A client holds at most the entities present, so its lists
+// grow only when the world's count passes what they hold: to twice that
+// count, and to heldEntities at least. They do not grow at each new high
+// of the client's own count, which its travels bring now and then all game
+// long.
+func (s *clientState) reserve(ids, entities int) {
 	if cap(s.picks) >= entities {
 		s.store.Reserve(ids, 0)
 		return
@@ -535,8 +188,8 @@ func (s *ClientState) reserve(ids, entities int) {
 	}
 	s.keys = slices.Grow(s.keys, n-len(s.keys)) // check's canonical order
 	// The watch and the frame's changes too: a frame after the client
-	// travelled far (a respawn) brings most of the world whole, more
-	// than any before it.
+	// travelled far, such as a respawn, brings most of the world whole,
+	// more than any frame before it.
 	s.watch = slices.Grow(s.watch, n-len(s.watch))
 	s.out = slices.Grow(s.out, n*changeBytes-len(s.out))
 }
@@ -549,43 +202,29 @@ const changeBytes = 64
 // once (about 150 KB): a city room holds about 450.
 const heldEntities = 512
 
-// setThr sets when to look at the entity in slot again: its thr (a reading
-// of the centre's odometer), with the entity's odometer at odo.
-func (s *ClientState) setThr(slot int, thr float64, odo int64) {
-	s.picks[slot].edge = thrKey(thr) + odo
-}
-
-// setTier sets the tier of the entity in slot.
-func (s *ClientState) setTier(slot int, tier uint8) {
-	s.walks[slot].tier = tier
-	s.picks[slot].turns = turnBits(tier, s.picks[slot].wid)
-}
-
-// Advance computes what the client holds after frame (numbered frame, of the
-// arena's tick) and writes into d what changed: the entities of its area of
-// interest (every one within in.Enter, or held and within in.Leave, every
-// one the arena marks always, and the client's own), each with the groups
-// whose bytes differ from what the client holds. A pose (the quantized
-// groups, or the full pose of the client's own) goes on its tier's turn
-// (wire.Due), at once for tier 0 and the client's own, at once when its rest
-// differs from the pose held, and at once when its pose mode changes. The
-// tier and the pose mode (PoseFull) changed alone make a change with no
-// group. With emit set, the changes go into out, serialized, not into d.
+// advance computes what the client holds after frame number frame, of the
+// arena's tick, and writes into d what changed. The client holds the
+// entities of its area of interest: every one within in.Enter, every one
+// held and within in.Leave, every one the arena sends to every client, and
+// the client's own. Each change has the groups whose bytes differ from
+// what the client holds. A pose, quantized or the full pose of the
+// client's own, goes on its tier's turn (wire.Due). It goes at once for
+// tier 0 and the client's own, when its rest differs from the pose held,
+// and when its pose mode changes. A tier or a pose mode (PoseFull) that
+// changed alone makes a change with no group. With emit set, the changes
+// go into out, serialized, not into d.
 //
 // It reads, in slot order, 16 bytes of each entity held and the arena's
-// moveEnt of it, and looks closer only at those that may have changed: a
-// pose the arena changed that has its turn (tier 0 and the client's own
-// every frame, far poses on their turn, and at once when they stop or
-// start), something other than the pose changed, the client's own (before
-// and now), and entities near enough an edge (a tier's, the leave radius)
-// that the centre's travel and theirs may have crossed it. Newcomers come
-// from the arena's log (new lives, jumps) and from the entities watched
-// about the edge of the area (newcomers). On its first frame, after a
-// keyframe, when the interest changed, when the centre is not a number, or
-// when the arena's log no longer reaches back to its last frame, it looks
-// at everything.
-func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *Delta) {
-	s.prefetchLists()
+// moveEnt of it, and looks closer only at those that may have changed:
+// a pose the arena changed that has its turn, something other than the
+// pose changed, the client's own before and now, and entities near enough
+// an edge that the centre's travel and theirs may have crossed it.
+// Newcomers come from the arena's log (new lives, jumps) and from the
+// entities watched about the edge of the area (newcomers). It looks at
+// everything on its first frame, after a keyframe, when the interest
+// changed, when the centre is not a number, and when the arena's log no
+// longer reaches back to its last frame.
+func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *frameDelta) {
 	in.prepare()
 	d.reset()
 	s.out, s.outN = headroom.Ahead(s.out[:0], s.head)[:s.head], 0
@@ -599,11 +238,11 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 		s.kinds = append(s.kinds, make([]uint8, 64*n-len(s.kinds))...)
 	}
 	s.reserve(len(a.recs), len(a.live))
-	// Room for every entity held to be removed this frame (the most it
-	// can remove), so that a frame that removes more than any before
-	// does not allocate: as many as the slots have room for.
-	if cap(d.Removed) < cap(s.picks) {
-		d.Removed = slices.Grow(d.Removed, cap(s.picks))
+	// Room for every slot's entity to be removed this frame, the most a
+	// frame can remove, so that a frame that removes more than any before
+	// does not allocate.
+	if cap(d.removed) < cap(s.picks) {
+		d.removed = slices.Grow(d.removed, cap(s.picks))
 	}
 	s.stamp++
 	if s.stamp == 0 {
@@ -615,7 +254,7 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	dx, dy := float64(v.Center.X-s.lastCenter.X), float64(v.Center.Y-s.lastCenter.Y)
 	step := math.Sqrt(dx*dx + dy*dy)
 	all := !s.started || !a.logReaches(s.lastTick) || *in != s.lastIn
-	if !(step <= maxStepOdo) { // a centre not a number (now or before): the odometer must stay one
+	if !(step <= maxStepOdo) { // the centre, now or before, is not a number, and the odometer must stay one
 		step, all = 0, true
 	}
 	s.moved += step
@@ -649,10 +288,11 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 			wids, maxStep := a.logged(t)
 			reach += float64(maxStep)
 			for _, wid := range wids {
-				// The arena's facts first (shared by every client, in
-				// the caches), what the client holds last (its own,
-				// cold): most listed are far and need no more.
-				if !a.Present(wid) {
+				// The arena's facts first, which every client shares
+				// and the caches hold; what the client holds last,
+				// its own and cold. Most listed are far and need no
+				// more.
+				if !a.present(wid) {
 					continue
 				}
 				d2 := s.dist2(wid)
@@ -668,7 +308,7 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 		}
 	}
 	for _, wid := range v.Own {
-		if wid != 0 && a.Present(wid) && !s.held(wid) {
+		if wid != 0 && a.present(wid) && !s.held(wid) {
 			s.whole(wid, true, s.dist2(wid))
 		}
 	}
@@ -682,677 +322,11 @@ func (s *ClientState) Advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	s.arena, s.in, s.view, s.delta = nil, nil, nil, nil
 }
 
-// newcomers adds the entities that came within in.Enter by a step (theirs
-// or the centre's): on a frame that looks at everything, from every cell of
-// the area; else from the watch, taken again from a ring of cells about the
-// edge once reach (the centre's step and the entities' longest steps since
-// the last frame) has used its margin up.
-//
-// Why the watch holds every newcomer: when it is taken, every entity not
-// held stands farther than in.Enter from the centre, and those not farther
-// than in.Enter + WatchMargin are watched. While the centre's travel and
-// the longest steps add up to less than WatchMargin, one that stood farther
-// cannot have come within in.Enter. One held then stays held, or leaves
-// beyond in.Leave (watched from then on, see watchLeft), or goes and comes
-// back as a new life, which the log lists; and one the log lists (a jump, a
-// new life, a switch of Always) is watched from then on, unless it stands
-// farther still.
-func (s *ClientState) newcomers(all bool, reach float64) {
-	a := s.arena
-	g := &a.grid
-	enter := s.in.Enter
-	if all {
-		s.watch, s.watchUsed = s.watch[:0], math.Inf(1) // the next frame takes it
-		s.spans = g.cells(s.cx, s.cy, enter, 0, s.spans)
-		for _, sp := range s.spans {
-			for _, ge := range g.spanEntries(sp) {
-				dx, dy := ge.x-s.cx, ge.y-s.cy
-				if d2 := dx*dx + dy*dy; d2 <= s.enter2 && !s.held(ge.wid) {
-					s.whole(ge.wid, false, d2)
-				}
-			}
-		}
-		return
-	}
-	s.watchUsed += reach
-	if s.watchUsed < float64(WatchMargin-slackEpsilon) {
-		// The entities that may have come in by now.
-		used := float32(s.watchUsed)
-		hot := a.hot
-		for i := range s.watch {
-			w := &s.watch[i]
-			if used < w.need || s.held(w.wid) {
-				continue
-			}
-			h := &hot[w.wid]
-			if h.state&hfState != stPresent {
-				continue // gone, or sent to everyone
-			}
-			dx, dy := h.x-s.cx, h.y-s.cy
-			if d2 := dx*dx + dy*dy; d2 <= s.enter2 {
-				s.whole(w.wid, false, d2)
-			}
-		}
-		return
-	}
-	// Take the watch again, from the ring of this frame's newcomers (reach
-	// inside the edge: every entity farther in was held already) to
-	// WatchMargin outside.
-	inner := max(enter-float32(reach)-slackEpsilon, 0)
-	outer := enter + WatchMargin + slackEpsilon
-	in2, out2 := inner*inner, outer*outer
-	s.watch, s.watchUsed = s.watch[:0], 0
-	s.spans = g.cells(s.cx, s.cy, outer, inner, s.spans)
-	for _, sp := range s.spans {
-		for _, ge := range g.spanEntries(sp) {
-			dx, dy := ge.x-s.cx, ge.y-s.cy
-			d2 := dx*dx + dy*dy
-			switch {
-			case d2 < in2 || d2 > out2:
-			case d2 > s.enter2:
-				s.watch = append(headroom.Ahead(s.watch, 1), watchEnt{need: float32(math.Sqrt(float64(d2))) - enter - slackEpsilon, wid: ge.wid})
-			case !s.held(ge.wid):
-				s.whole(ge.wid, false, d2)
-			}
-		}
-	}
-}
-
-// watchLeft watches wid, which is not held (it left the area of interest,
-// or the log lists it) and stands at squared distance d2 beyond in.Enter,
-// watchable: it may come back while the watch holds.
-func (s *ClientState) watchLeft(wid uint16, d2 float32) {
-	need := float32(math.Sqrt(float64(d2))) - s.in.Enter + float32(s.watchUsed) - slackEpsilon
-	s.watch = append(headroom.Ahead(s.watch, 1), watchEnt{need: need, wid: wid})
-}
-
-// watchable reports whether an entity not held at squared distance d2 could
-// come within in.Enter before the watch is taken again: its need (see
-// watchLeft) below what the watch can use up, WatchMargin. One farther is
-// no newcomer until then (the retake finds it if it comes near), and
-// watching it would only lengthen every frame's look at the watch.
-func (s *ClientState) watchable(d2 float32) bool {
-	r := s.in.Enter + WatchMargin + slackEpsilon - float32(s.watchUsed) // a hair generous
-	return r > 0 && d2 < r*r
-}
-
-// walk looks at the entities held that may have changed (but those looked
-// at already), in slot order: it picks them first (pick), then looks at
-// each: the general way (keep) when something other than its pose changed,
-// it stopped or started, an edge may be crossed, or its pose is the full
-// one (or the changes go into a Delta), else its pose goes as sendPose
-// would send it, written here by writePose (on amd64, the same loop by
-// walkPoses: walk_amd64.go).
-func (s *ClientState) walk() {
-	if cap(s.cands) < len(s.picks) {
-		// As many as the picks have room for: the two grow together.
-		s.cands = make([]int32, len(s.picks), max(2*len(s.picks), cap(s.picks)))
-	}
-	mk := thrKey(s.moved)
-	moves := s.arena.moves
-	cands := s.cands[:len(s.picks)]
-	n := pick(s.picks, moves, cands, mk, s.frame)
-	s.touch(cands[:n])
-	picks, walks, qpose, tick := s.picks, s.walks, s.arena.qpose, s.tick
-	// Room for every candidate's pose change, and the window past the
-	// last one (writePose).
-	room := n*maxPoseChange + poseWindow
-	if s.walkFast(cands[:n], mk, room) {
-		return
-	}
-	out := headroom.Ahead(s.out, room)
-	for _, i32 := range cands[:n] {
-		i := int(i32)
-		p := &picks[i]
-		wid := p.wid
-		if wid == 0 || slices.Contains(s.owned, i32) {
-			continue // removed, or looked at already
-		}
-		w := &walks[i]
-		if p.edge-moves[wid].odo <= mk || w.flags&hfFull != 0 || !s.emit {
-			s.out = out
-			s.keep(wid, i)
-			out = headroom.Ahead(s.out, room)
-			continue
-		}
-		// sendPose's, in short: most changes of most frames.
-		p.sent = tick
-		l := len(out)
-		if k := writePose((*[poseWindow]byte)(out[l:l+poseWindow]), wid, w, p, &qpose[wid], tick); k > 0 {
-			out = out[:l+k]
-			s.outN++
-			s.stale = true
-		}
-	}
-	s.out = out
-}
-
-// pick writes into cands the slots of picks to look closer at, and returns
-// how many: the entity's thr reached mk (an edge may be crossed, or
-// something other than the pose changed, or it stopped or started: the
-// arena's eventOdo), or its pose changed and has its turn in frame. Each
-// block of 64 is picked by pickSet: pickBlock, or on amd64 with AVX2 the
-// same test two entries at a time (pick_amd64.s), a fifth of a frame's
-// time before it.
-func pick(picks []entPick, moves *[1 << 16]moveEnt, cands []int32, mk int64, frame uint32) int {
-	n := 0
-	for base := 0; base < len(picks); base += 64 {
-		blk := picks[base:min(base+64, len(picks))]
-		for set := pickSet(blk, moves, mk, frame); set != 0; set &= set - 1 {
-			cands[n] = int32(base + bits.TrailingZeros64(set))
-			n++
-		}
-	}
-	return n
-}
-
-// pickBlock returns the picks of up to 64 entries as a bit each (bit j for
-// blk[j]), in frame: a function of its own, with few variables, so that
-// they all stay in registers, and shifts only by constants (a shift by a
-// variable takes the one register CL). Each condition is the sign bit of a
-// difference (ticks are compared within 2^31 of each other: beyond, a
-// needless look), so that they combine as words.
-func pickBlock(blk []entPick, moves *[1 << 16]moveEnt, mk int64, frame uint32) uint64 {
-	const top = 1 << 63
-	mk1 := mk + 1
-	fb := uint8(1) << (frame & 7) // the frame's bit in turns
-	var set uint64
-	for j := range blk {
-		p := &blk[j]
-		m := &moves[p.wid]
-		// Look the general way: p.edge - m.odo <= mk.
-		look := uint64(p.edge - m.odo - mk1)
-		// The pose changed (m.poseAt > p.sent) and has its turn.
-		moved := uint64(int64(int32(p.sent - m.poseAt)))
-		var due uint64
-		if p.turns&fb != 0 {
-			due = top
-		}
-		set = set>>1 | (look|moved&due)&top
-	}
-	return set >> (64 - len(blk))
-}
-
-// sendPose brings the quantized pose of wid, held in slot, to the arena's:
-// what update does for an entity whose pose goes now (its tier 0, its turn,
-// or a stop or start), whose pose mode and tier stay and whose other groups
-// the client holds already: most changes of most frames, so it compares and
-// writes the pose a machine word at a time, and with emit writes the
-// change as writePose does (the walk's own way) and the store's record
-// later (flush).
-func (s *ClientState) sendPose(wid uint16, slot int) {
-	w := &s.walks[slot]
-	if w.flags&hfFull != 0 {
-		s.update(wid, slot, true, w.tier) // not here: the client's own are looked at before
-		return
-	}
-	pk := &s.picks[slot]
-	pk.sent = s.tick
-	q := &s.arena.qpose[wid]
-	if s.emit {
-		s.out = headroom.Ahead(s.out, poseWindow)
-		l := len(s.out)
-		if k := writePose((*[poseWindow]byte)(s.out[l:l+poseWindow]), wid, w, pk, q, s.tick); k > 0 {
-			s.out = s.out[:l+k]
-			s.outN++
-			s.stale = true
-		}
-		return
-	}
-	p := &w.pose
-	diff := poseDiff(q, p)
-	if diff == 0 {
-		return
-	}
-	from := posePosition(p)
-	p.a, p.b, p.c, p.d, p.tick = q.a, q.b, q.c, q.d, s.tick
-	pk.rest = uint8(b2i(q.c|uint64(q.d) == 0)) * stRest
-	s.sendPoseDelta(wid, slot, diff|wire.MaskTierOf(w.tier), &from)
-}
-
-// turnBits returns the turns of an entity of tier tier under wid: bit f
-// set when wire.Due(tier, frame, wid) for the frames numbered f modulo 8
-// (every TierEvery divides 8).
-func turnBits(tier uint8, wid uint16) uint8 {
-	var b uint8
-	for f := range uint32(8) {
-		if wire.Due(tier, f, wid) {
-			b |= 1 << f
-		}
-	}
-	return b
-}
-
-// writePose is sendPose with emit, for an entity held quantized whose
-// other groups the client holds already: it brings the quantized pose held
-// in w to q's and writes the change, if any, at the start of o as
-// appendChange would (position as SmallSteps when every axis fits),
-// returning its length (0 for none). Apart from the ClientState, with
-// everything it reads in its arguments and the slice managed by its
-// caller, so that it works in registers: it is most of the changes of most
-// frames.
-func writePose(o *[poseWindow]byte, wid uint16, w *entWalk, pk *entPick, q *poseWords, tick uint32) int {
-	p := &w.pose
-	q0, q1, q2, q3 := q.a, q.b, q.c, q.d
-	p0, p1 := p.a, p.b
-	xb, xc := q1^p1, q2^p.c
-	posD := q0^p0|xb<<32 != 0
-	rotD := xb>>32 != 0
-	velD := xc<<16 != 0
-	spinD := xc>>48|uint64(q3^p.d) != 0
-	if !(posD || rotD || velD || spinD) {
-		return 0
-	}
-	p.a, p.b, p.c, p.d, p.tick = q0, q1, q2, q3, tick
-	pk.rest = 0
-	if q2|uint64(q3) == 0 {
-		pk.rest = stRest
-	}
-	mask := uint16(w.tier&3) << wire.TierShift
-	k := 4
-	if posD {
-		mask |= 1 << wire.GroupPosition
-		dx := int64(int32(q0)) - int64(int32(p0))
-		dy := int64(int32(q0>>32)) - int64(int32(p0>>32))
-		dz := int64(int32(q1)) - int64(int32(p1))
-		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
-			mask |= wire.SmallSteps
-			le.PutUint16(o[4:6], uint16(dx))
-			le.PutUint16(o[6:8], uint16(dy))
-			le.PutUint16(o[8:10], uint16(dz))
-			k = 4 + wire.SmallStepBytes
-		} else {
-			le.PutUint64(o[4:12], q0)
-			le.PutUint32(o[12:16], uint32(q1))
-			k = 4 + wire.PositionBytes
-		}
-	}
-	// The other groups, each written and counted only when it goes:
-	// which do is a coin toss for the processor, so no branch. k stays
-	// below 32 and the window is 64 bytes: no bounds to check.
-	le.PutUint32(o[k:k+4], uint32(q1>>32))
-	if rotD {
-		mask |= 1 << wire.GroupRotation
-		k += wire.RotationBytes
-	}
-	k &= 31
-	le.PutUint32(o[k:k+4], uint32(q2))
-	le.PutUint16(o[k+4:k+6], uint16(q2>>32))
-	if velD {
-		mask |= 1 << wire.GroupVelocity
-		k += wire.VelocityBytes
-	}
-	k &= 31
-	le.PutUint16(o[k:k+2], uint16(q2>>48))
-	le.PutUint32(o[k+2:k+6], q3)
-	if spinD {
-		mask |= 1 << wire.GroupSpin
-		k += wire.SpinBytes
-	}
-	le.PutUint16(o[0:2], wid)
-	le.PutUint16(o[2:4], mask)
-	return k
-}
-
-// poseWindow is the room writePose writes a change into: a change is at
-// most maxPoseChange bytes, and each group is written whole wherever it
-// lands before it is counted (or not), so the window has room past it.
-const poseWindow = 64
-
-// maxPoseChange bounds a change of the quantized pose alone: id, mask and
-// the four groups whole.
-const maxPoseChange = 4 + wire.QuantPoseBytes
-
-// sendPoseDelta is sendPose's end without emit: the store's record gets the
-// pose at once, and the Delta the change.
-func (s *ClientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]int32) {
-	held := s.store.At(slot)
-	putPose(&held.Rec, &s.walks[slot].pose)
-	held.PoseTick = s.tick
-	s.delta.Changes = append(headroom.Ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, From: *from})
-}
-
-// keep brings wid, held in slot, to S(N), or removes it: gone, or beyond the
-// leave radius and neither always nor the client's own.
-func (s *ClientState) keep(wid uint16, slot int) {
-	h := &s.arena.hot[wid]
-	w := &s.walks[slot]
-	w.stamp = s.stamp
-	if h.state&stPresent == 0 {
-		s.remove(wid, slot)
-		return
-	}
-	own := s.view.owns(wid)
-	bound := !own && h.state&stAlways == 0
-	dx, dy := h.x-s.cx, h.y-s.cy
-	d2 := dx*dx + dy*dy
-	if bound && !(d2 <= s.leave2) {
-		s.remove(wid, slot)
-		if s.watchable(d2) {
-			s.watchLeft(wid, d2)
-		}
-		return
-	}
-	if w.life != h.life {
-		// A new life under the id: removed, and whole again.
-		s.remove(wid, slot)
-		s.whole(wid, own, d2)
-		return
-	}
-	var tier uint8
-	if !own {
-		tier = s.in.tier(d2, w.tier)
-	}
-	m := &s.arena.moves[wid]
-	s.setThr(slot, s.threshold(d2, tier, own, bound), m.odo)
-	w.flags = w.flags&^hfState | h.state&hfState
-	if h.stateAt <= s.lastTick && tier == w.tier && own == (w.flags&hfFull != 0) {
-		switch {
-		case m.poseAt <= s.picks[slot].sent, !own && s.poseWaits(wid, tier, slot):
-			return // nothing new since the client last held all of it, or only a far pose not its turn
-		case !own:
-			s.sendPose(wid, slot) // its quantized pose alone
-			return
-		}
-	}
-	s.update(wid, slot, own, tier)
-}
-
-// threshold returns the reading of the centre's odometer at which an entity
-// at squared distance d2, in tier, is looked at again (when it does not
-// move: see clientEnt).
-func (s *ClientState) threshold(d2 float32, tier uint8, own, bound bool) float64 {
-	thr := s.moved + float64(s.slack(d2, tier, own, bound))
-	if thr != thr { // a NaN position: look at it every frame
-		thr = math.Inf(-1)
-	}
-	return thr
-}
-
-// modeMask returns the groups an entity gets in its pose mode.
-func modeMask(full bool) uint16 {
-	if full {
-		return wire.MaskState | wire.MaskFullPose
-	}
-	return wire.MaskState | wire.MaskQuantPose
-}
-
-func isZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// whole adds wid to S(N): every group of its pose mode that is not zeros.
-func (s *ClientState) whole(wid uint16, own bool, d2 float32) {
-	a := s.arena
-	slot := s.store.Add(wid)
-	if slot >= len(s.picks) {
-		s.picks = append(headroom.Ahead(s.picks, 1), entPick{})
-		s.walks = append(headroom.Ahead(s.walks, 1), entWalk{})
-	}
-	held := s.store.At(slot)
-	s.has[wid>>6] |= 1 << (wid & 63)
-	rec := &a.recs[wid]
-	var groups uint16
-	for m := modeMask(own); m != 0; m &= m - 1 {
-		g := lowBit(m)
-		if src := rec.Group(g); !isZero(src) {
-			copy(held.Rec.Group(g), src)
-			groups |= 1 << g
-		}
-	}
-	s.kinds[wid] = held.Rec[wire.KindAt]
-	var tier uint8
-	if !own {
-		tier = s.in.tier(d2, wire.TierCount)
-	}
-	held.Tier, held.PoseFull = tier, own
-	if groups&wire.MaskPose != 0 {
-		held.PoseTick = s.tick
-	}
-	h := &a.hot[wid]
-	flags := h.state & hfState
-	if own {
-		flags |= hfFull
-	}
-	var rest uint8
-	if held.Rec.AtRest() {
-		rest = stRest
-	}
-	s.picks[slot] = entPick{sent: s.tick, wid: wid, rest: rest}
-	s.walks[slot] = entWalk{pose: poseOf(&held.Rec), life: h.life, stamp: s.stamp, flags: flags}
-	s.walks[slot].pose.tick = held.PoseTick
-	s.setTier(slot, tier)
-	s.setThr(slot, s.threshold(d2, tier, own, !own && h.state&stAlways == 0), a.moves[wid].odo)
-	mask := groups | wire.MaskTierOf(tier)
-	if own {
-		mask |= wire.PoseFull
-	}
-	var zero [3]int32
-	s.change(wid, mask, true, rec, &zero)
-}
-
-// change adds a change of wid with mask (its groups, tier and PoseFull),
-// whose groups' bytes are rec's, to the frame: into out, serialized (with
-// its position as small steps from from when they fit), or into the Delta.
-func (s *ClientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
-	if !s.emit {
-		s.delta.Changes = append(headroom.Ahead(s.delta.Changes, 1), Change{EID: wid, Mask: mask, New: isNew, From: *from})
-		return
-	}
-	s.out = appendChange(s.out, wid, mask, rec, from)
-	s.outN++
-}
-
-// maxChangeBytes bounds a change without an age: its id, its mask and at
-// most every group of a record.
-const maxChangeBytes = 4 + wire.RecordBytes
-
-// appendChange appends a change of eid with mask (its groups, tier and
-// PoseFull; no age) as wire.AppendChange does, its position as small steps
-// from from when they fit, its groups' bytes taken from rec. It writes into
-// room made once, a few words at a time: every client's frame carries its
-// changes, most of them a pose alone.
-func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
-	n := len(b)
-	if cap(b)-n < maxChangeBytes {
-		b = headroom.Ahead(b, maxChangeBytes)
-	}
-	o := b[n : n+maxChangeBytes]
-	k := 4
-	if mask&(1<<wire.GroupPosition) != 0 {
-		p := rec[wire.PositionAt:]
-		dx := int64(int32(le.Uint32(p))) - int64(from[0])
-		dy := int64(int32(le.Uint32(p[4:]))) - int64(from[1])
-		dz := int64(int32(le.Uint32(p[8:]))) - int64(from[2])
-		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
-			mask |= wire.SmallSteps
-			le.PutUint16(o[4:], uint16(dx))
-			le.PutUint16(o[6:], uint16(dy))
-			le.PutUint16(o[8:], uint16(dz))
-			k += wire.SmallStepBytes
-		} else {
-			copy(o[4:16], p[:wire.PositionBytes])
-			k += wire.PositionBytes
-		}
-	}
-	le.PutUint16(o, eid)
-	le.PutUint16(o[2:], mask)
-	if mask&(1<<wire.GroupRotation) != 0 {
-		le.PutUint32(o[k:], le.Uint32(rec[wire.RotationAt:]))
-		k += wire.RotationBytes
-	}
-	if mask&(1<<wire.GroupVelocity) != 0 {
-		le.PutUint32(o[k:], le.Uint32(rec[wire.VelocityAt:]))
-		le.PutUint16(o[k+4:], le.Uint16(rec[wire.VelocityAt+4:]))
-		k += wire.VelocityBytes
-	}
-	for m := mask & wire.MaskGroups &^ (wire.MaskQuantPose); m != 0; m &= m - 1 {
-		g := lowBit(m)
-		k += copy(o[k:], rec.Group(g))
-	}
-	if mask&(1<<wire.GroupSpin) != 0 {
-		le.PutUint16(o[k:], le.Uint16(rec[wire.SpinAt:]))
-		le.PutUint32(o[k+2:], le.Uint32(rec[wire.SpinAt+2:]))
-		k += wire.SpinBytes
-	}
-	return b[:n+k]
-}
-
-// fitsStep reports whether d (in 1/PositionScale m) goes as a small step.
-func fitsStep(d int64) bool { return d >= -wire.SmallStepMax && d <= wire.SmallStepMax }
-
-// poseWaits reports whether the quantized pose of wid, held in slot, at
-// tier, waits for its turn: its tier is not 0, the frame is not its turn,
-// and its rest is the one the client holds (a stop and a start are news at
-// once).
-func (s *ClientState) poseWaits(wid uint16, tier uint8, slot int) bool {
-	return tier > 0 && !wire.Due(tier, s.frame, wid) && s.arena.hot[wid].state&stRest == s.picks[slot].rest
-}
-
-// update brings wid, held in slot, to S(N) at tier.
-func (s *ClientState) update(wid uint16, slot int, own bool, tier uint8) {
-	a := s.arena
-	w := &s.walks[slot]
-	pk := &s.picks[slot]
-	full := w.flags&hfFull != 0
-	cand := modeMask(own)
-	waits := false
-	if own == full {
-		// The groups that may differ: the pose's if the arena changed it
-		// since it was last held whole, the others' if since the last
-		// frame (each by the tick the arena saw it change).
-		h := &a.hot[wid]
-		var maybe uint16
-		if a.moves[wid].poseAt > pk.sent {
-			maybe |= wire.MaskPose
-		}
-		if h.stateAt > s.lastTick {
-			maybe |= wire.MaskState
-		}
-		cand &= maybe
-		if !own && cand&wire.MaskQuantPose != 0 && s.poseWaits(wid, tier, slot) {
-			cand &^= wire.MaskQuantPose
-			waits = true
-		}
-	}
-	rec := &a.recs[wid]
-	pose := &w.pose
-	from := posePosition(pose)
-	var diff uint16
-	var held *wire.Held
-	if cand&wire.MaskQuantPose != 0 {
-		// The quantized pose's groups are compared with the copy in w
-		// (the four are candidates together).
-		if diff = poseDiff(&a.qpose[wid], pose); diff != 0 {
-			q := &a.qpose[wid]
-			pose.a, pose.b, pose.c, pose.d = q.a, q.b, q.c, q.d
-			held = s.store.At(slot)
-			putPose(&held.Rec, pose)
-		}
-	}
-	if m := cand &^ wire.MaskQuantPose; m != 0 {
-		held = s.store.At(slot)
-		at := &a.groupAt[wid]
-		for ; m != 0; m &= m - 1 {
-			g := lowBit(m)
-			if own == full && wire.MaskState&(1<<g) != 0 {
-				// The client holds the arena's group as of its last
-				// frame: it goes when it changed since, written
-				// without reading what the client holds (a cache
-				// miss the frame would wait on).
-				if at[g-wire.GroupDrive] > s.lastTick {
-					copy(held.Rec.Group(g), rec.Group(g))
-					diff |= 1 << g
-				}
-				continue
-			}
-			if wire.CopyGroup(&held.Rec, rec, g) {
-				diff |= 1 << g
-			}
-		}
-		if diff&(1<<wire.GroupIdentity) != 0 {
-			s.kinds[wid] = held.Rec[wire.KindAt]
-		}
-	}
-	if !waits {
-		pk.sent = s.tick
-	}
-	if diff == 0 && tier == w.tier && own == full {
-		return
-	}
-	if held == nil {
-		held = s.store.At(slot)
-	}
-	held.Tier, held.PoseFull = tier, own
-	s.setTier(slot, tier)
-	w.flags &^= hfFull
-	if own {
-		w.flags |= hfFull
-	}
-	if diff&(1<<wire.GroupVelocity|1<<wire.GroupSpin) != 0 {
-		pk.rest = 0
-		if poseAtRest(pose) {
-			pk.rest = stRest
-		}
-	}
-	if diff&wire.MaskPose != 0 {
-		held.PoseTick, pose.tick = s.tick, s.tick
-	}
-	mask := diff | wire.MaskTierOf(tier)
-	if own {
-		mask |= wire.PoseFull
-	}
-	s.change(wid, mask, false, rec, &from)
-}
-
 // dist2 returns the squared ground distance of wid from the centre.
-func (s *ClientState) dist2(wid uint16) float32 {
+func (s *clientState) dist2(wid uint16) float32 {
 	h := &s.arena.hot[wid]
 	dx, dy := h.x-s.cx, h.y-s.cy
 	return dx*dx + dy*dy
-}
-
-// maxSlack bounds a slack, in metres (a slack less than the distance to an
-// edge only makes a look sooner): an event's step on the odometer
-// (eventOdo) passes every edge.
-const maxSlack = 1 << 20
-
-// slackEpsilon is taken off every slack: the distances are float32, and an
-// edge must be looked at a little early rather than a little late.
-const slackEpsilon = 0.01
-
-// slack returns how far the centre may travel before an entity at squared
-// distance d2, in tier, could leave (when bound) or change tier (unless own).
-func (s *ClientState) slack(d2 float32, tier uint8, own, bound bool) float32 {
-	if own {
-		return math.MaxFloat32
-	}
-	in := s.in
-	d := float32(math.Sqrt(float64(d2)))
-	sl := float32(maxSlack)
-	if bound {
-		sl = in.reach - d
-	}
-	// The last tier has no edge farther, tier 0 none nearer: theirs are
-	// ±MaxFloat32, whose distance no slack reaches (at a finite distance:
-	// at an infinite one, like a NaN's, the slack is none, a look a frame).
-	t := tier & (wire.TierCount - 1)
-	return min(sl, in.outer[t]-d, d-in.inner[t], maxSlack) - slackEpsilon
-}
-
-// poseDiff returns the quantized pose groups whose bytes differ between q
-// and p.
-func poseDiff(q, p *poseWords) uint16 {
-	xb, xc := q.b^p.b, q.c^p.c
-	return uint16(b2i(q.a^p.a|xb<<32 != 0)<<wire.GroupPosition |
-		b2i(xb>>32 != 0)<<wire.GroupRotation |
-		b2i(xc<<16 != 0)<<wire.GroupVelocity |
-		b2i(xc>>48|uint64(q.d^p.d) != 0)<<wire.GroupSpin)
 }
 
 // b2i is 1 for true: a flag set without a branch.
@@ -1362,24 +336,6 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-
-// putPose writes the quantized pose p into rec.
-func putPose(rec *wire.Record, p *poseWords) {
-	r := rec[wire.PositionAt:]
-	le.PutUint64(r, p.a)
-	le.PutUint64(r[8:], p.b)
-	le.PutUint64(r[16:], p.c)
-	le.PutUint32(r[24:], p.d)
-}
-
-// posePosition returns the position of a quantized pose.
-func posePosition(p *poseWords) [3]int32 {
-	return [3]int32{int32(p.a), int32(p.a >> 32), int32(p.b)}
-}
-
-// poseAtRest reports whether a quantized pose's velocity and spin are
-// zero.
-func poseAtRest(p *poseWords) bool { return p.c == 0 && p.d == 0 }
 
 var le = binary.LittleEndian
 
