@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# The project's test command: formatting, vet, then every test.
+# The project's test command: formatting, vet, every test, every test again
+# under the race detector, then every fuzz target for a few seconds.
+# Arguments go to the test runs (./test.sh -short skips the long soaks).
+# FOI_FUZZTIME sets how long each fuzz target runs (default 5s).
 set -euo pipefail
 cd "$(dirname "$0")"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -12,3 +15,15 @@ go test ./... "$@"
 # alone under purego, as other machines run them.
 go vet -tags purego ./netsync
 go test -tags purego ./netsync "$@"
+# The race detector needs cgo. -short: the soaks' longer runs take minutes
+# at the race detector's speed and go through the same code.
+CGO_ENABLED=1 go test -race -short ./... "$@"
+# Every fuzz target, found here so that a new one runs without editing this
+# script. Each starts from its seeds and its testdata/fuzz; an input that
+# fails is written to the package's testdata/fuzz, to keep as a test case.
+fuzztime=${FOI_FUZZTIME:-5s}
+for file in $(grep -rlE --include='*_test.go' --exclude-dir=testdata '^func Fuzz[A-Za-z0-9_]*\(' . | sort); do
+  for name in $(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$file"); do
+    go test "$(dirname "$file")" -run '^$' -fuzz "^$name\$" -fuzztime "$fuzztime"
+  done
+done

@@ -337,7 +337,10 @@ func TestAckedInvariantsOverLossyWebRTC(t *testing.T) {
 		w, _ := s.c.Welcome()
 		id := w.Session
 		stats := s.c.Stats()
-		if s.err != nil || len(s.refused) != 0 || s.notAck != 0 || stats.Snapshots < want || stats.Keyframes < 1 || stats.Keyframes > 3 {
+		// The counts are rates, not checked under the race detector (see
+		// raceDetector).
+		counts := stats.Snapshots < want || stats.Keyframes < 1 || stats.Keyframes > 3
+		if s.err != nil || len(s.refused) != 0 || s.notAck != 0 || counts && !raceDetector {
 			t.Errorf("client %d (session %d): err %v, refused %v, %d frames not acked, %d snapshots (want %d), %d keyframes (want 1 to 3)",
 				i, id, s.err, s.refused, s.notAck, stats.Snapshots, want, stats.Keyframes)
 		}
@@ -372,7 +375,7 @@ func TestAckedInvariantsOverLossyWebRTC(t *testing.T) {
 		if uint64(skipped) > log.expired[id] {
 			t.Errorf("client %d never showed %d events of serials up to %d; the server let %d expire", i, skipped, prev, log.expired[id])
 		}
-		if len(s.events) < 10 {
+		if len(s.events) < 10 && !raceDetector {
 			t.Errorf("client %d showed %d events, want some shots (each of 8 players fires 4 a second)", i, len(s.events))
 		}
 		events += len(s.events)
