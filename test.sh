@@ -11,8 +11,8 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test ./... "$@"
-# The encoders' Go loops, which amd64 runs in assembly: built and tested
-# alone under purego, as other machines run them.
+# The pick's Go twin, which amd64 runs in AVX2 assembly: built and tested
+# alone under purego, as other machines run it.
 go vet -tags purego ./netsync
 go test -tags purego ./netsync "$@"
 # The race detector needs cgo. -short: the soaks' longer runs take minutes
