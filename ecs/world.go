@@ -16,6 +16,11 @@ type Entity = arche.Entity
 // TickRate is the simulation's fixed rate: 60 ticks a second.
 const TickRate = 60
 
+// MaxPlayers is the most players one world holds: what the systems size
+// their per-player lists by, made once, so that a full room allocates
+// nothing mid-tick. The server refuses a room configured for more.
+const MaxPlayers = 64
+
 // Dt is the fixed step of one tick, in seconds.
 const Dt float32 = 1.0 / TickRate
 

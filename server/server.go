@@ -32,7 +32,7 @@ const SlowTicks = 5 * ecs.TickRate
 
 // MaxPlayers is the most players a room takes, and the number it takes
 // unless Config.MaxPlayers says fewer.
-const MaxPlayers = 64
+const MaxPlayers = ecs.MaxPlayers
 
 // ErrMaxPlayers is returned by New for a Config.MaxPlayers that is
 // negative or above MaxPlayers.

@@ -114,9 +114,6 @@ type slot struct {
 	patrol int // the patrol point a guard walks to
 }
 
-// roomPlayers is the most players a room holds (server.MaxPlayers).
-const roomPlayers = 64
-
 // New returns the spawners system of w on level l; static is the level's
 // geometry, to keep NPCs out of buildings (nil: nothing is in the way).
 func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
@@ -136,9 +133,9 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	}
 	s.shapes.Register(w.Arche)
 	s.chars.Register(w.Arche)
-	// Room for a full room's players' points (server.MaxPlayers), made
-	// now rather than in the tick of the first check, minutes into play.
-	for range roomPlayers {
+	// Room for a full room's players' points, made now rather than in
+	// the tick of the first check, minutes into play.
+	for range ecs.MaxPlayers {
 		s.players.Add(phys.Vec{})
 	}
 	s.players.Invalidate()
