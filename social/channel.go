@@ -28,6 +28,7 @@ var (
 
 // Message is a chat message to judge.
 type Message struct {
+	Room    string
 	Session uint32
 	Account string // "" for a player without a join token
 	Name    string
