@@ -52,27 +52,41 @@ func ShownPing(shown, measured uint16) uint16 {
 }
 
 // Roster is a room's roster as last sent: Update reports whether the lines
-// differ from it. Room goroutine only.
+// differ from it, and Changes what changed, so that a client that holds the
+// roster is sent the lines that changed rather than all of them. Room
+// goroutine only.
 type Roster struct {
-	sent []Member
-	rev  uint32
+	sent    []Member
+	rev     uint32
+	changed []Member
+	gone    []uint32
 }
 
-// Update takes the roster's lines now (by session, the caller's to reuse)
-// and reports whether they differ from those last taken; the revision
-// (Revision) moves on when they do.
+// Update takes the roster's lines now, in increasing order of session (the
+// caller's slice, to reuse), and reports whether they differ from those
+// last taken; the revision moves on when they do. It allocates nothing
+// once its lists have grown to the room's size.
 func (r *Roster) Update(now []Member) bool {
-	if len(now) == len(r.sent) {
-		same := true
-		for i := range now {
-			if now[i] != r.sent[i] {
-				same = false
-				break
+	r.changed, r.gone = r.changed[:0], r.gone[:0]
+	i, j := 0, 0
+	for i < len(r.sent) || j < len(now) {
+		switch {
+		case j == len(now) || i < len(r.sent) && r.sent[i].Session < now[j].Session:
+			r.gone = append(r.gone, r.sent[i].Session)
+			i++
+		case i == len(r.sent) || now[j].Session < r.sent[i].Session:
+			r.changed = append(r.changed, now[j])
+			j++
+		default:
+			if r.sent[i] != now[j] {
+				r.changed = append(r.changed, now[j])
 			}
+			i++
+			j++
 		}
-		if same {
-			return false
-		}
+	}
+	if len(r.changed) == 0 && len(r.gone) == 0 {
+		return false
 	}
 	r.sent = append(r.sent[:0], now...)
 	r.rev++
@@ -84,3 +98,8 @@ func (r *Roster) Revision() uint32 { return r.rev }
 
 // Lines returns the lines last taken (the Roster's own slice).
 func (r *Roster) Lines() []Member { return r.sent }
+
+// Changes returns what the last Update changed (nothing when it reported
+// no change): the lines new or different, and the sessions gone (the
+// Roster's own slices, by session).
+func (r *Roster) Changes() (changed []Member, gone []uint32) { return r.changed, r.gone }

@@ -22,7 +22,7 @@ var (
 	ErrVoteSelf     = errors.New("you cannot start a vote against yourself")
 	ErrVoteCooldown = errors.New("you started a vote too recently")
 	ErrVoteTooFew   = errors.New("too few players to vote")
-	ErrVoteNoPlayer = errors.New("no such player in this room")
+	ErrNoPlayer     = errors.New("no such player in this room")
 	ErrNoVote       = errors.New("no vote is running")
 	ErrNotVoter     = errors.New("you have no vote in this one")
 	ErrVoted        = errors.New("you have voted already")
@@ -103,7 +103,7 @@ func (v *Votes) Start(starter, target uint32, players []uint32, now uint64) (Vot
 	case starter == target:
 		return Vote{}, ErrVoteSelf
 	case !slices.Contains(players, target):
-		return Vote{}, fmt.Errorf("%w: session %d", ErrVoteNoPlayer, target)
+		return Vote{}, fmt.Errorf("%w: session %d", ErrNoPlayer, target)
 	case !slices.Contains(players, starter):
 		return Vote{}, ErrNotVoter
 	case len(players)-1 < MinVoters:

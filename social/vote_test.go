@@ -59,7 +59,7 @@ func TestVotes(t *testing.T) {
 			{kind: "start", a: 2, b: 2, err: ErrVoteSelf},
 		}},
 		{"not against nobody", room, []op{
-			{kind: "start", a: 1, b: 9, err: ErrVoteNoPlayer},
+			{kind: "start", a: 1, b: 9, err: ErrNoPlayer},
 		}},
 		{"not by a stranger", room, []op{
 			{kind: "start", a: 9, b: 1, err: ErrNotVoter},
