@@ -21,11 +21,11 @@ import (
 
 // SocialConfig sets up a room's social side.
 type SocialConfig struct {
-	// Moderator judges the chat before it is relayed (nil: a
-	// social.WordList of Words). A moderator that calls a service
+	// Moderator judges the chat before it is relayed, after the word
+	// list (nil: the word list alone). A moderator that calls a service
 	// answers later; the room never waits for it.
 	Moderator social.Moderator
-	// Words are the words the default moderator refuses.
+	// Words are the words the chat refuses (social.WordList).
 	Words []string
 	// QuickChat are the game's quick-chat lines, by id (nil:
 	// social.DefaultQuickChat; at most social.MaxQuickChat).
@@ -139,9 +139,11 @@ func newSocialRoom(cfg SocialConfig, room string) (*socialRoom, error) {
 	if len(quick) > social.MaxQuickChat {
 		return nil, errors.New("server: more quick-chat lines than a wheel holds")
 	}
-	mod := cfg.Moderator
-	if mod == nil {
-		mod = social.NewWordList(cfg.Words)
+	var mod social.Moderator = social.NewWordList(cfg.Words)
+	if cfg.Moderator != nil && len(cfg.Words) > 0 {
+		mod = social.Chain(mod, cfg.Moderator) // the local list first: it costs no call
+	} else if cfg.Moderator != nil {
+		mod = cfg.Moderator
 	}
 	return &socialRoom{
 		quick: quick, chat: social.NewChannel(mod), emoter: social.NewEmoter(), votes: social.NewVotes(),

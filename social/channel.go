@@ -68,6 +68,26 @@ type ModeratorFunc func(Message) Verdict
 // Moderate implements Moderator.
 func (f ModeratorFunc) Moderate(m Message, done func(Verdict)) { done(f(m)) }
 
+// Chain returns a moderator that asks first, then (if first passed the
+// message) then, with first's edit if it made one: a local word list
+// before a service, say.
+func Chain(first, then Moderator) Moderator { return chain{first, then} }
+
+type chain struct{ first, then Moderator }
+
+func (c chain) Moderate(m Message, done func(Verdict)) {
+	c.first.Moderate(m, func(v Verdict) {
+		if !v.OK {
+			done(v)
+			return
+		}
+		if v.Text != "" {
+			m.Text = v.Text
+		}
+		c.then.Moderate(m, done)
+	})
+}
+
 // WordList is the default moderator: it refuses a message that holds any
 // of its words, compared as whole words and without regard to case. The
 // zero WordList passes everything (the channel's own bounds still hold).

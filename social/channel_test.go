@@ -195,3 +195,17 @@ func TestQuickLine(t *testing.T) {
 		t.Fatalf("%d default lines, at most %d", len(DefaultQuickChat), MaxQuickChat)
 	}
 }
+
+func TestChain(t *testing.T) {
+	upper := ModeratorFunc(func(m Message) Verdict { return Verdict{OK: true, Text: strings.ToUpper(m.Text)} })
+	var seen []string
+	spy := ModeratorFunc(func(m Message) Verdict { seen = append(seen, m.Text); return Verdict{OK: true} })
+	c := Chain(NewWordList([]string{"darn"}), Chain(upper, spy))
+	var got []Verdict
+	for _, text := range []string{"hello", "oh darn"} {
+		c.Moderate(Message{Text: text}, func(v Verdict) { got = append(got, v) })
+	}
+	if len(got) != 2 || !got[0].OK || got[1].OK || len(seen) != 1 || seen[0] != "HELLO" {
+		t.Fatalf("verdicts %+v, the last saw %v: want the word list to stop the second, the edit passed on", got, seen)
+	}
+}
