@@ -61,19 +61,33 @@ func Handler(secret []byte, now func() time.Time) http.Handler {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		ttl := DefaultTTL
-		if req.TTL != 0 {
-			ttl = time.Duration(req.TTL) * time.Second
-		}
-		c := Claims{Account: req.Account, Name: req.Name, Party: req.Party, Debug: req.Debug, Expires: now().Add(ttl).Unix()}
-		tok, err := Sign(secret, c)
+		ir, err := issue(secret, req, now())
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(IssueResponse{Token: tok, Expires: c.Expires})
+		json.NewEncoder(w).Encode(ir)
 	})
+}
+
+// issue signs the token req asks for at now. It fails for a token over
+// MaxLen, which Verify would refuse (names and keys that JSON must escape
+// grow six times).
+func issue(secret []byte, req IssueRequest, now time.Time) (IssueResponse, error) {
+	ttl := DefaultTTL
+	if req.TTL != 0 {
+		ttl = time.Duration(req.TTL) * time.Second
+	}
+	c := Claims{Account: req.Account, Name: req.Name, Party: req.Party, Debug: req.Debug, Expires: now.Add(ttl).Unix()}
+	tok, err := Sign(secret, c)
+	if err != nil {
+		return IssueResponse{}, err
+	}
+	if len(tok) > MaxLen {
+		return IssueResponse{}, fmt.Errorf("the token would be %d bytes, over %d: shorten the name or the keys", len(tok), MaxLen)
+	}
+	return IssueResponse{Token: tok, Expires: c.Expires}, nil
 }
 
 // readIssue decodes and checks a request's body.

@@ -33,6 +33,7 @@ func TestHandler(t *testing.T) {
 		{"two values", `{"account":"a"}{"account":"b"}`, 400, Claims{}, "more than one"},
 		{"not JSON", `account=a`, 400, Claims{}, "body"},
 		{"too big", `{"account":"a","name":"` + strings.Repeat(" ", MaxIssueBody) + `"}`, 400, Claims{}, "over"},
+		{"token too long", `{"account":"` + strings.Repeat(`\u0001`, MaxAccountLen) + `","name":"` + strings.Repeat(`\u0001`, MaxNameLen) + `"}`, 400, Claims{}, "shorten"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -95,4 +96,34 @@ func TestNumericParty(t *testing.T) {
 			t.Errorf("%s: no error", bad)
 		}
 	}
+}
+
+// FuzzReadIssue: whatever a request's body holds, readIssue returns an
+// error or a request within every bound.
+func FuzzReadIssue(f *testing.F) {
+	f.Add([]byte(`{"account":"acc-1","name":"Ada","party":"crew-7","debug":true,"ttl":60}`))
+	f.Add([]byte(`{"account":"a","ttl":-5}`))
+	f.Add([]byte(`{"account":"\u00e9","name":"\xff"}`))
+	f.Add([]byte(`{"account":"<<<<","name":"\u0001\u0001\u0001","party":"&&&&"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := readIssue(strings.NewReader(string(body)))
+		if err != nil {
+			return
+		}
+		if req.Account == "" || len(req.Account) > MaxAccountLen || len(req.Name) > MaxNameLen || len(req.Party) > MaxPartyLen ||
+			req.TTL < 0 || time.Duration(req.TTL)*time.Second > MaxTTL {
+			t.Fatalf("out of bounds: %+v", req)
+		}
+		now := time.Unix(1_800_000_000, 0)
+		ir, err := issue(secret, req, now)
+		if err != nil {
+			if !strings.Contains(err.Error(), "over") {
+				t.Fatalf("issue %+v: %v", req, err)
+			}
+			return
+		}
+		if c, err := Verify(secret, ir.Token, now); err != nil || c.Account != req.Account || c.Name != req.Name || c.Party != req.Party {
+			t.Fatalf("the token issued for %+v verifies as %+v, %v", req, c, err)
+		}
+	})
 }
