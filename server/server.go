@@ -167,7 +167,7 @@ func New(cfg Config) (*GameServer, error) {
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
-	if g.social, err = newSocialRoom(cfg.Social, cfg.Room); err != nil {
+	if g.social, err = newSocialRoom(cfg.Social); err != nil {
 		return nil, err
 	}
 	entries := systems.Entries(w, systems.Options{

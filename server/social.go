@@ -131,7 +131,8 @@ type outFrame struct {
 	data []byte
 }
 
-func newSocialRoom(cfg SocialConfig, room string) (*socialRoom, error) {
+// newSocialRoom makes a room's social side from cfg.
+func newSocialRoom(cfg SocialConfig) (*socialRoom, error) {
 	quick := cfg.QuickChat
 	if quick == nil {
 		quick = social.DefaultQuickChat
