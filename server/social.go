@@ -38,12 +38,18 @@ var ErrVotedOut = errors.New("voted out: the other players voted to remove you f
 
 // ErrBanned is the reason a join of a player once voted out of the room is
 // refused with: the same account, or for a player without one the same
-// address.
+// address within AddrBanSeconds.
 var ErrBanned = errors.New("refused: you were voted out of this room")
 
 // MaxBans bounds the players a room remembers it voted out; past it the
 // oldest is forgotten.
 const MaxBans = 1024
+
+// AddrBanSeconds is how long a room refuses the address of a player
+// without an account that it voted out: an address may be a whole
+// household's or a whole NAT's, so it is held for a while, not for good.
+// An account is refused for good.
+const AddrBanSeconds = 10 * 60
 
 // rosterEvery is the ticks between two looks at the roster's lines when
 // nobody joined or left: a player's getting in a car or dying shows within
@@ -78,10 +84,13 @@ type socialRoom struct {
 	kick       uint32 // a session voted out, to disconnect; 0 none
 	membership bool   // a session joined or left: look at the roster now
 
-	// bans are the ban keys (banKey) of the players voted out, oldest
-	// first. GameServer.mu.
-	bans     map[string]bool
+	// bans are the ban keys (banKey) of the players voted out, with the
+	// tick each ends at (0: never), oldest first in banOrder; banNow is
+	// the room's tick as the bans see it (brought up to date every
+	// second). GameServer.mu.
+	bans     map[string]uint64
 	banOrder []string
+	banNow   uint64
 }
 
 // socialSession is what the social side keeps of a session.
@@ -148,7 +157,7 @@ func newSocialRoom(cfg SocialConfig) (*socialRoom, error) {
 	}
 	return &socialRoom{
 		quick: quick, chat: social.NewChannel(mod), emoter: social.NewEmoter(), votes: social.NewVotes(),
-		parties: social.NewParties(), lines: make([]social.Member, 0, MaxPlayers), bans: map[string]bool{},
+		parties: social.NewParties(), lines: make([]social.Member, 0, MaxPlayers), bans: map[string]uint64{},
 		frame: textframe.RosterFrame{Players: make([]textframe.RosterPlayer, 0, MaxPlayers)},
 		welcome: textframe.Marshal(textframe.SocialFrame{
 			Type: "social", QuickChat: quick, Emotes: social.Emotes, EmoteAct: uint8(components.ActEmote),
@@ -181,13 +190,19 @@ func (g *GameServer) Refused(who Who) error {
 	return nil
 }
 
-// banned reports whether who was voted out of the room. g.mu is held.
+// banned reports whether who was voted out of the room and is still
+// refused. g.mu is held.
 func (g *GameServer) banned(who Who) bool {
 	k := banKey(who)
-	return k != "" && g.social.bans[k]
+	if k == "" {
+		return false
+	}
+	until, ok := g.social.bans[k]
+	return ok && (until == 0 || until > g.social.banNow)
 }
 
-// ban refuses who from the room from now on.
+// ban refuses who from the room from now on: its account for good, its
+// address for AddrBanSeconds.
 func (g *GameServer) ban(who Who) {
 	k := banKey(who)
 	if k == "" {
@@ -195,15 +210,20 @@ func (g *GameServer) ban(who Who) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.social.bans[k] {
-		return
+	r := g.social
+	r.banNow = g.w.Tick()
+	until := uint64(0)
+	if who.Account == "" {
+		until = r.banNow + AddrBanSeconds*ecs.TickRate
 	}
-	if len(g.social.banOrder) >= MaxBans {
-		delete(g.social.bans, g.social.banOrder[0])
-		g.social.banOrder = slices.Delete(g.social.banOrder, 0, 1)
+	if _, ok := r.bans[k]; !ok {
+		if len(r.banOrder) >= MaxBans {
+			delete(r.bans, r.banOrder[0])
+			r.banOrder = slices.Delete(r.banOrder, 0, 1)
+		}
+		r.banOrder = append(r.banOrder, k)
 	}
-	g.social.bans[k] = true
-	g.social.banOrder = append(g.social.banOrder, k)
+	r.bans[k] = until
 }
 
 // enterSocial numbers s's party and cleans its name as it comes in: the
@@ -311,6 +331,11 @@ func (g *GameServer) socialTick() {
 	}
 	clear(r.taken)
 	r.parties.Expire(now)
+	if now%ecs.TickRate == 0 && len(r.bans) > 0 { // the bans' clock, once a second
+		g.mu.Lock()
+		r.banNow = now
+		g.mu.Unlock()
+	}
 	if v, ended := r.votes.Tick(now); ended {
 		g.voteChanged(v)
 	}

@@ -438,17 +438,30 @@ func TestVoteKick(t *testing.T) {
 }
 
 // TestVoteKickWithoutAccount: a player without an account is held by the
-// address it joined from.
+// address it joined from, for AddrBanSeconds; the others of that address
+// stay in the room.
 func TestVoteKickWithoutAccount(t *testing.T) {
-	r := newRoom(t, Config{}, Who{Addr: "10.0.0.1"}, Who{Addr: "10.0.0.2"}, Who{Addr: "10.0.0.9"})
-	a, b, c := r.ps[0], r.ps[1], r.ps[2]
+	r := newRoom(t, Config{}, Who{Addr: "10.0.0.1"}, Who{Addr: "10.0.0.2"}, Who{Addr: "10.0.0.9"}, Who{Addr: "10.0.0.9"})
+	a, b, c, d := r.ps[0], r.ps[1], r.ps[2], r.ps[3]
 	r.say(a, `{"type":"vote","cmd":"kick","session":%d}`, c.s.id)
 	r.say(b, `{"type":"vote","cmd":"yes"}`)
 	if closed, _ := c.c.Closed(); !closed {
 		t.Fatal("not voted out")
 	}
+	if closed, why := d.c.Closed(); closed {
+		t.Fatalf("another player of the same address went too: %s", why)
+	}
 	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != ErrBanned {
 		t.Fatalf("from the same address: %v, want ErrBanned", err)
+	}
+	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9", Account: "acc"}); err != nil {
+		t.Fatalf("an account from the same address: %v", err)
+	}
+	for i := 0; i < AddrBanSeconds*ecs.TickRate+ecs.TickRate; i++ {
+		r.g.Tick()
+	}
+	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != nil {
+		t.Fatalf("from the same address %d s later: %v", AddrBanSeconds, err)
 	}
 }
 

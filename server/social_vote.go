@@ -59,7 +59,8 @@ func (g *GameServer) voteChanged(v social.Vote) {
 
 // voteOut disconnects the player of session id, voted out, with the
 // reason, and refuses its account (or address) from then on: any other
-// session of that account in the room goes too.
+// session of that account in the room goes too (never the other players
+// of an address, who may be anyone behind one NAT).
 func (g *GameServer) voteOut(id uint32) {
 	s := g.session(id)
 	if s == nil {
@@ -67,9 +68,8 @@ func (g *GameServer) voteOut(id uint32) {
 	}
 	who := s.who
 	g.ban(who)
-	k := banKey(who)
 	for _, o := range g.sessions {
-		if o == s || (k != "" && banKey(o.who) == k) {
+		if o == s || (who.Account != "" && o.who.Account == who.Account) {
 			g.leave(o, ErrVotedOut.Error())
 		}
 	}

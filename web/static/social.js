@@ -316,7 +316,12 @@ const foiSocial = (() => {
   $("voteYes").onclick = () => ballot(true);
   $("voteNo").onclick = () => ballot(false);
   $("rosterClose").onclick = () => { $("roster").hidden = true; };
-  setInterval(() => { if (st.vote) renderVote(); if (st.invites.length) renderInvites(); fade(); }, 500);
+  setInterval(() => {
+    if (!conn()) { st.vote = null; st.invites = []; closeWheel(); } // the connection is gone: nothing to answer
+    renderVote();
+    renderInvites();
+    fade();
+  }, 500);
 
   // emoteLabel returns what to draw over a person whose action is act: its
   // emote's icon, or "" for no emote.
