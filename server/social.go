@@ -331,7 +331,7 @@ func (g *GameServer) socialTick() {
 	}
 	clear(r.taken)
 	r.parties.Expire(now)
-	if now%ecs.TickRate == 0 && len(r.bans) > 0 { // the bans' clock, once a second
+	if now%ecs.TickRate == 0 && len(r.bans) > 0 { // the bans' clock, once per second
 		g.mu.Lock()
 		r.banNow = now
 		g.mu.Unlock()

@@ -125,7 +125,7 @@ type PartyFrame struct {
 }
 
 // AppendJSON appends f as json.Marshal writes it, allocating nothing once
-// b has room: a roster changes many times a minute in a busy room.
+// b has room: a roster changes many times per minute in a busy room.
 func (f *RosterFrame) AppendJSON(b []byte) []byte {
 	b = appendType(b, f.Type)
 	if f.Full {
