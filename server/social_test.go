@@ -457,6 +457,9 @@ func TestVoteKickWithoutAccount(t *testing.T) {
 	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9", Account: "acc"}); err != nil {
 		t.Fatalf("an account from the same address: %v", err)
 	}
+	if testing.Short() {
+		return // ten minutes of ticks: a minute under the race detector
+	}
 	for i := 0; i < AddrBanSeconds*ecs.TickRate+ecs.TickRate; i++ {
 		r.g.Tick()
 	}
