@@ -139,6 +139,13 @@ const (
 	ActEntering // walking into a seat; SeatedIn says which
 	ActExiting  // getting out; SeatedIn still says where from
 	ActDead
+
+	// ActEmote is the first emote: a person on foot playing emote i has
+	// the action ActEmote + i (package social names them) while Timer
+	// counts its ticks down. The emotes take the values from 64 on, clear
+	// of the states above, so that a new state is appended there without
+	// moving them.
+	ActEmote Action = 64
 )
 
 // PersonAction is what a person does: the state, the weapon in hand, the aim.

@@ -34,6 +34,7 @@ func TestWireMirrorsComponents(t *testing.T) {
 		{wire.ActOnFoot, uint8(components.ActOnFoot)}, {wire.ActDriving, uint8(components.ActDriving)},
 		{wire.ActPassenger, uint8(components.ActPassenger)}, {wire.ActEntering, uint8(components.ActEntering)},
 		{wire.ActExiting, uint8(components.ActExiting)}, {wire.ActDead, uint8(components.ActDead)},
+		{wire.ActEmote, uint8(components.ActEmote)},
 	}
 	for _, a := range acts {
 		if a[0] != a[1] {

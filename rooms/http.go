@@ -43,9 +43,9 @@ type HTTPConfig struct {
 // another origin, a full room, the rooms at -max-rooms, the rooms made
 // from the address at -max-rooms-from, its players at -max-players-from, a
 // shutdown, too many WebRTC connections being set up (in all, from the
-// address), and anything else.
+// address), a player the room voted out, and anything else.
 var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
-	"players_from", "shutting_down", "busy", "busy_from", "other"}
+	"players_from", "shutting_down", "busy", "busy_from", "banned", "other"}
 
 func (hc HTTPConfig) refused(transport, reason string) {
 	if hc.Refused != nil {
@@ -69,6 +69,8 @@ func joinRefusal(err error) string {
 		return "shutting_down"
 	case errors.Is(err, ErrBadRoomName):
 		return "bad_request"
+	case errors.Is(err, server.ErrBanned):
+		return "banned"
 	}
 	return "other"
 }
@@ -193,8 +195,8 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 // serveRTC joins a client over WebRTC: its offer in the body, the query of
 // a WebSocket join, the answer back; the client joins its room once its
 // data channels are open (joinConnected). An error is an HTTP status with
-// the reason as text: 503 for a full room, too many rooms or connections
-// being set up, a shutdown; 429 for too many being set up from the same
+// the reason as text: 403 for a player the room voted out; 503 for a full
+// room, too many rooms or connections being set up, a shutdown; 429 for too many being set up from the same
 // address (webrtc.MaxPendingFrom), a room to make when the rooms made
 // from the address are Config.MaxRoomsFrom, or a player more when the
 // players joined from it are Config.MaxPlayersFrom; a room that fills
@@ -240,16 +242,9 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
-	if err := m.CanJoin(name, o); err != nil {
-		status := http.StatusServiceUnavailable // room full, too many rooms, shutting down
-		switch {
-		case errors.Is(err, ErrBadRoomName):
-			status = http.StatusBadRequest
-		case errors.Is(err, ErrRoomsFrom), errors.Is(err, ErrPlayersFrom):
-			status = http.StatusTooManyRequests
-		}
+	if err := m.CanJoin(name, o, who); err != nil {
 		hc.refused("webrtc", joinRefusal(err))
-		http.Error(w, err.Error(), status)
+		http.Error(w, err.Error(), rtcStatus(err))
 		return
 	}
 	conn, answer, err := hc.WebRTC.Accept(r.Context(), offer, remoteHost(r.RemoteAddr))
@@ -270,6 +265,19 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 	}
 	go m.joinConnected(name, o, conn, who, r.RemoteAddr, hc)
 	webrtc.WriteAnswer(w, answer)
+}
+
+// rtcStatus is the HTTP status of a WebRTC offer refused by CanJoin's err.
+func rtcStatus(err error) int {
+	switch {
+	case errors.Is(err, ErrBadRoomName):
+		return http.StatusBadRequest
+	case errors.Is(err, server.ErrBanned):
+		return http.StatusForbidden
+	case errors.Is(err, ErrRoomsFrom), errors.Is(err, ErrPlayersFrom):
+		return http.StatusTooManyRequests
+	}
+	return http.StatusServiceUnavailable // room full, too many rooms, shutting down
 }
 
 // remoteHost is the host of a request's RemoteAddr (host:port).

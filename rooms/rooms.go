@@ -129,6 +129,12 @@ type Config struct {
 	Grace time.Duration
 	// Debug honours every client's debug commands (FOI_DEBUG=1).
 	Debug bool
+	// DebugAccounts are the accounts whose debug commands are honoured in
+	// every room (FOI_DEBUG_ACCOUNTS), beside a join token with debug.
+	DebugAccounts []string
+	// Social sets up every room's chat: its moderation, its words, its
+	// quick-chat lines.
+	Social server.SocialConfig
 	// MaxRooms bounds the rooms (0: 64).
 	MaxRooms int
 	// MaxPlayers bounds the players of each room (0: server.MaxPlayers,
@@ -219,13 +225,17 @@ func NewManager(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
-// CanJoin returns the error Join(name, o, ...) would fail with now, or nil,
-// without joining or making the room: a WebRTC join checks before it
-// answers, and joins once the client's data channels are open.
-func (m *Manager) CanJoin(name string, o Options) error {
+// CanJoin returns the error Join(name, o, conn, who) would fail with now,
+// or nil, without joining or making the room: a WebRTC join checks before
+// it answers, and joins once the client's data channels are open.
+func (m *Manager) CanJoin(name string, o Options, who server.Who) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if r := m.rooms[name]; r != nil {
+		who.Addr = o.From
+		if err := r.gs.Refused(who); err != nil {
+			return err
+		}
 		if r.gs.Full() {
 			return server.ErrRoomFull
 		}
@@ -268,10 +278,14 @@ func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who)
 }
 
 // join joins conn as who to the open room r, counting the player against
-// its address from until its connection closes. A full room is refused
-// first, so that a client sees "room full" whatever its address holds.
-// m.mu is held.
+// its address from until its connection closes. A player the room voted
+// out is refused first, then a full room, so that a client sees "room
+// full" whatever its address holds. m.mu is held.
 func (m *Manager) join(r *Room, from string, conn server.Conn, who server.Who) (*server.Session, error) {
+	who.Addr = from
+	if err := r.gs.Refused(who); err != nil {
+		return nil, err
+	}
 	if r.gs.Full() {
 		return nil, server.ErrRoomFull
 	}
@@ -409,6 +423,7 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 		rules.Pedestrians = o.Pedestrians
 	}
 	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
+		DebugAccounts: m.cfg.DebugAccounts, Social: m.cfg.Social,
 		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
 	if err != nil {
 		return nil, err

@@ -139,7 +139,7 @@ func TestCanJoin(t *testing.T) {
 	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}
 	check := func(when, name string, want error, wantText string) {
 		t.Helper()
-		err := m.CanJoin(name, o)
+		err := m.CanJoin(name, o, server.Who{})
 		switch {
 		case want != nil && !errors.Is(err, want), wantText != "" && (err == nil || !strings.Contains(err.Error(), wantText)):
 			t.Errorf("%s: CanJoin(%q) = %v, want %v %q", when, name, err, want, wantText)
@@ -204,10 +204,10 @@ func TestMakingBlocksNoOne(t *testing.T) {
 		if n := len(m.List()); n != 1 {
 			t.Errorf("the list has %d rooms while one is made, want 1 (the room made is not open yet)", n)
 		}
-		if err := m.CanJoin("slow", o); err != nil {
+		if err := m.CanJoin("slow", o, server.Who{}); err != nil {
 			t.Errorf("CanJoin of the room being made: %v", err)
 		}
-		if err := m.CanJoin("third", o); err == nil || !strings.Contains(err.Error(), "this server runs at most 2") {
+		if err := m.CanJoin("third", o, server.Who{}); err == nil || !strings.Contains(err.Error(), "this server runs at most 2") {
 			t.Errorf("CanJoin of a third room with MaxRooms 2, one being made: %v, want this server runs at most 2", err)
 		}
 	}()
@@ -252,7 +252,7 @@ func TestRoomsFrom(t *testing.T) {
 		}
 	}
 	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: "10.0.0.1"}
-	if err := m.CanJoin("a3", o); !errors.Is(err, ErrRoomsFrom) {
+	if err := m.CanJoin("a3", o, server.Who{}); !errors.Is(err, ErrRoomsFrom) {
 		t.Errorf("CanJoin of a third room from the same address: %v, want ErrRoomsFrom", err)
 	}
 	if err := join("a3", "10.0.0.1"); !errors.Is(err, ErrRoomsFrom) {
@@ -403,7 +403,7 @@ func TestPlayersFrom(t *testing.T) {
 		if _, err := join(room, "10.0.0.1"); !errors.Is(err, ErrPlayersFrom) {
 			t.Errorf("a third player from 10.0.0.1, to %s: %v, want ErrPlayersFrom", room, err)
 		}
-		if err := m.CanJoin(room, o("10.0.0.1")); !errors.Is(err, ErrPlayersFrom) {
+		if err := m.CanJoin(room, o("10.0.0.1"), server.Who{}); !errors.Is(err, ErrPlayersFrom) {
 			t.Errorf("CanJoin(%s) from 10.0.0.1: %v, want ErrPlayersFrom", room, err)
 		}
 	}
@@ -423,16 +423,16 @@ func TestPlayersFrom(t *testing.T) {
 			break
 		}
 	}
-	if err := m.CanJoin("default", o("10.0.0.1")); !errors.Is(err, server.ErrRoomFull) {
+	if err := m.CanJoin("default", o("10.0.0.1"), server.Who{}); !errors.Is(err, server.ErrRoomFull) {
 		t.Errorf("CanJoin of the full room from 10.0.0.1: %v, want ErrRoomFull", err)
 	}
 	// One leaves: its place is the address's again once the room has
 	// taken it out (at its next tick).
 	mine[1].Leave()
 	deadline := time.Now().Add(5 * time.Second)
-	for m.CanJoin("third", o("10.0.0.1")) != nil {
+	for m.CanJoin("third", o("10.0.0.1"), server.Who{}) != nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("a player left, and CanJoin from 10.0.0.1 still says %v", m.CanJoin("third", o("10.0.0.1")))
+			t.Fatalf("a player left, and CanJoin from 10.0.0.1 still says %v", m.CanJoin("third", o("10.0.0.1"), server.Who{}))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

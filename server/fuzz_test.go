@@ -31,6 +31,10 @@ func FuzzClientFrames(f *testing.F) {
 	f.Add(seed(good, []byte(`{"type":"debug","cmd":"clock","minutes":100,"pace":3}`)))
 	f.Add(seed(good, []byte(`{"type":"phone","cmd":"call"}`)))
 	f.Add(seed([]byte{7, 0, 0, 0, 0, 1, 255, 255, 255, 255, 1}))
+	// The social commands (a vote can never pass: two players are too few).
+	f.Add(seed(good, []byte(`{"type":"chat","text":"hi <b>\u202e"}`), good, []byte(`{"type":"quickchat","line":2}`)))
+	f.Add(seed(good, []byte(`{"type":"emote","emote":1}`), good, []byte(`{"type":"vote","cmd":"kick","session":1}`)))
+	f.Add(seed(good, []byte(`{"type":"party","cmd":"invite","session":1}`), good, []byte(`{"type":"party","cmd":"accept","session":1}`)))
 	l, _ := levels.Load("test-flat")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := New(Config{Room: "fuzz", Level: l, Seed: 1})

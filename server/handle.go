@@ -60,6 +60,7 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 		return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
 	}
 	if f.Ack > s.ack && f.Ack <= uint32(g.w.Tick()) {
+		g.samplePing(s, f.Ack)
 		s.ack = f.Ack
 		if s.snap != nil {
 			s.snap.Ack(f.Ack)
@@ -340,6 +341,10 @@ func (g *GameServer) command(s *Session, b []byte) error {
 		err = g.debugCommand(s, &c)
 	case "phone":
 		err = errors.New("not available: this room runs no missions")
+	case "chat", "quickchat", "emote", "vote", "party":
+		if err = g.socialCommand(s, &c); errors.Is(err, errReplyLater) {
+			return nil // the reply goes with the verdict
+		}
 	case "mode":
 		if c.Acked == nil {
 			err = errors.New(`mode needs "acked": true or false`)

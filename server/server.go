@@ -20,6 +20,7 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
 	sysphys "github.com/fiveonit/engine/systems/physics"
@@ -58,6 +59,12 @@ type Config struct {
 	// Debug honours every client's debug commands (FOI_DEBUG=1). A test-*
 	// level honours them whatever Debug says.
 	Debug bool
+	// DebugAccounts are the accounts whose debug commands are honoured
+	// (FOI_DEBUG_ACCOUNTS), beside a join token that carries debug.
+	DebugAccounts []string
+	// Social sets up the room's chat, its moderation and its quick-chat
+	// lines.
+	Social SocialConfig
 	// MaxPlayers bounds the players, at most MaxPlayers; 0 means
 	// MaxPlayers.
 	MaxPlayers int
@@ -105,6 +112,8 @@ type GameServer struct {
 	due      []*Session    // the sessions whose snapshot is due this tick
 	enc      *encoders
 	text     []byte // the text frame being sent, reused: see sendTextBytes
+
+	social *socialRoom
 
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
@@ -158,6 +167,9 @@ func New(cfg Config) (*GameServer, error) {
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
+	if g.social, err = newSocialRoom(cfg.Social); err != nil {
+		return nil, err
+	}
 	entries := systems.Entries(w, systems.Options{
 		Level:  cfg.Level,
 		Static: st,
@@ -216,10 +228,14 @@ func (g *GameServer) Full() bool {
 // Join admits a client on conn as who: it returns its session at once (the
 // transport hands the client's frames to Session.Receive from then on), and
 // the client's character and car come into the world at the next tick, with
-// the welcome. It fails with ErrRoomFull. Safe from any goroutine.
+// the welcome. It fails with ErrBanned for a player voted out of the room
+// and ErrRoomFull. Safe from any goroutine.
 func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.banned(who) {
+		return nil, ErrBanned
+	}
 	if g.count >= g.cfg.MaxPlayers {
 		return nil, ErrRoomFull
 	}
@@ -244,6 +260,7 @@ func (g *GameServer) Tick() {
 	for _, s := range g.sessions {
 		g.drain(s)
 	}
+	g.socialTick()
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 	g.w.Step()
 	g.stats.Ticks++
@@ -299,7 +316,7 @@ func (g *GameServer) admit() {
 // enter makes s's character and car at a player spawn, seats it at the
 // wheel and sends the welcome.
 func (g *GameServer) enter(s *Session) error {
-	s.debug = g.debug || s.who.Debug
+	s.debug = g.debug || s.who.Debug || s.who.Account != "" && slices.Contains(g.cfg.DebugAccounts, s.who.Account)
 	s.acked = s.conn.Lossy() || s.who.Acked
 	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
 	// Each its own frames for the check: clients that joined together
@@ -307,27 +324,23 @@ func (g *GameServer) enter(s *Session) error {
 	s.snap.SetCheckPhase(uint32(s.id))
 	s.keyWanted, s.keyWhy = true, KeyframeFirst
 	if s.who.Spectate {
-		if s.who.Name == "" {
-			s.who.Name = "spectator"
-		}
+		g.enterSocial(s, "spectator")
 		s.joined = true
 		g.sendWelcome(s, 0)
 		return nil
 	}
 	s.player = g.freePlayerNumber()
-	if s.who.Name == "" {
-		s.who.Name = fmt.Sprintf("player %d", s.player)
-	}
 	pos, yaw := g.spawnPoint(s.player)
 	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
 	if err != nil {
 		return fmt.Errorf("no room for your car: %w", err)
 	}
-	char, err := g.pf.Character(s.player, s.who.Party, s.id, pos, yaw)
+	char, err := g.pf.Character(s.player, 0, s.id, pos, yaw)
 	if err != nil {
 		g.w.Despawn(car)
 		return fmt.Errorf("no room for you: %w", err)
 	}
+	g.ids.Get(char).Party = g.enterSocial(s, fmt.Sprintf("player %d", s.player))
 	g.seat(char, car, 0)
 	s.char, s.car, s.joined = char, car, true
 	s.charWire = g.ids.Get(char).WireID
@@ -339,7 +352,7 @@ func (g *GameServer) enter(s *Session) error {
 // constants its client needs.
 func (g *GameServer) sendWelcome(s *Session, car uint16) {
 	g.sendText(s, textframe.Welcome{
-		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: s.who.Party,
+		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: g.social.parties.Of(s.id),
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
 		Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
 		Consts: textframe.WelcomeConsts{
@@ -460,6 +473,7 @@ func (g *GameServer) leave(s *Session, reason string) {
 	if !s.joined {
 		return
 	}
+	g.leaveSocial(s)
 	w := g.w
 	if w.Arche.Alive(s.char) {
 		_, in, _ := g.persons.Get(s.char)
@@ -514,6 +528,7 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 		}
 		seq, d, guessed, ok := s.queue.Take()
 		act, _, drive := g.persons.Get(s.char)
+		social.Step(act, &d) // an emote plays on, or the input ends it
 		if !ok || act.Act == components.ActDead {
 			*drive = components.Drive{LookYaw: drive.LookYaw}
 			if ok {

@@ -97,7 +97,7 @@ func (p *probe) lastText(typ string) map[string]any {
 func TestJoinDriveLeave(t *testing.T) {
 	g := newServer(t, "test-flat")
 	a := join(t, g, Who{})
-	b := join(t, g, Who{Name: "Bea", Party: 2})
+	b := join(t, g, Who{Name: "Bea", Party: "crew"})
 	for i := 0; i < 3; i++ {
 		g.Tick()
 	}

@@ -48,7 +48,13 @@ var (
 type Who struct {
 	Account string
 	Name    string
-	Party   uint8
+	// Party is the join token's party key: the players with the same key
+	// play in one party, numbered in the room (1..N) as they come in. ""
+	// is none.
+	Party string
+	// Addr is the address the client joined from (its connection's): a
+	// player without an account who is voted out is refused by it.
+	Addr string
 	// Debug honours the client's debug commands (a join token that
 	// carries debug).
 	Debug bool
@@ -138,6 +144,7 @@ type Session struct {
 	keyWhy    KeyframeReason // why the next keyframe was asked for
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
+	social    socialSession  // the social side's: ping, the roster sent
 }
 
 // sentState is what the session last told its client in text frames, so

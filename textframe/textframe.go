@@ -1,8 +1,9 @@
 // Package textframe defines the protocol's text frames: JSON objects with a
 // "type", sent on the reliable channel (the welcome, the clock, Wanted and
-// status updates, replies and errors from the server; debug and phone
-// commands from a client). The binary frames are package netsync/wire's.
-// Each frame is documented on its type below, field by field.
+// status updates, replies and errors, the room's roster, chat and votes
+// from the server; debug, phone and social commands from a client). The
+// binary frames are package netsync/wire's. Each frame is documented on its
+// type below, field by field.
 package textframe
 
 import (
@@ -16,7 +17,7 @@ type Welcome struct {
 	Session   uint32          `json:"session"`
 	Player    uint8           `json:"player"`
 	Name      string          `json:"name"`
-	Party     uint8           `json:"party"`
+	Party     uint8           `json:"party"`              // your party's number in the room, 0 none
 	Character uint16          `json:"character"`          // wire id, 0 for a spectator
 	Car       uint16          `json:"car"`                // wire id of the car you start in
 	Spectate  bool            `json:"spectate,omitempty"` // you watch without a character
@@ -90,10 +91,11 @@ type ErrorFrame struct {
 	Error string `json:"error"`
 }
 
-// Command is a text frame from a client: a debug command or a phone
-// command. Unknown fields are refused.
+// Command is a text frame from a client: a debug command, a phone command,
+// a mode switch or a social command (social.go). Unknown fields are
+// refused.
 type Command struct {
-	Type string `json:"type"` // "debug", "phone" or "mode"
+	Type string `json:"type"` // "debug", "phone", "mode", or "chat", "quickchat", "emote", "vote", "party"
 	ID   uint32 `json:"id,omitempty"`
 	Cmd  string `json:"cmd"`
 	// Arguments, by command.
@@ -110,6 +112,8 @@ type Command struct {
 	// the ordered ones (false); the first frame of the new kind is a
 	// keyframe.
 	Acked *bool `json:"acked,omitempty"`
+	// SocialArgs are the social commands' arguments.
+	SocialArgs
 }
 
 // Marshal returns the JSON of one of this package's frames.

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -29,9 +30,11 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/internal/envflag"
+	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/social/httpmod"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 	"github.com/fiveonit/engine/web"
@@ -45,6 +48,10 @@ type config struct {
 	origins         string
 	anyOrigin       bool
 	debug           bool
+	debugAccounts   string
+	chatWords       string
+	moderationURL   string
+	moderationWait  time.Duration
 	grace           time.Duration
 	maxRooms        int
 	maxRoomsFrom    int
@@ -72,6 +79,10 @@ var envFlags = [][2]string{
 	{"origins", "FOI_ORIGINS"},
 	{"any-origin", "FOI_ANY_ORIGIN"},
 	{"debug", "FOI_DEBUG"},
+	{"debug-accounts", "FOI_DEBUG_ACCOUNTS"},
+	{"chat-words", "FOI_CHAT_WORDS"},
+	{"moderation-url", "FOI_MODERATION_URL"},
+	{"moderation-timeout", "FOI_MODERATION_TIMEOUT"},
 	{"grace", "FOI_GRACE"},
 	{"max-rooms", "FOI_MAX_ROOMS"},
 	{"max-rooms-from", "FOI_MAX_ROOMS_FROM"},
@@ -98,6 +109,10 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origins allowed besides the same origin (env FOI_ORIGINS)")
 	fs.BoolVar(&c.anyOrigin, "any-origin", false, "allow WebSocket joins from any origin, for development (env FOI_ANY_ORIGIN)")
 	fs.BoolVar(&c.debug, "debug", false, "honour every client's debug commands (env FOI_DEBUG=1)")
+	fs.StringVar(&c.debugAccounts, "debug-accounts", "", "comma-separated accounts whose debug commands are honoured in every room (env FOI_DEBUG_ACCOUNTS)")
+	fs.StringVar(&c.chatWords, "chat-words", "", "a file of words the chat refuses, one per line, # for comments (env FOI_CHAT_WORDS)")
+	fs.StringVar(&c.moderationURL, "moderation-url", "", "a moderation service each chat message is POSTed to, failing closed; empty: the word list alone (env FOI_MODERATION_URL)")
+	fs.DurationVar(&c.moderationWait, "moderation-timeout", httpmod.DefaultTimeout, "how long a chat message waits for the moderation service before it is refused (env FOI_MODERATION_TIMEOUT)")
 	fs.DurationVar(&c.grace, "grace", 30*time.Second, "how long an empty room other than the default stays open (env FOI_GRACE)")
 	fs.IntVar(&c.maxRooms, "max-rooms", 64, "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
 	fs.IntVar(&c.maxRoomsFrom, "max-rooms-from", 8, "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
@@ -191,8 +206,13 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	} else if len(secret) < 16 {
 		return errors.New("-secret must be at least 16 bytes")
 	}
+	soc, err := c.social(log)
+	if err != nil {
+		return err
+	}
 	met := metrics.New()
 	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
+		DebugAccounts: list(c.debugAccounts), Social: soc,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
 		return err
@@ -238,7 +258,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		return err
 	}
 	srv := &http.Server{Handler: public, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
-	admin := &http.Server{Handler: adminMux(met), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
+	admin := &http.Server{Handler: adminMux(met, secret), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	go func() { errc <- admin.Serve(aln) }()
@@ -317,6 +337,34 @@ func (c config) rtcOptions() (webrtc.Options, error) {
 	return o, nil
 }
 
+// social reads the chat's flags: the word list's file and the moderation
+// service.
+func (c config) social(log *slog.Logger) (server.SocialConfig, error) {
+	var sc server.SocialConfig
+	if c.chatWords != "" {
+		b, err := os.ReadFile(c.chatWords)
+		if err != nil {
+			return sc, fmt.Errorf("-chat-words: %w", err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				sc.Words = append(sc.Words, l)
+			}
+		}
+	}
+	if c.moderationURL != "" {
+		u, err := url.Parse(c.moderationURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return sc, fmt.Errorf("-moderation-url %q: an http or https URL", c.moderationURL)
+		}
+		if c.moderationWait <= 0 {
+			return sc, fmt.Errorf("-moderation-timeout %s: a duration above 0", c.moderationWait)
+		}
+		sc.Moderator = httpmod.New(c.moderationURL, httpmod.Options{Timeout: c.moderationWait, Log: log.With("moderation", c.moderationURL)})
+	}
+	return sc, nil
+}
+
 // list splits a comma-separated flag, dropping blanks.
 func list(s string) []string {
 	var out []string
@@ -334,11 +382,13 @@ type roomMetrics struct{ m *metrics.Room }
 func (o roomMetrics) Ticked(r *rooms.Room) { o.m.Observe(r.Server(), r.LastTick(), r.Overruns()) }
 func (o roomMetrics) Closed(*rooms.Room)   { o.m.Close() }
 
-// adminMux serves the metrics and pprof: the admin listener only
-// (127.0.0.1 by default), never the public one.
-func adminMux(met *metrics.Metrics) *http.ServeMux {
+// adminMux serves the metrics, pprof and the join tokens (POST /tokens,
+// jointoken.Handler): the admin listener only (127.0.0.1 by default), never
+// the public one.
+func adminMux(met *metrics.Metrics, secret []byte) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", met.Handler())
+	mux.Handle("/tokens", jointoken.Handler(secret, nil))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)

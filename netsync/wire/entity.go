@@ -65,6 +65,8 @@ const (
 	ActEntering
 	ActExiting
 	ActDead
+	// ActEmote is the first emote: ActEmote + i plays emote i.
+	ActEmote uint8 = 64
 )
 
 // The flag bits of Entity.Flags (components.Flag*).

@@ -18,7 +18,7 @@ const OWN_PREDICTED = 1, OWN_CHARACTER = 2, OWN_WATCHED = 4;
 // netsync/wire Kind*, Act*, Flag*.
 const K_CHARACTER = 1, K_CAR = 2, K_TRAILER = 3, K_PEDESTRIAN = 4, K_POLICE_CAR = 5,
   K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10;
-const ACT_DEAD = 5;
+const ACT_DEAD = 5, ACT_EMOTE = 64; // ACT_EMOTE + i: emote i (social.js)
 const F_SIREN = 1, F_HEADLIGHTS = 2, F_BRAKING = 4, F_WRECKED = 16, F_GHOST = 32, F_OPEN = 128,
   F_ALERT = 256, F_SUSPICIOUS = 512;
 
@@ -115,6 +115,7 @@ function onText(s) {
       console.warn("server:", m.error);
       break;
   }
+  if (window.foiSocial) foiSocial.onText(m); // the roster, chat, votes, parties
 }
 
 function banner(text) {
@@ -412,8 +413,11 @@ function draw(now) {
     const player = f[b + D_PLAYER];
     const k = f[b + D_KIND];
     if (!player && !(f[b + D_FLAGS] & (F_ALERT | F_SUSPICIOUS))) continue;
-    if (k === K_CHARACTER && f[b + D_ACT] !== 0 && f[b + D_ACT] !== ACT_DEAD && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
+    const act = f[b + D_ACT];
+    if (k === K_CHARACTER && act !== 0 && act !== ACT_DEAD && act < ACT_EMOTE && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
     const x = W / 2 + (f[b + D_X] - cx) * s, y = H / 2 - (f[b + D_Y] - cy) * s;
+    const emote = act >= ACT_EMOTE && window.foiSocial ? foiSocial.emoteLabel(act) : "";
+    if (emote) ctx.fillText(emote, x, y - 32);
     const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player)
       : (f[b + D_FLAGS] & F_ALERT ? "!" : "?");
     ctx.fillStyle = "rgba(0,0,0,0.6)";
