@@ -262,6 +262,7 @@ func (g *GameServer) Tick() {
 	g.lastSnap = time.Since(start)
 	for _, s := range g.sessions {
 		g.notify(s)
+		g.persist(s)
 	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 }
@@ -285,6 +286,7 @@ func (g *GameServer) admit() {
 	g.mu.Unlock()
 	for _, s := range joining {
 		if err := g.enter(s); err != nil {
+			g.leaveAccount(s)
 			s.conn.Close(err.Error())
 			g.mu.Lock()
 			g.count--
@@ -329,6 +331,7 @@ func (g *GameServer) enter(s *Session) error {
 		return fmt.Errorf("no room for you: %w", err)
 	}
 	g.seat(char, car, 0)
+	g.loadAccount(s, char)
 	s.char, s.car, s.joined = char, car, true
 	s.charWire = g.ids.Get(char).WireID
 	g.sendWelcome(s, g.ids.Get(car).WireID)
@@ -452,6 +455,7 @@ func (g *GameServer) leave(s *Session, reason string) {
 		return
 	}
 	s.closed = true
+	g.leaveAccount(s)
 	s.conn.Close(reason)
 	g.stats.Leaves++
 	g.mu.Lock()

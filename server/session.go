@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/store"
 )
 
 // Limits on what a client may send. A client over any of them is
@@ -60,6 +61,11 @@ type Who struct {
 	// player there is, or the level's centre while there is none).
 	Spectate bool
 	Watch    uint8
+	// Keep is the account's claim in the account store (rooms makes it
+	// before the join): its character comes in with what the account
+	// kept, and its changes are posted back. nil: nothing is kept (an
+	// anonymous player, a spectator, or a server without a store).
+	Keep *store.Held
 }
 
 // KeyframeReason says why a client was sent a keyframe.
@@ -138,6 +144,7 @@ type Session struct {
 	keyWhy    KeyframeReason // why the next keyframe was asked for
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
+	kept      store.Account  // the account state last posted to the store (who.Keep)
 }
 
 // sentState is what the session last told its client in text frames, so
