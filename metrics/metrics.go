@@ -95,7 +95,7 @@ func New() *Metrics {
 		entities: gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
 		players:  gauge("foi_players", "Clients joined to a room or joining."),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "foi_joins_refused_total",
-			Help: "Joins refused, by transport and reason: bad_request, token, origin, room_full, max_rooms, rooms_from, players_from, shutting_down, busy, busy_from, other."},
+			Help: "Joins refused, by transport and reason: bad_request, token, origin, room_full, max_rooms, rooms_from, players_from, shutting_down, busy, busy_from, account, store, other."},
 			[]string{"transport", "reason"}),
 		conns: newConnCollector(),
 	}
