@@ -283,7 +283,8 @@ func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who)
 // claim claims account for a join to room name, on the joining goroutine:
 // the store's load, at most its claim timeout, happens before the
 // character comes in, and no room waits for it. The error, for the
-// player, wraps ErrAccount; a store's failure is logged with its detail.
+// player, wraps ErrAccount (the account refused) or ErrAccountStore (the
+// store did not load it; its detail is logged, not shown).
 func (m *Manager) claim(name, account string) (*store.Held, error) {
 	h, err := m.cfg.Accounts.Claim(context.Background(), account, name)
 	switch {
