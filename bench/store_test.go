@@ -14,7 +14,6 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/internal/pgtest"
-	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/store/postgres"
@@ -172,36 +171,15 @@ func BenchmarkStoreCity64(b *testing.B) {
 // city64Accounts is newCity64 with an account per bot, claimed in acc
 // (nil: anonymous bots).
 func city64Accounts(b testing.TB, acc *store.Accounts) *loadgen.Farm {
-	l, err := levels.Load("main-city")
-	if err != nil {
-		b.Fatal(err)
+	if acc == nil {
+		return newCity64(b)
 	}
-	rules := ecs.FreeRoam()
-	rules.Traffic, rules.Pedestrians = 40, 200
-	g, err := server.New(server.Config{Room: "city-64", Level: l, Seed: 64, Rules: rules, EncodeWorkers: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := loadgen.New(g, 0, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range 64 {
-		var who server.Who
-		if acc != nil {
-			who.Account = fmt.Sprint("player-", i)
-			if who.Keep, err = acc.Claim(context.Background(), who.Account, "city-64"); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := f.AddAs(uint64(1+i), who); err != nil {
+	return newCity64As(b, func(i int) server.Who {
+		who := server.Who{Account: fmt.Sprint("player-", i)}
+		var err error
+		if who.Keep, err = acc.Claim(context.Background(), who.Account, "city-64"); err != nil {
 			b.Fatal(err)
 		}
-	}
-	for i := 0; i < 20*ecs.TickRate; i++ {
-		if err := f.Step(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return f
+		return who
+	})
 }
