@@ -27,6 +27,8 @@
 //	foi_connections_pending     gauge      connections being set up (WebRTC: answered, not yet connected)
 //	foi_joins_refused_total     counter    joins refused (label reason: rooms.RefusalReasons)
 //
+// The account store's (foi_store_*): see Metrics.Store.
+//
 // The Go runtime's and the process's standard metrics (go_*, process_*)
 // come too.
 package metrics

@@ -205,7 +205,9 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	}
 	var accounts *store.Accounts
 	if st != nil {
-		accounts = store.NewAccounts(st, store.AccountsConfig{Log: log})
+		written, stats := met.Store()
+		accounts = store.NewAccounts(st, store.AccountsConfig{Log: log, Written: written})
+		stats(accounts.Stats)
 		defer st.Close()
 	}
 	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
