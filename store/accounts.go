@@ -336,9 +336,12 @@ func (a *Accounts) run() {
 			return
 		case now := <-t.C:
 			if now.After(renewAt) {
-				if a.renew() == nil {
-					renewAt = now.Add(a.cfg.Lease / 3)
-				} // else: again at the next tick
+				renewAt = now.Add(a.cfg.Lease / 3)
+				if a.renew() != nil {
+					// Again soon: the lease has two thirds of its time
+					// left, and each failure is logged.
+					renewAt = now.Add(min(time.Second, a.cfg.Lease/6))
+				}
 			}
 			if now.Before(retryAt) {
 				continue
