@@ -221,8 +221,9 @@ func (a *Accounts) Claim(ctx context.Context, account, room string) (*Held, erro
 		}
 		switch {
 		case e.room != "":
+			room := e.room
 			a.mu.Unlock()
-			return nil, fmt.Errorf("%w in room %s", ErrPlaying, e.room)
+			return nil, fmt.Errorf("%w in room %s", ErrPlaying, room)
 		case e.releasing != nil:
 			// Its release is at the store: once it is done, claim anew.
 			wait := e.releasing
