@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/pgtest"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/textframe"
@@ -32,16 +34,21 @@ type proc struct {
 }
 
 // startProcess runs the server as a process on test-flat with its account
-// store in data, and waits for it to serve.
+// store in data (a directory, or a postgres:// URL), and waits for it to
+// serve.
 func startProcess(t *testing.T, data string) *proc {
 	t.Helper()
+	flag := "-data"
+	if strings.HasPrefix(data, "postgres://") {
+		flag = "-store"
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Skip("cannot find the test binary to run as the server:", err)
 	}
 	p := &proc{t: t, logs: &logBuf{}, exited: make(chan error, 1)}
 	p.cmd = exec.Command(self, "-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", "test-flat",
-		"-rtc=false", "-drain", "5s", "-log-level", "info", "-log-format", "json", "-secret", storeSecret, "-data", data)
+		"-rtc=false", "-drain", "5s", "-log-level", "info", "-log-format", "json", "-secret", storeSecret, flag, data)
 	p.cmd.Env = append(os.Environ(), asServer+"=1")
 	p.cmd.Stderr = p.logs
 	if err := p.cmd.Start(); err != nil {
@@ -95,7 +102,24 @@ type player struct {
 	id   uint32
 }
 
+// joinAs joins account to the process's default room, trying again while
+// it is refused (its lease not yet released) for up to 10 s.
 func joinAs(t *testing.T, p *proc, account string) *player {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		pl, reason := tryJoin(t, p, account)
+		if reason == "" {
+			return pl
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("join as %s refused: %s", account, reason)
+		}
+	}
+}
+
+// tryJoin joins account to the process's default room once: the player,
+// or the reason it was refused.
+func tryJoin(t *testing.T, p *proc, account string) (*player, string) {
 	t.Helper()
 	tok, err := jointoken.Sign([]byte(storeSecret), jointoken.Claims{Account: account, Name: account, Expires: time.Now().Add(time.Hour).Unix()})
 	if err != nil {
@@ -103,20 +127,17 @@ func joinAs(t *testing.T, p *proc, account string) *player {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	var ws *websocket.ClientConn
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if ws, err = websocket.Dial(ctx, "ws://"+p.addr+"/rooms/default?token="+tok); err != nil {
-			t.Fatal(err)
-		}
-		pl := &player{t: t, ws: ws, cash: -1}
-		if reason := pl.until(func(typ string) bool { return typ == "status" }); reason == "" {
-			t.Cleanup(func() { ws.Close() })
-			return pl
-		} else if time.Now().After(deadline) {
-			t.Fatalf("join as %s refused: %s", account, reason)
-		}
-		ws.Close()
+	ws, err := websocket.Dial(ctx, "ws://"+p.addr+"/rooms/default?token="+tok)
+	if err != nil {
+		t.Fatal(err)
 	}
+	pl := &player{t: t, ws: ws, cash: -1}
+	if reason := pl.until(func(typ string) bool { return typ == "status" }); reason != "" {
+		ws.Close()
+		return nil, reason
+	}
+	t.Cleanup(func() { ws.Close() })
+	return pl, ""
 }
 
 // until reads text frames until done says so of one's type, and returns
@@ -224,4 +245,47 @@ func TestStoreRestart(t *testing.T) {
 	}
 	t.Logf("kill -9: at most the last %s of changes lost in %d kills", worst.Round(time.Millisecond), kills)
 	p.stop(syscall.SIGTERM)
+}
+
+// TestStoreFleet runs two server processes on one PostgreSQL database, as a
+// fleet: an account playing on one is refused on the other with the
+// reason; once it left the first, it joins the second with the Cash it
+// had; after SIGTERM and a restart of both, the Cash is still there.
+func TestStoreFleet(t *testing.T) {
+	pg.once.Do(func() { pg.srv, pg.err = pgtest.Start() })
+	if errors.Is(pg.err, pgtest.ErrMissing) {
+		t.Skip("no PostgreSQL to test against:", pg.err)
+	}
+	if pg.err != nil {
+		t.Fatal(pg.err)
+	}
+	url, err := pg.srv.NewDatabase(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(url, "postgres://") {
+		t.Skipf("%s is not a postgres:// URL, which -store takes", pgtest.EnvURL)
+	}
+	a, b := startProcess(t, url), startProcess(t, url)
+	pl := joinAs(t, a, "bob")
+	if pl.cash != 500 {
+		t.Fatalf("a new account's cash %d, want 500", pl.cash)
+	}
+	pl.setCash(321)
+	if _, reason := tryJoin(t, b, "bob"); !strings.Contains(reason, "playing on another server") {
+		t.Fatalf("a join on the other server while it plays: %q, want refused with the reason", reason)
+	}
+	pl.ws.Close()
+	pl = joinAs(t, b, "bob") // once the first server has written and released it
+	if pl.cash != 321 {
+		t.Fatalf("on the other server: cash %d, want 321", pl.cash)
+	}
+	pl.setCash(654)
+	a.stop(syscall.SIGTERM)
+	b.stop(syscall.SIGTERM)
+	a = startProcess(t, url)
+	if pl = joinAs(t, a, "bob"); pl.cash != 654 {
+		t.Errorf("after SIGTERM and a restart: cash %d, want 654", pl.cash)
+	}
+	a.stop(syscall.SIGTERM)
 }

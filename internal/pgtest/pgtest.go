@@ -110,7 +110,8 @@ func Start() (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pgtest: pg_ctl start: %v\n%s\n%s", err, out, log)
 	}
-	s.base = fmt.Sprintf("host=%s port=5432 user=postgres sslmode=disable", dir)
+	s.base = (&url.URL{Scheme: "postgres", User: url.User("postgres"), Path: "/postgres",
+		RawQuery: url.Values{"host": {dir}, "sslmode": {"disable"}}.Encode()}).String()
 	return s, nil
 }
 
@@ -121,7 +122,8 @@ func (s *Server) command(name string, args ...string) *exec.Cmd {
 	return exec.Command(name, args...)
 }
 
-// URL returns the connection string of database name on the server.
+// URL returns the postgres:// URL of database name on the server (a
+// server of EnvURL given as keywords: its keywords and dbname).
 func (s *Server) URL(name string) string {
 	if u, err := url.Parse(s.base); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
 		u.Path = "/" + name
@@ -130,14 +132,9 @@ func (s *Server) URL(name string) string {
 	return s.base + " dbname=" + name
 }
 
-// NewDatabase makes a new, empty database and returns its connection
-// string.
+// NewDatabase makes a new, empty database and returns its URL.
 func (s *Server) NewDatabase(ctx context.Context) (string, error) {
-	admin := s.base
-	if s.dir != "" {
-		admin = s.URL("postgres")
-	}
-	conn, err := pgx.Connect(ctx, admin)
+	conn, err := pgx.Connect(ctx, s.URL("postgres"))
 	if err != nil {
 		return "", fmt.Errorf("pgtest: %w", err)
 	}
