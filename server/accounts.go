@@ -44,7 +44,9 @@ func (g *GameServer) loadAccount(s *Session, char ecs.Entity) {
 }
 
 // accountState reads s's character into s.kept, the buffer posted to the
-// store, and reports whether it differs from what was posted last.
+// store, and reports whether it differs from what was posted last. Today
+// that is the Cash; the cars a player keeps and the items that persist go
+// into the same buffer's Cars and Items (reused: no allocation).
 func (g *GameServer) accountState(s *Session) bool {
 	if !g.w.Arche.Alive(s.char) {
 		return false

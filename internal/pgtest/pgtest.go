@@ -115,11 +115,16 @@ func Start() (*Server, error) {
 	return s, nil
 }
 
+// command runs a PostgreSQL program, as asUser when set, in the server's
+// directory: the tests' own may be one the postgres user cannot enter
+// (a checkout under /root), and initdb fails there.
 func (s *Server) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
 	if s.asUser != "" {
-		return exec.Command("runuser", append([]string{"-u", s.asUser, "--", name}, args...)...)
+		cmd = exec.Command("runuser", append([]string{"-u", s.asUser, "--", name}, args...)...)
 	}
-	return exec.Command(name, args...)
+	cmd.Dir = s.dir
+	return cmd
 }
 
 // URL returns the postgres:// URL of database name on the server (a
