@@ -99,8 +99,17 @@ func TestAccountOneRoom(t *testing.T) {
 	if _, reason := firstText(t, first); reason != "" {
 		t.Fatalf("the first join: closed with %q", reason)
 	}
-	if err := first.Send(context.Background(), []byte(`{"type":"debug","cmd":"cash","value":"4242"}`), true); err != nil {
+	if err := first.Send(context.Background(), []byte(`{"type":"debug","cmd":"cash","value":"4242","id":1}`), true); err != nil {
 		t.Fatal(err)
+	}
+	for { // the reply: the room has applied it
+		f, reason := firstText(t, first)
+		if reason != "" {
+			t.Fatalf("closed: %q", reason)
+		}
+		if textframe.Type(f) == "reply" {
+			break
+		}
 	}
 	second := dialRoom(t, url+"/rooms/other?level=test-flat&token="+tok)
 	if _, reason := firstText(t, second); !strings.Contains(reason, "already playing in room default") {
@@ -110,7 +119,6 @@ func TestAccountOneRoom(t *testing.T) {
 	if _, reason := firstText(t, watch); reason != "" {
 		t.Errorf("a spectator with the account's token: closed with %q, want it in", reason)
 	}
-	time.Sleep(100 * time.Millisecond) // the command's tick
 	first.Close()
 	var status textframe.StatusFrame
 	for deadline := time.Now().Add(5 * time.Second); status.Type == ""; {
@@ -134,7 +142,8 @@ func TestAccountOneRoom(t *testing.T) {
 		}
 	}
 	if status.Cash != 4242 {
-		t.Errorf("cash %d in the other room, want the 4242 it left with", status.Cash)
+		got, _ := mem.Peek("alice")
+		t.Errorf("cash %d in the other room, want the 4242 it left with (store: %+v)", status.Cash, got)
 	}
 	if got := refused(); len(got) < 1 || got[0] != "websocket account" {
 		t.Errorf("refusals %q, want websocket account first", got)

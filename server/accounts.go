@@ -31,14 +31,14 @@ func (g *GameServer) loadAccount(s *Session, char ecs.Entity) {
 		return
 	}
 	a := s.who.Keep.Account()
-	if a.Revision == 0 {
+	if s.who.Keep.New() {
 		a.Cash = prefab.StartCash
 	}
 	if _, cash := g.wanted.Get(char); cash != nil {
 		cash.Amount = a.Cash
 	}
 	s.kept.Cash = a.Cash
-	if a.Revision == 0 {
+	if s.who.Keep.New() {
 		s.who.Keep.Save(&s.kept) // a new account is kept from its start
 	}
 }

@@ -139,12 +139,19 @@ func TestAccountPersists(t *testing.T) {
 	// posts it.
 	p.command(`{"type":"debug","cmd":"cash","value":"1300","id":2}`)
 	g.Tick()
+	// Another room of this process at once, before anything is written:
+	// handed over with its state.
 	p.s.Leave()
 	g.Tick()
-	flush(t, a)
-	if got, _ := mem.Peek("alice"); got.Cash != 1300 {
-		t.Fatalf("after the leave: cash %d, want 1300", got.Cash)
+	g3 := newServer(t, "test-flat")
+	p3 := joinAccount(t, g3, a, "alice")
+	g3.Tick()
+	if got := cashOf(g3, p3); got != 1300 {
+		t.Fatalf("in another room of this process: cash %d, want 1300", got)
 	}
+	p3.s.Leave()
+	g3.Tick()
+	flush(t, a)
 	// A restart: another process, another room.
 	a2 := newAccounts(t, mem, "p2", 0)
 	g2 := newServer(t, "test-flat")

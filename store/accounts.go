@@ -194,6 +194,7 @@ type Held struct {
 	e      *entry
 	gen    uint64
 	loaded Account
+	fresh  bool
 }
 
 // Claim loads account for a join to room and holds it until the Held's
@@ -240,7 +241,7 @@ func (a *Accounts) Claim(ctx context.Context, account, room string) (*Held, erro
 		// still this process's, and the newest state is here.
 		e.gen++
 		e.room, e.leaving = room, false
-		h := &Held{a: a, e: e, gen: e.gen, loaded: e.state.Clone()}
+		h := &Held{a: a, e: e, gen: e.gen, loaded: e.state.Clone(), fresh: e.state.Revision == 0 && e.rev == 0}
 		a.stats.Claims++
 		a.mu.Unlock()
 		return h, nil
@@ -262,12 +263,19 @@ func (a *Accounts) Claim(ctx context.Context, account, room string) (*Held, erro
 	e.loading = false
 	e.state = acc.Clone()
 	a.stats.Claims++
-	return &Held{a: a, e: e, gen: e.gen, loaded: acc}, nil
+	return &Held{a: a, e: e, gen: e.gen, loaded: acc, fresh: acc.Revision == 0}, nil
 }
 
 // Account returns the account as the claim loaded it. The caller may keep
 // it; its slices are the Held's own, not to be changed.
 func (h *Held) Account() Account { return h.loaded }
+
+// New reports whether the account has no state yet: never saved, and
+// nothing posted by a claim of this process. The game gives it its
+// starting state (and should post it). An account handed over from a room
+// of this process before its state was written is not new, whatever its
+// Revision says.
+func (h *Held) New() bool { return h.fresh }
 
 // ID returns the account's id.
 func (h *Held) ID() string { return h.e.id }
@@ -412,6 +420,7 @@ func (a *Accounts) write() error {
 				continue
 			}
 			a.stats.Writes++
+			e.state.Revision++ // as the store counts its saves
 			e.written = max(e.written, a.revs[i])
 			e.since = time.Time{}
 			if e.dirty() {

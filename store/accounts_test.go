@@ -121,6 +121,9 @@ func TestPlayingTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !h.New() {
+		t.Error("a new account's claim: New() false")
+	}
 	_, err = a.Claim(context.Background(), "bob", "uptown")
 	if !errors.Is(err, store.ErrPlaying) || !strings.Contains(err.Error(), "downtown") {
 		t.Fatalf("a second claim: %v, want ErrPlaying naming downtown", err)
@@ -132,8 +135,8 @@ func TestPlayingTwice(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a claim once left, the store down: %v", err)
 	}
-	if h2.Account().Cash != 42 {
-		t.Errorf("handed over with cash %d, want 42", h2.Account().Cash)
+	if h2.Account().Cash != 42 || h2.New() {
+		t.Errorf("handed over with cash %d, New() %v; want 42 and not new (its state was posted)", h2.Account().Cash, h2.New())
 	}
 	// The old claim's posts are ignored from now on.
 	h.Save(&store.Account{Cash: 1})
