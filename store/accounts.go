@@ -201,12 +201,16 @@ type Held struct {
 // Leave. It waits for the store at most the claim timeout, then fails with
 // ErrTimeout. It fails with ErrPlaying while the account plays in a room
 // of this process, with the store's ErrLeased while another process holds
-// it, with ErrClosed once Close was called. An account that left a room of
+// it, with ErrClosed once Close was called, with ErrInvalid for an account
+// id a store refuses or an empty room. An account that left a room of
 // this process and whose last state is not written yet is handed over as
 // it is, without the store.
 func (a *Accounts) Claim(ctx context.Context, account, room string) (*Held, error) {
-	if !ValidID(account) {
+	switch {
+	case !ValidID(account):
 		return nil, fmt.Errorf("%w: account id %q: want %s", ErrInvalid, account, maxIDText)
+	case room == "":
+		return nil, fmt.Errorf("%w: no room named", ErrInvalid) // "" marks an account that left
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.ClaimTimeout)
 	defer cancel()

@@ -328,6 +328,9 @@ func TestInvalid(t *testing.T) {
 	if _, err := a.Claim(context.Background(), "two words", "r"); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("claim of %q: %v, want ErrInvalid", "two words", err)
 	}
+	if _, err := a.Claim(context.Background(), "ok", ""); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("claim for no room: %v, want ErrInvalid", err)
+	}
 	bad, _ := a.Claim(context.Background(), "bad", "r")
 	good, _ := a.Claim(context.Background(), "good", "r")
 	bad.Save(&store.Account{Cash: -5})
