@@ -24,7 +24,10 @@ var city64Plot = flag.String("city64.plot", "", "write the city-64 plot of tick 
 // 40 traffic cars, 200 pedestrians, 64 in-memory bot players, warmed up
 // for 20 s so that the traffic and the crowd are out and the police have
 // had crimes to chase.
-func newCity64(b testing.TB) *loadgen.Farm {
+func newCity64(b testing.TB) *loadgen.Farm { return newCity64As(b, nil) }
+
+// newCity64As is newCity64 with bot i joined as who(i) (nil: anonymous).
+func newCity64As(b testing.TB, who func(i int) server.Who) *loadgen.Farm {
 	l, err := levels.Load("main-city")
 	if err != nil {
 		b.Fatal(err)
@@ -35,9 +38,18 @@ func newCity64(b testing.TB) *loadgen.Farm {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := loadgen.New(g, 64, 1)
+	f, err := loadgen.New(g, 0, 1)
 	if err != nil {
 		b.Fatal(err)
+	}
+	for i := range 64 {
+		var w server.Who
+		if who != nil {
+			w = who(i)
+		}
+		if _, err := f.AddAs(uint64(1+i), w); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for i := 0; i < 20*ecs.TickRate; i++ {
 		if err := f.Step(); err != nil {

@@ -43,9 +43,11 @@ type HTTPConfig struct {
 // another origin, a full room, the rooms at -max-rooms, the rooms made
 // from the address at -max-rooms-from, its players at -max-players-from, a
 // shutdown, too many WebRTC connections being set up (in all, from the
-// address), a player the room voted out, and anything else.
+// address), a player the room voted out, an account refused (playing
+// already: ErrAccount), an account store that did not load it
+// (ErrAccountStore), and anything else.
 var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
-	"players_from", "shutting_down", "busy", "busy_from", "banned", "other"}
+	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "other"}
 
 func (hc HTTPConfig) refused(transport, reason string) {
 	if hc.Refused != nil {
@@ -71,6 +73,10 @@ func joinRefusal(err error) string {
 		return "bad_request"
 	case errors.Is(err, server.ErrBanned):
 		return "banned"
+	case errors.Is(err, ErrAccount):
+		return "account"
+	case errors.Is(err, ErrAccountStore):
+		return "store"
 	}
 	return "other"
 }

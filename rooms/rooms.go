@@ -25,6 +25,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/systems/ai"
 	sysphys "github.com/fiveonit/engine/systems/physics"
 )
@@ -73,6 +74,16 @@ var ErrShuttingDown = errors.New("rooms: shutting down")
 // count and the address: "rooms: too many players joined from one address:
 // 64 from 10.0.0.1".
 var ErrPlayersFrom = errors.New("rooms: too many players joined from one address")
+
+// ErrAccount is a join refused for its account: playing already, here or
+// on another server, or an id the store does not take. It is wrapped with
+// the reason.
+var ErrAccount = errors.New("rooms: account refused")
+
+// ErrAccountStore is a join refused because the account store did not
+// load the account: it did not answer within its claim timeout, or failed.
+// It is wrapped with the reason; the join may be tried again.
+var ErrAccountStore = errors.New("rooms: cannot load your account")
 
 // Options are a room's options, from the query of the request that made it.
 type Options struct {
@@ -151,6 +162,13 @@ type Config struct {
 	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
+	// Accounts, if set, keeps what accounts own (package store): a join
+	// with a token's account claims it before its character comes in
+	// (waiting at most the store's claim timeout, on the joining
+	// goroutine, never the room's), and a join of an account already
+	// playing, here or on another server, is refused. nil: nothing is
+	// kept.
+	Accounts *store.Accounts
 	// Observe, if set, is called in a room's goroutine as the room
 	// starts; the observer it returns (nil: none) is told of each of the
 	// room's ticks and of its end, in that goroutine, where it may read
@@ -250,8 +268,54 @@ func (m *Manager) CanJoin(name string, o Options, who server.Who) error {
 }
 
 // Join joins conn as who to room name, creating the room with o if it does
-// not exist (an existing room keeps its own options).
+// not exist (an existing room keeps its own options). With
+// Config.Accounts, who's account is claimed first (see claim).
 func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
+	if m.cfg.Accounts == nil || who.Account == "" || who.Spectate {
+		return m.joinRoom(name, o, conn, who)
+	}
+	// A join refused anyway claims nothing.
+	if err := m.CanJoin(name, o, who); err != nil {
+		return nil, nil, err
+	}
+	h, err := m.claim(name, who.Account)
+	if err != nil {
+		return nil, nil, err
+	}
+	who.Keep = h
+	r, s, err := m.joinRoom(name, o, conn, who)
+	if err != nil {
+		h.Leave(nil)
+	}
+	return r, s, err
+}
+
+// claim claims account for a join to room name, on the joining goroutine:
+// the store's load, at most its claim timeout, happens before the
+// character comes in, and no room waits for it. The error, for the
+// player, wraps ErrAccount (the account refused) or ErrAccountStore (the
+// store did not load it; its detail is logged, not shown).
+func (m *Manager) claim(name, account string) (*store.Held, error) {
+	h, err := m.cfg.Accounts.Claim(context.Background(), account, name)
+	switch {
+	case err == nil:
+		return h, nil
+	case errors.Is(err, store.ErrPlaying):
+		return nil, fmt.Errorf("%w: %w", ErrAccount, err)
+	case errors.Is(err, store.ErrLeased):
+		return nil, fmt.Errorf("%w: your account is playing on another server", ErrAccount)
+	case errors.Is(err, store.ErrInvalid):
+		return nil, fmt.Errorf("%w: the account id is not one the store takes", ErrAccount)
+	}
+	m.log.Warn("account store: claim failed", "room", name, "account", account, "err", err)
+	if errors.Is(err, store.ErrTimeout) {
+		return nil, fmt.Errorf("%w: the account store did not answer in time; join again later", ErrAccountStore)
+	}
+	return nil, fmt.Errorf("%w: the account store is unavailable; join again later", ErrAccountStore)
+}
+
+// joinRoom is Join once the account is claimed.
+func (m *Manager) joinRoom(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
 	for {
 		// The join itself under m.mu: closeIfEmpty holds it too, so no
 		// join slips in between its check and the close.

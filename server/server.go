@@ -279,6 +279,7 @@ func (g *GameServer) Tick() {
 	g.lastSnap = time.Since(start)
 	for _, s := range g.sessions {
 		g.notify(s)
+		g.persist(s)
 	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 }
@@ -302,6 +303,7 @@ func (g *GameServer) admit() {
 	g.mu.Unlock()
 	for _, s := range joining {
 		if err := g.enter(s); err != nil {
+			g.leaveAccount(s)
 			s.conn.Close(err.Error())
 			g.mu.Lock()
 			g.count--
@@ -342,6 +344,7 @@ func (g *GameServer) enter(s *Session) error {
 	}
 	g.ids.Get(char).Party = g.enterSocial(s, fmt.Sprintf("player %d", s.player))
 	g.seat(char, car, 0)
+	g.loadAccount(s, char)
 	s.char, s.car, s.joined = char, car, true
 	s.charWire = g.ids.Get(char).WireID
 	g.sendWelcome(s, g.ids.Get(car).WireID)
@@ -465,6 +468,7 @@ func (g *GameServer) leave(s *Session, reason string) {
 		return
 	}
 	s.closed = true
+	g.leaveAccount(s)
 	s.conn.Close(reason)
 	g.stats.Leaves++
 	g.mu.Lock()

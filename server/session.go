@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/store"
 )
 
 // Limits on what a client may send. A client over any of them is
@@ -66,6 +67,11 @@ type Who struct {
 	// player there is, or the level's centre while there is none).
 	Spectate bool
 	Watch    uint8
+	// Keep is the account's claim in the account store (rooms makes it
+	// before the join): its character comes in with what the account
+	// kept, and its changes are posted back. nil: nothing is kept (an
+	// anonymous player, a spectator, or a server without a store).
+	Keep *store.Held
 }
 
 // KeyframeReason says why a client was sent a keyframe.
@@ -145,6 +151,7 @@ type Session struct {
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 	social    socialSession  // the social side's: ping, the roster sent
+	kept      store.Account  // the account state last posted to the store (who.Keep)
 }
 
 // sentState is what the session last told its client in text frames, so

@@ -48,10 +48,13 @@ func New(g *server.GameServer, n int, seed uint64) (*Farm, error) {
 	return f, nil
 }
 
-// Add joins one bot.
-func (f *Farm) Add(seed uint64) (*Bot, error) {
+// Add joins one bot, an anonymous player.
+func (f *Farm) Add(seed uint64) (*Bot, error) { return f.AddAs(seed, server.Who{}) }
+
+// AddAs joins one bot as who (an account, its claim in the store).
+func (f *Farm) AddAs(seed uint64, who server.Who) (*Bot, error) {
 	conn := server.NewMemConn(false, 0)
-	s, err := f.G.Join(conn, server.Who{})
+	s, err := f.G.Join(conn, who)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func startServer(t *testing.T, level string) string {
 	addrc := make(chan string, 1)
 	done := make(chan error, 1)
 	c, err := parseFlags([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", level,
-		"-drain", "3s", "-log-level", "warn", "-rtc=true", "-rtc-ips", "127.0.0.1"})
+		"-drain", "3s", "-log-level", "warn", "-rtc=true", "-rtc-ips", "127.0.0.1", "-data", t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

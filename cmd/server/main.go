@@ -35,6 +35,7 @@ import (
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/social/httpmod"
+	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 	"github.com/fiveonit/engine/web"
@@ -64,6 +65,8 @@ type config struct {
 	rtcIPs          string
 	rtcPublicIPs    string
 	rtcPorts        string
+	data            string
+	store           string
 	// logTo is where the logs go; nil is stderr. Not a flag: the tests
 	// set it to read the records back.
 	logTo io.Writer
@@ -95,6 +98,8 @@ var envFlags = [][2]string{
 	{"rtc-ips", "FOI_RTC_IPS"},
 	{"rtc-public-ips", "FOI_RTC_PUBLIC_IPS"},
 	{"rtc-ports", "FOI_RTC_PORTS"},
+	{"data", "FOI_DATA"},
+	{"store", "FOI_STORE"},
 }
 
 // parseFlags reads the flags in args over the environment's defaults
@@ -125,6 +130,8 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.rtcIPs, "rtc-ips", "", "comma-separated local IPs WebRTC gathers host candidates on; empty: every interface's and loopback (env FOI_RTC_IPS)")
 	fs.StringVar(&c.rtcPublicIPs, "rtc-public-ips", "", "comma-separated public IPs announced instead of the host candidates', behind a 1:1 NAT (env FOI_RTC_PUBLIC_IPS)")
 	fs.StringVar(&c.rtcPorts, "rtc-ports", "", "UDP port range MIN-MAX for WebRTC; empty: ephemeral ports (env FOI_RTC_PORTS)")
+	fs.StringVar(&c.data, "data", "data", "directory of the account store's SQLite file, accounts.db, made if missing (env FOI_DATA)")
+	fs.StringVar(&c.store, "store", "", "account store: empty for SQLite in -data, a postgres:// URL for PostgreSQL, none to keep nothing (env FOI_STORE)")
 	if err := envflag.Set(fs, envFlags); err != nil {
 		return c, err
 	}
@@ -211,16 +218,29 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		return err
 	}
 	met := metrics.New()
+	st, where, err := openStore(ctx, c)
+	if err != nil {
+		return err
+	}
+	var accounts *store.Accounts
+	if st != nil {
+		written, stats := met.Store()
+		accounts = store.NewAccounts(st, store.AccountsConfig{Log: log, Written: written})
+		stats(accounts.Stats)
+		defer st.Close()
+	}
 	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
-		DebugAccounts: list(c.debugAccounts), Social: soc,
+		DebugAccounts: list(c.debugAccounts), Social: soc, Accounts: accounts,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
+		closeAccounts(accounts)
 		return err
 	}
 	var rtc *webrtc.Transport
 	if c.rtc {
 		if rtc, err = webrtc.New(rtcOpts); err != nil {
 			m.Shutdown(context.Background(), "server failed to start")
+			closeAccounts(accounts)
 			return err
 		}
 		met.Pending("webrtc", rtc.Pending)
@@ -250,11 +270,15 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
+		m.Shutdown(context.Background(), "server failed to start")
+		closeAccounts(accounts)
 		return err
 	}
 	aln, err := net.Listen("tcp", c.adminAddr)
 	if err != nil {
 		ln.Close()
+		m.Shutdown(context.Background(), "server failed to start")
+		closeAccounts(accounts)
 		return err
 	}
 	srv := &http.Server{Handler: public, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
@@ -262,7 +286,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	go func() { errc <- admin.Serve(aln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "default_level", c.level, "webrtc", c.rtc)
+	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "default_level", c.level, "webrtc", c.rtc, "store", where)
 	if ready != nil {
 		ready(ln.Addr().String(), aln.Addr().String())
 	}
@@ -278,6 +302,12 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	defer cancel()
 	const reason = "server shutting down"
 	rerr := m.Shutdown(dctx, reason)
+	// The rooms closed have posted every player's last state: write it.
+	if accounts != nil {
+		if err := accounts.Close(dctx); err != nil && rerr == nil {
+			rerr = err
+		}
+	}
 	if rtc != nil {
 		if err := rtc.Shutdown(dctx, reason); err != nil && rerr == nil {
 			rerr = err
