@@ -23,6 +23,7 @@ type Welcome struct {
 	Watch     uint8           `json:"watch,omitempty"`    // the player you watch (0: the first)
 	Room      string          `json:"room"`
 	Level     string          `json:"level"`
+	Game      string          `json:"game"`   // the game the room plays (package games)
 	Rules     json.RawMessage `json:"rules"`  // the game's rules (ecs.Rules)
 	Debug     bool            `json:"debug"`  // your debug commands are honoured
 	Acked     bool            `json:"acked"`  // you get acked snapshots (kind 6)
