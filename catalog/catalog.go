@@ -36,10 +36,11 @@ const (
 	KindKey             // opens what answers to its Key tag
 	KindPhone           // the phone a mission talks through
 	KindMission         // a mission's own item (a parcel)
+	KindMisc            // no use of its own (a phone card)
 	kindCount
 )
 
-var kindNames = [kindCount]string{"", "cash", "weapon", "ammo", "thrown", "tool", "consumable", "key", "phone", "mission"}
+var kindNames = [kindCount]string{"", "cash", "weapon", "ammo", "thrown", "tool", "consumable", "key", "phone", "mission", "misc"}
 
 // String returns the kind's name, as the game format spells it.
 func (k Kind) String() string {

@@ -86,6 +86,9 @@ func (g *Game) Check(l *levels.Level) error {
 		}
 	}
 	for i, c := range l.Containers {
+		if len(c.Items) > components.ContainerSlots {
+			return fmt.Errorf("%w: level %s: containers[%d] holds %d stacks, more than a container's %d slots", ErrInvalid, l.Name, i, len(c.Items), components.ContainerSlots)
+		}
 		for k, st := range c.Items {
 			if _, ok := g.Items.ByName(st.Item); !ok {
 				return bad(fmt.Sprintf("containers[%d].items[%d]", i, k), st.Item)
@@ -332,7 +335,7 @@ func checkRules(r *ecs.Rules) error {
 func (d ItemDef) item() (catalog.Item, error) {
 	k, ok := catalog.KindByName(d.Kind)
 	if !ok {
-		return catalog.Item{}, fmt.Errorf("item %q: kind %q is not one of cash, weapon, ammo, thrown, tool, consumable, key, phone, mission", d.Name, d.Kind)
+		return catalog.Item{}, fmt.Errorf("item %q: kind %q is not one of cash, weapon, ammo, thrown, tool, consumable, key, phone, mission, misc", d.Name, d.Kind)
 	}
 	it := catalog.Item{Name: d.Name, Label: d.Label, Kind: k, Stack: d.Stack, Ammo: d.Ammo, Heal: d.Heal, Key: d.Key, Persist: d.Persist, Mission: d.Mission}
 	if d.Weapon != "" {

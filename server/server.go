@@ -111,7 +111,8 @@ type GameServer struct {
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
 	due      []*Session    // the sessions whose snapshot is due this tick
 	enc      *encoders
-	text     []byte // the text frame being sent, reused: see sendTextBytes
+	text     []byte                  // the text frame being sent, reused: see sendTextBytes
+	items    []textframe.WelcomeItem // the catalog for the welcome, made once
 
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
@@ -119,6 +120,8 @@ type GameServer struct {
 	ids      generic.Map1[components.Identity]
 	health   generic.Map1[components.Health]
 	wanted   generic.Map2[components.Wanted, components.Cash]
+	inv      generic.Map1[components.Inventory]
+	boxes    generic.Map1[components.Container]
 	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
 }
@@ -170,6 +173,8 @@ func New(cfg Config) (*GameServer, error) {
 		ids:      generic.NewMap1[components.Identity](w.Arche),
 		health:   generic.NewMap1[components.Health](w.Arche),
 		wanted:   generic.NewMap2[components.Wanted, components.Cash](w.Arche),
+		inv:      generic.NewMap1[components.Inventory](w.Arche),
+		boxes:    generic.NewMap1[components.Container](w.Arche),
 		links:    generic.NewMap1[components.TrailerLink](w.Arche),
 		trailers: generic.NewFilter1[components.TrailerLink](),
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
@@ -179,6 +184,7 @@ func New(cfg Config) (*GameServer, error) {
 		Level:     cfg.Level,
 		Static:    st,
 		SafeZones: cfg.Rules.SafeZones,
+		Prices:    cfg.Game.Price,
 		Input:     ecs.SystemFunc(g.applyInputs),
 		Arena:     g.arena,
 	})
@@ -186,6 +192,7 @@ func New(cfg Config) (*GameServer, error) {
 		return nil, err
 	}
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
+	g.items = g.welcomeItems()
 	return g, nil
 }
 
@@ -365,6 +372,7 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
 		Zones: welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
+		Items: g.items,
 	})
 }
 

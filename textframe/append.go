@@ -58,10 +58,15 @@ func (f *StatusFrame) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// appendType opens the object with its "type". A type that JSON must
-// escape (never one of this package's) goes through json.Marshal.
+// appendType opens the object with its "type".
 func appendType(b []byte, t string) []byte {
 	b = append(b, `{"type":`...)
+	return appendString(b, t)
+}
+
+// appendString appends s as a JSON string. A string that JSON must escape
+// (never a type or a level's id) goes through json.Marshal.
+func appendString(b []byte, t string) []byte {
 	for i := 0; i < len(t); i++ {
 		if c := t[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			q, _ := json.Marshal(t)

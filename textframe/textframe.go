@@ -30,6 +30,7 @@ type Welcome struct {
 	Tick      uint64          `json:"tick"`   // the server's tick now
 	Consts    WelcomeConsts   `json:"consts"` //
 	Zones     []WelcomeZone   `json:"zones,omitempty"`
+	Items     []WelcomeItem   `json:"items,omitempty"` // the room's item catalog, by id (items.go)
 }
 
 // WelcomeConsts are the protocol constants a client needs.
@@ -91,10 +92,11 @@ type ErrorFrame struct {
 	Error string `json:"error"`
 }
 
-// Command is a text frame from a client: a debug command or a phone
-// command. Unknown fields are refused.
+// Command is a text frame from a client: a debug command, a phone command,
+// a mode switch, or an item command (items.go lists them). Unknown fields
+// are refused.
 type Command struct {
-	Type string `json:"type"` // "debug", "phone" or "mode"
+	Type string `json:"type"` // "debug", "phone", "mode", or an item command: "pickup", "drop", "use", "move", "open", "take", "put", "close", "buy"
 	ID   uint32 `json:"id,omitempty"`
 	Cmd  string `json:"cmd"`
 	// Arguments, by command.
@@ -107,6 +109,15 @@ type Command struct {
 	Target  uint16   `json:"target,omitempty"` // a wire id; 0 is yourself
 	Stars   *uint8   `json:"stars,omitempty"`
 	Value   string   `json:"value,omitempty"`
+	// Slot, To and Count, for an item command: an inventory's or a
+	// container's slot (from 0), the slot to move to, how many (0 or
+	// none: all; a buy's default is one). Item is an item's name (buy, and
+	// the debug command give-item); Place a level's container or shop id.
+	Slot  *int   `json:"slot,omitempty"`
+	To    *int   `json:"to,omitempty"`
+	Count int    `json:"count,omitempty"`
+	Item  string `json:"item,omitempty"`
+	Place string `json:"place,omitempty"`
 	// Acked, for a "mode" frame: switch to the acked snapshots (true) or
 	// the ordered ones (false); the first frame of the new kind is a
 	// keyframe.
