@@ -7,6 +7,8 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/textframe"
 	"github.com/mlange-42/arche/generic"
 )
@@ -162,4 +164,216 @@ func looseWire(g *GameServer, item components.ItemID) uint16 {
 		}
 	}
 	return 0
+}
+
+// place puts s's character on foot at (x, y), facing yaw.
+func place(g *GameServer, s *Session, x, y, yaw float32) {
+	getOut(g, s)
+	pose, vel := g.poses.Get(s.char)
+	pose.Pos.X, pose.Pos.Y, pose.Rot = x, y, components.YawQuat(yaw)
+	*vel = components.Velocity{}
+}
+
+// hold runs n ticks with p sending d and the others nothing.
+func hold(g *GameServer, d components.Drive, n int, p *probe, others ...*probe) {
+	for i := 0; i < n; i++ {
+		p.send(d)
+		for _, o := range others {
+			o.send(components.Drive{})
+		}
+		g.Tick()
+	}
+	p.read()
+	for _, o := range others {
+		o.read()
+	}
+}
+
+// TestSafeZoneOfTheGame: a zone the game's rules make safe reaches the
+// damage system: in city-jobs nobody is hurt in the police car park, in
+// free roam (where it is only restricted) a round there hurts.
+func TestSafeZoneOfTheGame(t *testing.T) {
+	for _, c := range []struct {
+		game     string
+		wantHurt bool
+	}{{"free-roam", true}, {"city-jobs", false}} {
+		t.Run(c.game, func(t *testing.T) {
+			g := newGame(t, "main-city", c.game)
+			a, b := join(t, g, Who{Debug: true}), join(t, g, Who{})
+			ticks(g, a, 3)
+			b.read()
+			var lot [2]float32
+			for _, z := range g.cfg.Level.Zones {
+				if z.ID == "police-lot" {
+					for _, p := range z.Polygon {
+						lot[0] += p.X / float32(len(z.Polygon))
+						lot[1] += p.Y / float32(len(z.Polygon))
+					}
+				}
+			}
+			place(g, a.s, lot[0], lot[1], 0)
+			place(g, b.s, lot[0]+4, lot[1], 0)
+			for _, cmd := range []string{
+				`{"type":"debug","cmd":"give-item","item":"pistol"}`,
+				`{"type":"debug","cmd":"give-item","item":"pistol-ammo","count":20}`,
+				`{"type":"use","slot":0}`,
+			} {
+				if r := reply(t, g, a, cmd); !r.OK {
+					t.Fatalf("%s: %+v", cmd, r)
+				}
+			}
+			hold(g, components.Drive{Held: components.BtnFire}, 30, a, b)
+			shots := 0
+			for _, ev := range a.events {
+				if ev.Kind == uint8(components.EventShot) {
+					shots++
+				}
+			}
+			if shots == 0 {
+				t.Fatal("no shot fired")
+			}
+			if hurt := g.health.Get(b.s.char).HP < 100; hurt != c.wantHurt {
+				t.Fatalf("hurt %v, want %v", hurt, c.wantHurt)
+			}
+		})
+	}
+}
+
+// TestItemsScenario plays the issue's scenario on main-city: buy at the
+// corner shop, pick up the yard's crowbar, store it in the yard's locker
+// (its key from the debug command), throw a grenade that blows where both
+// clients see it, then reset the level: the crowbar lies where it lay, the
+// locker is shut, locked and holds what the level put in it, the item a
+// player dropped is gone; what the players carry stays theirs.
+func TestItemsScenario(t *testing.T) {
+	g := newGame(t, "main-city", "free-roam")
+	a, b := join(t, g, Who{Debug: true}), join(t, g, Who{})
+	ticks(g, a, 3)
+	b.read()
+	w := g.World()
+	id := func(name string) components.ItemID { i, _ := w.Items.ByName(name); return i }
+	do := func(p *probe, cmd string) {
+		t.Helper()
+		if r := reply(t, g, p, cmd); !r.OK {
+			t.Fatalf("%s: %+v", cmd, r)
+		}
+	}
+	refused := func(p *probe, cmd, want string) {
+		t.Helper()
+		if r := reply(t, g, p, cmd); r.OK || r.Error != want {
+			t.Fatalf("%s: %+v, want %q", cmd, r, want)
+		}
+	}
+
+	// Buy two waters at the corner shop's counter.
+	shop := g.cfg.Level.Shops[0]
+	place(g, a.s, shop.Pos.X, shop.Pos.Y-2, 1.57)
+	cash := inventory(t, a).Cash
+	do(a, `{"type":"buy","place":"corner-shop","item":"water","count":2}`)
+	refused(a, `{"type":"buy","place":"corner-shop","item":"pistol"}`, "not sold here: corner-shop sells [water snack bandage phone-card]")
+	ticks(g, a, 3)
+	if inv := inventory(t, a); inv.Slots[0].Item != id("water") || inv.Slots[0].Count != 2 || inv.Cash != cash-2*g.cfg.Game.Prices[0].Price {
+		t.Fatalf("after the buy: %+v (cash was %d)", inv, cash)
+	}
+	place(g, a.s, shop.Pos.X+20, shop.Pos.Y-2, 0)
+	refused(a, `{"type":"buy","place":"corner-shop","item":"water"}`, "too far away: the corner-shop counter is 20.1 m away, reach is 2.5 m")
+
+	// Pick up the yard's crowbar.
+	crowbarAt := g.cfg.Level.Pickups[1].Pos
+	place(g, a.s, crowbarAt.X, crowbarAt.Y+1, 0)
+	ticks(g, a, 1)
+	wid := looseWire(g, id("crowbar"))
+	do(a, fmt.Sprintf(`{"type":"pickup","target":%d}`, wid))
+	if looseWire(g, id("crowbar")) != 0 {
+		t.Fatal("the crowbar still lies there")
+	}
+
+	// Store it in the yard's locker: locked, a crowbar does not force a
+	// locker, the key does.
+	locker := g.cfg.Level.Containers[4]
+	place(g, a.s, locker.Pos.X-1.5, locker.Pos.Y, 0)
+	refused(a, `{"type":"open","place":"yard-locker"}`, `locked: the locker opens with the "yard" key`)
+	do(a, `{"type":"debug","cmd":"give-item","item":"yard-key"}`)
+	do(a, `{"type":"open","place":"yard-locker"}`)
+	ticks(g, a, 3)
+	if m := a.lastText("container"); m == nil || m["id"] != "yard-locker" {
+		t.Fatalf("container frame %v", m)
+	}
+	do(a, `{"type":"put","slot":1}`)  // the crowbar
+	do(a, `{"type":"take","slot":0}`) // the SMG
+	ticks(g, a, 3)
+	box := g.boxes.Get(systems.Items(w).Container(4))
+	if box.Slots[2].Item != id("crowbar") || inventory(t, a).Slots[1].Item != id("smg") {
+		t.Fatalf("locker %+v, inventory %+v", box.Slots, inventory(t, a).Slots)
+	}
+	do(a, `{"type":"drop","slot":0,"count":1}`) // a water left in the yard
+
+	// A grenade: the pin held through the ticks, thrown on release, seen
+	// by both clients, blowing after its fuse.
+	do(a, `{"type":"debug","cmd":"give-item","item":"grenade"}`)
+	place(g, b.s, locker.Pos.X-30, locker.Pos.Y-30, 0)
+	hold(g, components.Drive{Held: components.BtnPin, LookYaw: -1.57}, 20, a, b)
+	if n := countKind(g, components.KindProjectile); n != 0 {
+		t.Fatal("thrown with the pin held")
+	}
+	hold(g, components.Drive{LookYaw: -1.57}, 6, a, b)
+	if n := countKind(g, components.KindProjectile); n != 1 {
+		t.Fatalf("%d projectiles after the release", n)
+	}
+	seen := func(p *probe, kind uint8) bool {
+		for _, e := range p.dec.Snapshot().Entities {
+			if e.Kind == kind {
+				return true
+			}
+		}
+		return false
+	}
+	if !seen(a, wire.KindProjectile) {
+		t.Fatal("the thrower's client does not see the grenade")
+	}
+	hold(g, components.Drive{}, 3*ecs.TickRate, a, b)
+	blasts := func(p *probe) int {
+		n := 0
+		for _, ev := range p.events {
+			if ev.Kind == uint8(components.EventBlast) {
+				n++
+			}
+		}
+		return n
+	}
+	if blasts(a) != 1 || countKind(g, components.KindProjectile) != 0 {
+		t.Fatalf("%d blasts seen, %d projectiles left", blasts(a), countKind(g, components.KindProjectile))
+	}
+	if !seen(b, wire.KindItem) {
+		t.Fatal("loose items are sent to every client, however far")
+	}
+
+	// The level reset puts everything back.
+	do(a, `{"type":"debug","cmd":"reset-level"}`)
+	ticks(g, a, 3)
+	box = g.boxes.Get(systems.Items(w).Container(4))
+	if !box.Locked || box.Slots[0].Item != id("smg") || box.Slots[2].Item != 0 || !g.inv.Get(a.s.char).Open.IsZero() {
+		t.Fatalf("after the reset the locker is %+v", box)
+	}
+	if looseWire(g, id("crowbar")) == 0 || looseWire(g, id("water")) != 0 {
+		t.Fatal("the crowbar is not back, or the dropped water still lies")
+	}
+	if m := a.lastText("container"); m == nil || m["id"] != "" {
+		t.Fatalf("no frame saying the locker shut: %v", m)
+	}
+	if inventory(t, a).Slots[1].Item != id("smg") {
+		t.Fatal("a reset took what the player carries")
+	}
+}
+
+func countKind(g *GameServer, k components.Kind) int {
+	f := generic.NewFilter1[components.Kind]()
+	q := f.Query(g.w.Arche)
+	n := 0
+	for q.Next() {
+		if *q.Get() == k {
+			n++
+		}
+	}
+	return n
 }
