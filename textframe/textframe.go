@@ -1,8 +1,9 @@
 // Package textframe defines the protocol's text frames: JSON objects with a
 // "type", sent on the reliable channel (the welcome, the clock, Wanted and
-// status updates, replies and errors from the server; debug and phone
-// commands from a client). The binary frames are package netsync/wire's.
-// Each frame is documented on its type below, field by field.
+// status updates, the inventory and container frames, replies and errors
+// from the server; debug, phone and item commands from a client). The
+// binary frames are package netsync/wire's. Each frame is documented on its
+// type, field by field: here, and in items.go for what players hold.
 package textframe
 
 import (
@@ -79,9 +80,9 @@ type StatusFrame struct {
 
 // ReplyFrame answers a command: OK, or the reason it was refused.
 type ReplyFrame struct {
-	Type  string `json:"type"` // "reply"
-	ID    uint32 `json:"id,omitempty"`
-	Cmd   string `json:"cmd"`
+	Type  string `json:"type"`         // "reply"
+	ID    uint32 `json:"id,omitempty"` // the command's id
+	Cmd   string `json:"cmd"`          // the command's cmd; an item command's type
 	OK    bool   `json:"ok"`
 	Error string `json:"error,omitempty"`
 }

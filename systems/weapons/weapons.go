@@ -95,9 +95,11 @@ type System struct {
 	isPlayer generic.Map1[components.Player]
 	aim      generic.Map2[components.Pose, components.Drive]
 	inv      generic.Map1[components.Inventory]
+	acts     generic.Map1[components.PersonAction]
 	last     []fired // by entity index: the last round and the pin of each person
 	shooters []shooter
 	throws   []throw
+	pulls    []ecs.Entity // who began to hold BtnPin this tick
 }
 
 type fired struct {
@@ -128,6 +130,7 @@ func New(w *ecs.World) *System {
 		isPlayer: generic.NewMap1[components.Player](w.Arche),
 		aim:      generic.NewMap2[components.Pose, components.Drive](w.Arche),
 		inv:      generic.NewMap1[components.Inventory](w.Arche),
+		acts:     generic.NewMap1[components.PersonAction](w.Arche),
 	}
 	s.people.Register(w.Arche)
 	return s
@@ -162,7 +165,7 @@ func drawn(w *ecs.World, inv *components.Inventory, in uint8) uint8 {
 // tick, shooters and throwers by wire id.
 func (s *System) Update(w *ecs.World) {
 	tick := w.Tick()
-	s.shooters, s.throws = s.shooters[:0], s.throws[:0]
+	s.shooters, s.throws, s.pulls = s.shooters[:0], s.throws[:0], s.pulls[:0]
 	q := s.people.Query(w.Arche)
 	for q.Next() {
 		act, drive := q.Get()
@@ -171,7 +174,9 @@ func (s *System) Update(w *ecs.World) {
 		inv := s.inv.Get(e)
 		onFoot := act.Act == components.ActOnFoot && hp.HP > 0 && seated.Vehicle.IsZero()
 		if f := s.pinOf(e); f != nil {
-			s.pin(w, f, act, drive, inv, id.WireID, onFoot, tick)
+			s.pin(f, act, drive, id.WireID, onFoot, tick)
+		} else if drive.Held&components.BtnPin != 0 && onFoot && inv != nil {
+			s.pulls = append(s.pulls, e)
 		}
 		if drive.Pressed&components.BtnWeapon != 0 && onFoot {
 			act.Weapon = drawn(w, inv, act.Weapon)
@@ -211,9 +216,9 @@ func (s *System) pinOf(e ecs.Entity) *fired {
 	return nil
 }
 
-// pin pulls the pin of a person holding BtnPin with a grenade, and throws
-// it on release; f is nil for a person with no pin out yet.
-func (s *System) pin(w *ecs.World, f *fired, act *components.PersonAction, drive *components.Drive, inv *components.Inventory, wid uint16, onFoot bool, tick uint64) {
+// pin keeps the pin of f's person out while BtnPin is held and throws the
+// grenade on its release.
+func (s *System) pin(f *fired, act *components.PersonAction, drive *components.Drive, wid uint16, onFoot bool, tick uint64) {
 	held := drive.Held&components.BtnPin != 0
 	switch {
 	case held && onFoot:
@@ -246,7 +251,8 @@ func (s *System) fire(w *ecs.World) {
 }
 
 // throw makes the tick's thrown grenades, by wire id, with the query
-// closed, and pulls the pins of the people who began to hold BtnPin.
+// closed, and pulls the pins of the people who began to hold BtnPin with a
+// grenade.
 func (s *System) throw(w *ecs.World, tick uint64) {
 	slices.SortFunc(s.throws, func(a, b throw) int { return int(a.wid) - int(b.wid) })
 	for _, th := range s.throws {
@@ -269,21 +275,11 @@ func (s *System) throw(w *ecs.World, tick uint64) {
 	}
 	// Pins are pulled after the throws, so that a pin pulled this tick is
 	// not thrown in it.
-	q := s.people.Query(w.Arche)
-	for q.Next() {
-		act, drive := q.Get()
-		if drive.Held&components.BtnPin == 0 || act.Act != components.ActOnFoot {
+	for _, e := range s.pulls {
+		if !holds(w, s.inv.Get(e), components.WeaponGrenade) {
 			continue
 		}
-		e := q.Entity()
-		if f := s.pinOf(e); f != nil {
-			continue
-		}
-		_, hp, seated := s.person.Get(e)
-		inv := s.inv.Get(e)
-		if hp.HP == 0 || !seated.Vehicle.IsZero() || !holds(w, inv, components.WeaponGrenade) || inv == nil {
-			continue
-		}
+		act := s.acts.Get(e)
 		f := s.lastOf(e)
 		f.pin, f.prev = tick+1, act.Weapon
 		act.Weapon = components.WeaponGrenade
