@@ -2,6 +2,8 @@ package items_test
 
 import (
 	"errors"
+	"maps"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/fiveonit/engine/components"
@@ -390,6 +392,69 @@ func TestBuy(t *testing.T) {
 		}
 		if *r.inv.Get(p) != inv || r.cash(p) != cash {
 			t.Fatalf("%s: a refused buy changed something", c.name)
+		}
+	}
+}
+
+// TestTwoAtOneContainer: two players at one container take and put at
+// random, in turn, 2,000 times: after every act, of every item, the
+// container and the two inventories hold together what they held at the
+// start; nothing doubled, nothing lost.
+func TestTwoAtOneContainer(t *testing.T) {
+	r := newRig(t, "free-roam")
+	a, b := r.player(t, 0, 9), r.player(t, 1, 9)
+	for _, p := range []ecs.Entity{a, b} {
+		if err := r.it.Give(r.w, p, "medkit", 3); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.it.Give(r.w, p, "pistol-ammo", 200); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.it.Open(r.w, p, "crate-open"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	box := r.it.Container(0)
+	total := func() map[components.ItemID]int {
+		m := map[components.ItemID]int{}
+		for _, s := range r.box.Get(box).Slots {
+			m[s.Item] += int(s.Count)
+		}
+		for _, p := range []ecs.Entity{a, b} {
+			for _, s := range r.inv.Get(p).Slots {
+				m[s.Item] += int(s.Count)
+			}
+		}
+		delete(m, 0)
+		return m
+	}
+	cash := r.cash(a) + r.cash(b) + 250 // the crate's cash
+	want := total()
+	delete(want, r.id("cash"))
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 2000; i++ {
+		p := []ecs.Entity{a, b}[rng.IntN(2)]
+		slot, n := rng.IntN(components.ContainerSlots+2)-1, rng.IntN(130)-2
+		var err error
+		if rng.IntN(2) == 0 {
+			err = r.it.Take(r.w, p, slot, n)
+		} else {
+			err = r.it.Put(r.w, p, slot, n)
+		}
+		got := total()
+		delete(got, r.id("cash"))
+		if !maps.Equal(got, want) {
+			t.Fatalf("act %d (%v): items %v, want %v", i, err, got, want)
+		}
+		left := r.box.Get(box).Slots
+		boxCash := 0
+		for _, s := range left {
+			if s.Item == r.id("cash") {
+				boxCash += int(s.Count)
+			}
+		}
+		if c := r.cash(a) + r.cash(b) + int64(boxCash); c != cash {
+			t.Fatalf("act %d: cash %d, want %d", i, c, cash)
 		}
 	}
 }
