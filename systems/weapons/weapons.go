@@ -170,10 +170,15 @@ func (s *System) Update(w *ecs.World) {
 	for q.Next() {
 		act, drive := q.Get()
 		e := q.Entity()
+		f := s.pinOf(e)
+		if f == nil && act.Weapon == components.WeaponNone &&
+			drive.Pressed&components.BtnWeapon == 0 && drive.Held&components.BtnPin == 0 {
+			continue // most people: nothing in hand, nothing asked
+		}
 		id, hp, seated := s.person.Get(e)
 		inv := s.inv.Get(e)
 		onFoot := act.Act == components.ActOnFoot && hp.HP > 0 && seated.Vehicle.IsZero()
-		if f := s.pinOf(e); f != nil {
+		if f != nil {
 			s.pin(f, act, drive, id.WireID, onFoot, tick)
 		} else if drive.Held&components.BtnPin != 0 && onFoot && inv != nil {
 			s.pulls = append(s.pulls, e)
@@ -192,7 +197,7 @@ func (s *System) Update(w *ecs.World) {
 			continue
 		}
 		gun := Guns[act.Weapon]
-		f := s.lastOf(e)
+		f = s.lastOf(e)
 		if f.tick != 0 && tick+1-f.tick < gun.Every {
 			continue
 		}
