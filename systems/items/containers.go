@@ -157,18 +157,9 @@ func (s *System) Put(w *ecs.World, e ecs.Entity, i, n int) error {
 	if err != nil {
 		return err
 	}
-	st, err := slot(inv, i)
+	st, n, err := portion(w, inv, i, n)
 	if err != nil {
 		return err
-	}
-	if st.Item == 0 {
-		return fmt.Errorf("%w: slot %d", ErrEmpty, i)
-	}
-	if n, err = count(n, int(st.Count)); err != nil {
-		return err
-	}
-	if isPhoneSlot(w, i) {
-		return ErrPhone
 	}
 	to := -1
 	for k := range box.Slots {

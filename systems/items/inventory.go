@@ -18,12 +18,9 @@ func (s *System) Use(w *ecs.World, e ecs.Entity, i int) error {
 	if err != nil {
 		return err
 	}
-	st, err := slot(inv, i)
+	st, err := filled(inv, i)
 	if err != nil {
 		return err
-	}
-	if st.Item == 0 {
-		return fmt.Errorf("%w: slot %d", ErrEmpty, i)
 	}
 	it := w.Items.Get(st.Item)
 	if it == nil {
@@ -123,18 +120,9 @@ func (s *System) Drop(w *ecs.World, e ecs.Entity, i, n int) error {
 	if err != nil {
 		return err
 	}
-	st, err := slot(inv, i)
+	st, n, err := portion(w, inv, i, n)
 	if err != nil {
 		return err
-	}
-	if st.Item == 0 {
-		return fmt.Errorf("%w: slot %d", ErrEmpty, i)
-	}
-	if n, err = count(n, int(st.Count)); err != nil {
-		return err
-	}
-	if isPhoneSlot(w, i) {
-		return ErrPhone
 	}
 	item := st.Item
 	pos := s.poses.Get(e).Pos

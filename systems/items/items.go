@@ -262,6 +262,32 @@ func slot(inv *components.Inventory, i int) (*components.Stack, error) {
 	return &inv.Slots[i], nil
 }
 
+// filled returns slot i of inv, refusing an index out of range and an
+// empty slot.
+func filled(inv *components.Inventory, i int) (*components.Stack, error) {
+	st, err := slot(inv, i)
+	if err == nil && st.Item == 0 {
+		err = fmt.Errorf("%w: slot %d", ErrEmpty, i)
+	}
+	return st, err
+}
+
+// portion returns slot i of inv and n of it resolved (0: all), refusing
+// the phone's slot: what a drop or a put takes.
+func portion(w *ecs.World, inv *components.Inventory, i, n int) (*components.Stack, int, error) {
+	st, err := filled(inv, i)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n, err = count(n, int(st.Count)); err != nil {
+		return nil, 0, err
+	}
+	if isPhoneSlot(w, i) {
+		return nil, 0, ErrPhone
+	}
+	return st, n, nil
+}
+
 // count resolves a command's count against what there is: 0 is all of it,
 // more than there is an error.
 func count(n, have int) (int, error) {
