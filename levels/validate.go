@@ -84,6 +84,10 @@ func (v *validator) fail(path, format string, args ...any) {
 
 func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
 
+// ValidName reports whether s is a valid name of the format: a level's
+// ids, key tags and item ids, and the games' names.
+func ValidName(s string) bool { return validName(s) }
+
 // validName reports whether s is a valid id: 1..MaxIDLen bytes of a-z, 0-9,
 // '-', '_' and '.', starting with a letter or digit.
 func validName(s string) bool {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
@@ -93,12 +94,13 @@ type Counts struct {
 
 // Handler returns the routes: GET /rooms/{name} joins over a WebSocket,
 // POST /rooms/{name}/rtc joins over WebRTC (the offer in, the answer out:
-// package transport/webrtc), GET /rooms lists the rooms, GET
-// /levels/{name} returns a level's JSON.
+// package transport/webrtc), GET /rooms lists the rooms, GET /games the
+// games a room may play (GameList), GET /levels/{name} returns a level's
+// JSON.
 // The query of a join: token (a join token; without one the player is
 // "player N"), acked=1 (ask for the acked snapshots), spectate=1 and
 // watch=N (watch player N without a character), and the options of a new
-// room: level, traffic, pedestrians.
+// room: level, game, traffic, pedestrians.
 func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /rooms/{name}", func(w http.ResponseWriter, r *http.Request) { m.serveJoin(w, r, hc) })
@@ -106,6 +108,10 @@ func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 	mux.HandleFunc("GET /rooms", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(m.List())
+	})
+	mux.HandleFunc("GET /games", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(GameList())
 	})
 	mux.HandleFunc("GET /levels/{name}", func(w http.ResponseWriter, r *http.Request) {
 		b, err := levels.Raw(strings.TrimSuffix(r.PathValue("name"), ".json"))
@@ -349,4 +355,20 @@ func checkOrigin(r *http.Request, o websocket.Options) error {
 		}
 	}
 	return fmt.Errorf("origin %q may not join this server", u.Host)
+}
+
+// GameInfo describes a game for the lobby.
+type GameInfo struct {
+	Name        string `json:"name"`
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+// GameList returns the built-in games, by name.
+func GameList() []GameInfo {
+	out := []GameInfo{}
+	for _, g := range games.All() {
+		out = append(out, GameInfo{Name: g.Name, Label: g.Label, Description: g.Description})
+	}
+	return out
 }

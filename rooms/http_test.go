@@ -283,6 +283,7 @@ func TestJoinTokens(t *testing.T) {
 		{"forged", "?token=" + forged, "bad signature"},
 		{"garbage", "?token=xyz", "malformed"},
 		{"bad level", "?level=nowhere", "unknown level"},
+		{"bad game", "?game=deathmatch", "unknown game \"deathmatch\" (games: city-jobs, free-roam)"},
 		{"bad traffic", "?traffic=-3", "traffic must be"},
 	}
 	for _, c := range cases {

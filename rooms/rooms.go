@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/server"
@@ -88,6 +89,7 @@ var ErrAccountStore = errors.New("rooms: cannot load your account")
 // Options are a room's options, from the query of the request that made it.
 type Options struct {
 	Level       string // an embedded level's name
+	Game        string // a built-in game's name (package games); "": the manager's default
 	Traffic     int    // ambient cars; -1: the rules' or the level's
 	Pedestrians int    // pedestrians kept around the players; -1: the default
 	// From is the address (host) of the client whose join makes the room,
@@ -97,8 +99,9 @@ type Options struct {
 	From string
 }
 
-// ParseOptions reads a room's options from a query: level, traffic and
-// pedestrians. Missing ones are the defaults (level def).
+// ParseOptions reads a room's options from a query: level, game, traffic
+// and pedestrians. Missing ones are the defaults (level def, the manager's
+// game). An unknown level or game is an error that names the known ones.
 func ParseOptions(q url.Values, def string) (Options, error) {
 	o := Options{Level: def, Traffic: -1, Pedestrians: -1}
 	if l := q.Get("level"); l != "" {
@@ -106,6 +109,12 @@ func ParseOptions(q url.Values, def string) (Options, error) {
 			return o, fmt.Errorf("rooms: unknown level %q (levels: %s)", l, strings.Join(levels.Names(), ", "))
 		}
 		o.Level = l
+	}
+	if g := q.Get("game"); g != "" {
+		if _, err := games.Lookup(g); err != nil {
+			return o, fmt.Errorf("rooms: %w", err)
+		}
+		o.Game = g
 	}
 	var err error
 	if o.Traffic, err = count(q, "traffic", MaxTraffic); err != nil {
@@ -136,6 +145,9 @@ type Config struct {
 	// DefaultLevel is the default room's level, and any new room's when its
 	// request names none.
 	DefaultLevel string
+	// DefaultGame is the default room's game, and any new room's when its
+	// request names none ("": games.Default).
+	DefaultGame string
 	// Grace is how long a room other than the default stays open empty.
 	Grace time.Duration
 	// Debug honours every client's debug commands (FOI_DEBUG=1).
@@ -220,6 +232,12 @@ func NewManager(cfg Config) (*Manager, error) {
 	}
 	if cfg.DefaultLevel == "" {
 		cfg.DefaultLevel = "main-city"
+	}
+	if cfg.DefaultGame == "" {
+		cfg.DefaultGame = games.Default
+	}
+	if _, err := games.Lookup(cfg.DefaultGame); err != nil {
+		return nil, fmt.Errorf("rooms: default game: %w", err)
 	}
 	if cfg.Grace <= 0 {
 		cfg.Grace = 30 * time.Second
@@ -461,7 +479,7 @@ func (m *Manager) make(name string, o Options) error {
 	}
 	m.rooms[name] = r
 	go r.run() // its wg.Done is run's
-	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians, "from", o.From)
+	r.log.Info("room opened", "level", o.Level, "game", r.Options.Game, "traffic", r.traffic, "pedestrians", r.pedestrians, "from", o.From)
 	return nil
 }
 
@@ -479,14 +497,24 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules := RulesFor(l)
+	if o.Game == "" {
+		o.Game = m.cfg.DefaultGame
+	}
+	game, err := games.Lookup(o.Game)
+	if err != nil {
+		return nil, fmt.Errorf("rooms: %w", err)
+	}
+	if err := game.Check(l); err != nil {
+		return nil, fmt.Errorf("rooms: %w", err)
+	}
+	rules := game.ForLevel(l)
 	if o.Traffic >= 0 {
 		rules.Traffic = o.Traffic
 	}
 	if o.Pedestrians >= 0 {
 		rules.Pedestrians = o.Pedestrians
 	}
-	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
+	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Game: game, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
 		DebugAccounts: m.cfg.DebugAccounts, Social: m.cfg.Social,
 		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
 	if err != nil {
@@ -543,15 +571,6 @@ func (m *Manager) canMake(name, from string) error {
 	return nil
 }
 
-// RulesFor returns the rules a room on level l plays: free roam on a city,
-// a quiet sandbox with damage on a test-* level.
-func RulesFor(l *levels.Level) ecs.Rules {
-	if strings.HasPrefix(l.Name, "test-") {
-		return ecs.Rules{Name: "test", PlayersHurt: "on", Respawn: "hospital", Traffic: -1, Pedestrians: -1, GhostSeconds: 3, ClockStart: 12 * 60}
-	}
-	return ecs.FreeRoam()
-}
-
 // seedOf gives each room name its own seed, the same on every run.
 func seedOf(name string) uint64 {
 	h := uint64(14695981039346656037)
@@ -565,6 +584,7 @@ func seedOf(name string) uint64 {
 type RoomInfo struct {
 	Name        string `json:"name"`
 	Level       string `json:"level"`
+	Game        string `json:"game"`
 	Players     int    `json:"players"`
 	Traffic     int    `json:"traffic"`     // ambient cars the room keeps: its option, else its level's
 	Pedestrians int    `json:"pedestrians"` // pedestrians it keeps around the players: likewise
@@ -667,7 +687,7 @@ func (r *Room) Server() *server.GameServer { return r.gs }
 
 // Info returns the room's description.
 func (r *Room) Info() RoomInfo {
-	return RoomInfo{Name: r.Name, Level: r.Options.Level, Players: r.gs.Players(), Traffic: r.traffic,
+	return RoomInfo{Name: r.Name, Level: r.Options.Level, Game: r.Options.Game, Players: r.gs.Players(), Traffic: r.traffic,
 		Pedestrians: r.pedestrians, Ticks: r.ticks.Load(), Overruns: r.overruns.Load()}
 }
 

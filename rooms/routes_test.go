@@ -13,21 +13,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
-// TestLobbyRoutes: GET /rooms lists the rooms with their level, players
-// and options (what the page's lobby shows), and GET /levels/{name} gives
-// a level's JSON (what the page draws), 404 for a level that is not there.
+// TestLobbyRoutes: GET /rooms lists the rooms with their level, game,
+// players and options (what the page's lobby shows), GET /games the games
+// a room may play, and GET /levels/{name} gives a level's JSON (what the
+// page draws), 404 for a level that is not there.
 func TestLobbyRoutes(t *testing.T) {
 	_, wsURL := newHTTP(t)
 	base := "http" + strings.TrimPrefix(wsURL, "ws")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := websocket.Dial(ctx, wsURL+"/rooms/lobby-test?level=test-flat&traffic=0&pedestrians=7")
+	c, err := websocket.Dial(ctx, wsURL+"/rooms/lobby-test?level=test-flat&game=city-jobs&traffic=0&pedestrians=7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +55,16 @@ func TestLobbyRoutes(t *testing.T) {
 			break
 		}
 	}
-	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Players: 1, Traffic: 0, Pedestrians: 7}
+	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Game: "city-jobs", Players: 1, Traffic: 0, Pedestrians: 7}
 	got.Ticks, got.Overruns = 0, 0
 	if got != want {
 		t.Fatalf("GET /rooms lists %+v, want %+v", got, want)
+	}
+
+	var gl []GameInfo
+	getJSON(t, base+"/games", &gl)
+	if len(gl) != 2 || gl[0].Name != "city-jobs" || gl[1].Name != "free-roam" || gl[1].Label == "" || gl[1].Description == "" {
+		t.Fatalf("GET /games lists %+v", gl)
 	}
 
 	resp, err := http.Get(base + "/levels/test-flat")
@@ -448,5 +456,14 @@ func TestPlayersFrom(t *testing.T) {
 	defer m.mu.Unlock()
 	if len(m.players) != 0 {
 		t.Errorf("after the shutdown, players still counted: %v", m.players)
+	}
+}
+
+// TestDefaultGameMustExist: a manager whose default game is unknown is not
+// made, and says which games there are.
+func TestDefaultGameMustExist(t *testing.T) {
+	_, err := NewManager(Config{DefaultLevel: "test-flat", DefaultGame: "deathmatch"})
+	if !errors.Is(err, games.ErrUnknownGame) || !strings.Contains(err.Error(), "free-roam") {
+		t.Fatalf("got %v, want games.ErrUnknownGame with the names", err)
 	}
 }

@@ -236,7 +236,8 @@ func (g *GameServer) readout(s *Session) bool {
 const HeatEvery = ecs.TickRate / 2
 
 // notify sends s the text frames whose content changed: the clock, its
-// Wanted level, its health and cash.
+// Wanted level, its health and cash, and on its snapshot ticks what it
+// holds (notifyItems).
 func (g *GameServer) notify(s *Session) {
 	if s.closed || !s.joined {
 		return
@@ -269,7 +270,12 @@ func (g *GameServer) notify(s *Session) {
 		}
 		s.sent.status, s.sent.hp = true, h.HP
 		g.text = f.AppendJSON(g.text[:0])
-		g.sendTextBytes(s, g.text)
+		if !g.sendTextBytes(s, g.text) {
+			return
+		}
+	}
+	if g.snapshotDue(s) {
+		g.notifyItems(s)
 	}
 }
 
@@ -345,6 +351,8 @@ func (g *GameServer) command(s *Session, b []byte) error {
 		if err = g.socialCommand(s, &c); errors.Is(err, errReplyLater) {
 			return nil // the reply goes with the verdict
 		}
+	case "pickup", "drop", "use", "move", "open", "take", "put", "close", "buy":
+		err = g.itemCommand(s, &c)
 	case "mode":
 		if c.Acked == nil {
 			err = errors.New(`mode needs "acked": true or false`)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/netsync/wire"
@@ -52,7 +53,13 @@ type Config struct {
 	// Static is the level's baked geometry; nil bakes it (rooms share one
 	// per level: systems/physics.BakeLevel).
 	Static *phys.Static
-	// Rules are the game's rules (ecs.FreeRoam for free roam).
+	// Game is the game the room plays: its catalog and prices (nil: the
+	// default game, games.Default). New refuses a level that names an
+	// item the game's catalog lacks.
+	Game *games.Game
+	// Rules are the room's rules: usually the game's (Game.ForLevel) with
+	// the room's options (ecs.FreeRoam for free roam). Their safe zones
+	// reach the damage system and the welcome.
 	Rules ecs.Rules
 	// Seed seeds the world's random source.
 	Seed uint64
@@ -111,7 +118,8 @@ type GameServer struct {
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
 	due      []*Session    // the sessions whose snapshot is due this tick
 	enc      *encoders
-	text     []byte // the text frame being sent, reused: see sendTextBytes
+	text     []byte                  // the text frame being sent, reused: see sendTextBytes
+	items    []textframe.WelcomeItem // the catalog for the welcome, made once
 
 	social *socialRoom
 
@@ -121,6 +129,8 @@ type GameServer struct {
 	ids      generic.Map1[components.Identity]
 	health   generic.Map1[components.Health]
 	wanted   generic.Map2[components.Wanted, components.Cash]
+	inv      generic.Map1[components.Inventory]
+	boxes    generic.Map1[components.Container]
 	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
 }
@@ -144,7 +154,17 @@ func New(cfg Config) (*GameServer, error) {
 			return nil, fmt.Errorf("server: level %s: %w", cfg.Level.Name, err)
 		}
 	}
-	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules})
+	if cfg.Game == nil {
+		g, err := games.Lookup(games.Default)
+		if err != nil {
+			return nil, fmt.Errorf("server: %w", err)
+		}
+		cfg.Game = g
+	}
+	if err := cfg.Game.Check(cfg.Level); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules, Items: cfg.Game.Items})
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +182,8 @@ func New(cfg Config) (*GameServer, error) {
 		ids:      generic.NewMap1[components.Identity](w.Arche),
 		health:   generic.NewMap1[components.Health](w.Arche),
 		wanted:   generic.NewMap2[components.Wanted, components.Cash](w.Arche),
+		inv:      generic.NewMap1[components.Inventory](w.Arche),
+		boxes:    generic.NewMap1[components.Container](w.Arche),
 		links:    generic.NewMap1[components.TrailerLink](w.Arche),
 		trailers: generic.NewFilter1[components.TrailerLink](),
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
@@ -171,15 +193,18 @@ func New(cfg Config) (*GameServer, error) {
 		return nil, err
 	}
 	entries := systems.Entries(w, systems.Options{
-		Level:  cfg.Level,
-		Static: st,
-		Input:  ecs.SystemFunc(g.applyInputs),
-		Arena:  g.arena,
+		Level:     cfg.Level,
+		Static:    st,
+		SafeZones: cfg.Rules.SafeZones,
+		Prices:    cfg.Game.Price,
+		Input:     ecs.SystemFunc(g.applyInputs),
+		Arena:     g.arena,
 	})
 	if err := w.SetSchedule(entries); err != nil {
 		return nil, err
 	}
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
+	g.items = g.welcomeItems()
 	return g, nil
 }
 
@@ -357,12 +382,13 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 	g.sendText(s, textframe.Welcome{
 		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: g.social.parties.Of(s.id),
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
-		Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
+		Game: g.cfg.Game.Name, Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
 		Consts: textframe.WelcomeConsts{
 			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
-		Zones: welcomeZones(g.cfg.Level),
+		Zones: welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
+		Items: g.items,
 	})
 }
 
@@ -373,10 +399,15 @@ func (g *GameServer) inputsPerFrame(s *Session) int {
 	return wire.InputsOrdered
 }
 
-func welcomeZones(l *levels.Level) []textframe.WelcomeZone {
+// welcomeZones lists the level's zones for the welcome; a zone the game's
+// rules make safe (safe) is listed as safe.
+func welcomeZones(l *levels.Level, safe []string) []textframe.WelcomeZone {
 	var out []textframe.WelcomeZone
 	for _, z := range l.Zones {
 		wz := textframe.WelcomeZone{ID: z.ID, Kind: string(z.Kind)}
+		if slices.Contains(safe, z.ID) {
+			wz.Kind = string(levels.ZoneSafe)
+		}
 		for _, p := range z.Polygon {
 			wz.Polygon = append(wz.Polygon, [2]float32{p.X, p.Y})
 		}

@@ -34,6 +34,7 @@ type probe struct {
 	dec     *wire.Decoder
 	welcome textframe.Welcome
 	texts   []map[string]any
+	events  []wire.Event
 	seq     uint32
 	frames  int
 }
@@ -61,9 +62,11 @@ func (p *probe) read() {
 			p.texts = append(p.texts, m)
 			continue
 		}
-		if _, err := p.dec.Apply(f.Data); err != nil {
+		df, err := p.dec.Apply(f.Data)
+		if err != nil {
 			p.t.Fatalf("decode: %v", err)
 		}
+		p.events = append(p.events, df.Events...)
 		p.frames++
 	}
 }

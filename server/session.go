@@ -165,6 +165,7 @@ type sentState struct {
 	cash    int64
 	status  bool
 	wanted  bool
+	items   itemsSent
 }
 
 // ID returns the session's number in its room (Player.Session).

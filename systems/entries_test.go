@@ -36,7 +36,7 @@ func TestEntriesOrder(t *testing.T) {
 			ecs.PhaseInput:    {"input", "seats", "weapons"},
 			ecs.PhasePreStep:  {"spawners", "gates", "police", "pedestrians", "ai"},
 			ecs.PhaseStep:     {"physics"},
-			ecs.PhasePostStep: {"damage", "city"},
+			ecs.PhasePostStep: {"damage", "city", "items"},
 			ecs.PhaseSync:     {"sync", "pedestrians-watch"},
 		}},
 		{"no police", ecs.Rules{}, map[ecs.Phase][]string{

@@ -1,9 +1,10 @@
 // Package textframe defines the protocol's text frames: JSON objects with a
 // "type", sent on the reliable channel (the welcome, the clock, Wanted and
-// status updates, replies and errors, the room's roster, chat and votes
-// from the server; debug, phone and social commands from a client). The
-// binary frames are package netsync/wire's. Each frame is documented on its
-// type below, field by field.
+// status updates, the inventory and container frames, replies and errors,
+// the room's roster, chat and votes from the server; debug, phone, item and
+// social commands from a client). The binary frames are package
+// netsync/wire's. Each frame is documented on its type, field by field:
+// here, in items.go for what players hold, and in social.go.
 package textframe
 
 import (
@@ -24,12 +25,14 @@ type Welcome struct {
 	Watch     uint8           `json:"watch,omitempty"`    // the player you watch (0: the first)
 	Room      string          `json:"room"`
 	Level     string          `json:"level"`
+	Game      string          `json:"game"`   // the game the room plays (package games)
 	Rules     json.RawMessage `json:"rules"`  // the game's rules (ecs.Rules)
 	Debug     bool            `json:"debug"`  // your debug commands are honoured
 	Acked     bool            `json:"acked"`  // you get acked snapshots (kind 6)
 	Tick      uint64          `json:"tick"`   // the server's tick now
 	Consts    WelcomeConsts   `json:"consts"` //
 	Zones     []WelcomeZone   `json:"zones,omitempty"`
+	Items     []WelcomeItem   `json:"items,omitempty"` // the room's item catalog, by id (items.go)
 }
 
 // WelcomeConsts are the protocol constants a client needs.
@@ -78,9 +81,9 @@ type StatusFrame struct {
 
 // ReplyFrame answers a command: OK, or the reason it was refused.
 type ReplyFrame struct {
-	Type  string `json:"type"` // "reply"
-	ID    uint32 `json:"id,omitempty"`
-	Cmd   string `json:"cmd"`
+	Type  string `json:"type"`         // "reply"
+	ID    uint32 `json:"id,omitempty"` // the command's id
+	Cmd   string `json:"cmd"`          // the command's cmd; an item command's type
 	OK    bool   `json:"ok"`
 	Error string `json:"error,omitempty"`
 }
@@ -92,10 +95,10 @@ type ErrorFrame struct {
 }
 
 // Command is a text frame from a client: a debug command, a phone command,
-// a mode switch or a social command (social.go). Unknown fields are
-// refused.
+// a mode switch, an item command (items.go lists them) or a social command
+// (social.go). Unknown fields are refused.
 type Command struct {
-	Type string `json:"type"` // "debug", "phone", "mode", or "chat", "quickchat", "emote", "vote", "party"
+	Type string `json:"type"` // "debug", "phone", "mode", an item command ("pickup", "drop", "use", "move", "open", "take", "put", "close", "buy") or a social one ("chat", "quickchat", "emote", "vote", "party")
 	ID   uint32 `json:"id,omitempty"`
 	Cmd  string `json:"cmd"`
 	// Arguments, by command.
@@ -108,6 +111,15 @@ type Command struct {
 	Target  uint16   `json:"target,omitempty"` // a wire id; 0 is yourself
 	Stars   *uint8   `json:"stars,omitempty"`
 	Value   string   `json:"value,omitempty"`
+	// Slot, To and Count, for an item command: an inventory's or a
+	// container's slot (from 0), the slot to move to, how many (0 or
+	// none: all; a buy's default is one). Item is an item's name (buy, and
+	// the debug command give-item); Place a level's container or shop id.
+	Slot  *int   `json:"slot,omitempty"`
+	To    *int   `json:"to,omitempty"`
+	Count int    `json:"count,omitempty"`
+	Item  string `json:"item,omitempty"`
+	Place string `json:"place,omitempty"`
 	// Acked, for a "mode" frame: switch to the acked snapshots (true) or
 	// the ordered ones (false); the first frame of the new kind is a
 	// keyframe.

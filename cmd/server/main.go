@@ -29,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/internal/envflag"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/metrics"
@@ -45,6 +46,7 @@ import (
 type config struct {
 	addr, adminAddr string
 	level           string
+	game            string
 	secret          string
 	origins         string
 	anyOrigin       bool
@@ -78,6 +80,7 @@ var envFlags = [][2]string{
 	{"addr", "FOI_ADDR"},
 	{"admin-addr", "FOI_ADMIN_ADDR"},
 	{"level", "FOI_LEVEL"},
+	{"game", "FOI_GAME"},
 	{"secret", "FOI_SECRET"},
 	{"origins", "FOI_ORIGINS"},
 	{"any-origin", "FOI_ANY_ORIGIN"},
@@ -110,6 +113,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.addr, "addr", ":8080", "game and web listener (env FOI_ADDR)")
 	fs.StringVar(&c.adminAddr, "admin-addr", "127.0.0.1:6060", "admin listener: /metrics and /debug/pprof (env FOI_ADMIN_ADDR)")
 	fs.StringVar(&c.level, "level", "main-city", "the default room's level (env FOI_LEVEL)")
+	fs.StringVar(&c.game, "game", games.Default, fmt.Sprintf("the default room's game, and a new room's when its join names none: %s (env FOI_GAME)", strings.Join(games.Names(), ", ")))
 	fs.StringVar(&c.secret, "secret", "", "join token secret, at least 16 bytes; empty: a random one for this run (env FOI_SECRET)")
 	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origins allowed besides the same origin (env FOI_ORIGINS)")
 	fs.BoolVar(&c.anyOrigin, "any-origin", false, "allow WebSocket joins from any origin, for development (env FOI_ANY_ORIGIN)")
@@ -184,6 +188,12 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if c.maxPlayers < 0 || c.maxPlayers > server.MaxPlayers {
 		return fmt.Errorf("-max-players %d: a number of players, at most %d (0: %d)", c.maxPlayers, server.MaxPlayers, server.MaxPlayers)
 	}
+	if c.game == "" {
+		c.game = games.Default
+	}
+	if _, err := games.Lookup(c.game); err != nil {
+		return fmt.Errorf("-game: %w", err)
+	}
 	if c.maxPlayersFrom < 0 {
 		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.maxPlayersFrom, server.MaxPlayers)
 	}
@@ -229,7 +239,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 		stats(accounts.Stats)
 		defer st.Close()
 	}
-	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, DefaultGame: c.game, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
 		DebugAccounts: list(c.debugAccounts), Social: soc, Accounts: accounts,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
@@ -258,6 +268,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	mux.Handle("/rooms", routes)
 	mux.Handle("/rooms/", routes)
 	mux.Handle("/levels/", routes)
+	mux.Handle("/games", routes)
 	mux.Handle("/", web.Handler()) // the page at / and its files; the routes above win
 	// handlers counts the requests being served, the WebSocket joins
 	// (hijacked: http.Server.Shutdown does not wait for them) included.
@@ -286,7 +297,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	go func() { errc <- admin.Serve(aln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "default_level", c.level, "webrtc", c.rtc, "store", where)
+	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "default_level", c.level, "default_game", c.game, "webrtc", c.rtc, "store", where)
 	if ready != nil {
 		ready(ln.Addr().String(), aln.Addr().String())
 	}

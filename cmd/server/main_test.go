@@ -208,11 +208,11 @@ func grep(body, prefix string) string {
 // the command line wins, and a value that does not parse, from either, is
 // an error; the environment's names the variable and what its flag takes.
 func TestFlagsAndEnv(t *testing.T) {
-	def := config{addr: ":8080", adminAddr: "127.0.0.1:6060", level: "main-city", grace: 30 * time.Second,
+	def := config{addr: ":8080", adminAddr: "127.0.0.1:6060", level: "main-city", game: "free-roam", grace: 30 * time.Second,
 		maxRooms: 64, maxRoomsFrom: 8, maxPlayers: 64, maxPlayersFrom: 64, drain: 5 * time.Second,
 		logLevel: "info", logFormat: "text", rtc: true, moderationWait: 2 * time.Second, data: "data"}
 	every := map[string]string{
-		"FOI_ADDR": ":9000", "FOI_ADMIN_ADDR": "127.0.0.1:7000", "FOI_LEVEL": "test-flat",
+		"FOI_ADDR": ":9000", "FOI_ADMIN_ADDR": "127.0.0.1:7000", "FOI_LEVEL": "test-flat", "FOI_GAME": "city-jobs",
 		"FOI_SECRET": "a-secret-of-16-bytes", "FOI_ORIGINS": "a.example", "FOI_ANY_ORIGIN": "1", "FOI_DEBUG": "true",
 		"FOI_DEBUG_ACCOUNTS": "ops-1,ops-2", "FOI_CHAT_WORDS": "/etc/words", "FOI_MODERATION_URL": "http://mod.internal/check",
 		"FOI_MODERATION_TIMEOUT": "500ms",
@@ -232,7 +232,7 @@ func TestFlagsAndEnv(t *testing.T) {
 		{
 			name: "every variable",
 			env:  every,
-			want: config{addr: ":9000", adminAddr: "127.0.0.1:7000", level: "test-flat", secret: "a-secret-of-16-bytes",
+			want: config{addr: ":9000", adminAddr: "127.0.0.1:7000", level: "test-flat", game: "city-jobs", secret: "a-secret-of-16-bytes",
 				origins: "a.example", anyOrigin: true, debug: true, debugAccounts: "ops-1,ops-2", chatWords: "/etc/words",
 				moderationURL: "http://mod.internal/check", moderationWait: 500 * time.Millisecond,
 				grace: time.Minute, maxRooms: 5, maxRoomsFrom: 3,
@@ -308,6 +308,7 @@ func TestSettingsRefused(t *testing.T) {
 		{"-store", func(c *config) { c.store = "mysql://db/foi" }},
 		{"-data", func(c *config) { c.store, c.data = "", "" }},
 		{"-data", func(c *config) { c.store, c.data = "", "/dev/null/not-a-dir" }},
+		{"-game", func(c *config) { c.game = "deathmatch" }},
 	} {
 		bad := testConfig()
 		c.set(&bad)

@@ -7,7 +7,7 @@
 
 // Key bits: web/wasm/page.go Key*; both change together.
 const KEY_UP = 1, KEY_DOWN = 2, KEY_LEFT = 4, KEY_RIGHT = 8, KEY_HANDBRAKE = 16,
-  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256, KEY_WEAPON = 512;
+  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256, KEY_WEAPON = 512, KEY_PIN = 1024;
 
 // Draw list layout: web/wasm/page.go Draw*; both change together.
 const D_EID = 0, D_KIND = 1, D_MODEL = 2, D_X = 3, D_Y = 4, D_YAW = 5, D_HX = 6, D_HY = 7,
@@ -86,6 +86,7 @@ function onFrame(data) {
 function onText(s) {
   let m;
   try { m = JSON.parse(s); } catch (e) { return; }
+  foiItems.onText(m); // items.js: the inventory, the container, the replies
   switch (m.type) {
     case "welcome":
       game.welcome = m;
@@ -205,6 +206,7 @@ function join(room, opts) {
   leave();
   const q = new URLSearchParams();
   if (opts.level) q.set("level", opts.level);
+  if (opts.game) q.set("game", opts.game);
   if (opts.traffic !== "" && opts.traffic != null) q.set("traffic", opts.traffic);
   if (opts.pedestrians !== "" && opts.pedestrians != null) q.set("pedestrians", opts.pedestrians);
   if (opts.spectate) { q.set("spectate", "1"); if (opts.watch) q.set("watch", opts.watch); }
@@ -212,6 +214,7 @@ function join(room, opts) {
   game.welcome = null; game.state = null; game.closeReason = "";
   game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
+  foiItems.reset();
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
@@ -269,6 +272,7 @@ const KEYMAP = {
   KeyW: KEY_UP, ArrowUp: KEY_UP, KeyS: KEY_DOWN, ArrowDown: KEY_DOWN,
   KeyA: KEY_LEFT, ArrowLeft: KEY_LEFT, KeyD: KEY_RIGHT, ArrowRight: KEY_RIGHT,
   Space: KEY_HANDBRAKE, ShiftLeft: KEY_SPRINT, ShiftRight: KEY_SPRINT, KeyH: KEY_HORN,
+  KeyG: KEY_PIN, // held: a grenade's pin out (items.js draws the arc)
 };
 
 window.addEventListener("keydown", (e) => {
@@ -404,6 +408,7 @@ function draw(now) {
       else drawThing(ctx, f, b, s);
     }
   }
+  foiItems.drawWorld(ctx, s, f, n, focus, now); // items.js: shops, containers, the arc, blasts
   // Labels, in screen space.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = "bold 12px system-ui, sans-serif";
@@ -674,7 +679,7 @@ async function refreshRooms() {
     tb.innerHTML = "";
     for (const r of rooms) {
       const tr = document.createElement("tr");
-      for (const v of [r.name, r.level, r.players, r.traffic, r.pedestrians]) {
+      for (const v of [r.name, r.level, r.game, r.players, r.traffic, r.pedestrians]) {
         const td = document.createElement("td");
         td.textContent = v;
         tr.appendChild(td);
@@ -702,6 +707,7 @@ async function refreshRooms() {
 function formOpts(spectate) {
   return {
     level: $("level").value,
+    game: $("gameName").value,
     traffic: $("traffic").value,
     pedestrians: $("pedestrians").value,
     webrtc: $("webrtc").checked,

@@ -298,7 +298,7 @@ const foiSocial = (() => {
     if (st.wheel) {
       const n = Number(e.key);
       if (n >= 1 && n <= 9) { e.preventDefault(); pick(n - 1); return; }
-      if (e.code === "Escape" || (e.code === "KeyV" && st.wheel === "quick") || (e.code === "KeyG" && st.wheel === "emote")) {
+      if (e.code === "Escape" || (e.code === "KeyV" && st.wheel === "quick") || (e.code === "KeyB" && st.wheel === "emote")) {
         e.preventDefault(); e.stopImmediatePropagation(); closeWheel(); return;
       }
     }
@@ -306,7 +306,7 @@ const foiSocial = (() => {
     switch (e.code) {
       case "Enter": case "KeyT": e.preventDefault(); openChat(); break;
       case "KeyV": openWheel("quick"); break;
-      case "KeyG": openWheel("emote"); break;
+      case "KeyB": openWheel("emote"); break;
       case "KeyY": ballot(true); break;
       case "KeyN": ballot(false); break;
     }

@@ -103,6 +103,7 @@ func TestControlsOnFoot(t *testing.T) {
 		{"sprint and use", KeySprint | KeyUse | KeyRight, nan, 0, 0, 1, components.BtnSprint, components.BtnUse},
 		{"handbrake and horn", KeyHandbrake | KeyHorn, nan, 0, 0, 0, components.BtnHandbrake | components.BtnHorn, 0},
 		{"draw the pistol", KeyWeapon, nan, 0, 0, 0, 0, components.BtnWeapon},
+		{"a grenade's pin", KeyPin, nan, 0, 0, 0, components.BtnPin, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
