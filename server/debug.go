@@ -12,6 +12,7 @@ import (
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/gates"
 	"github.com/fiveonit/engine/systems/police"
+	"github.com/fiveonit/engine/systems/signals"
 	"github.com/fiveonit/engine/systems/spawners"
 )
 
@@ -29,6 +30,7 @@ var debugCommands = map[string]struct {
 	"wanted":      {police.Name, (*GameServer).debugWanted},
 	"give-key":    {gates.Name, (*GameServer).debugGiveKey},
 	"reset-level": {spawners.Name, (*GameServer).debugResetLevel},
+	"signal":      {signals.Name, (*GameServer).debugSignal},
 }
 
 // ErrDebugOff is the reply to a debug command from a client whose debug
@@ -41,7 +43,7 @@ func (g *GameServer) debugCommand(s *Session, c *textframe.Command) error {
 	}
 	cmd, ok := debugCommands[c.Cmd]
 	if !ok {
-		return fmt.Errorf("unknown debug command %q (known: teleport, spawn-car, clock, kill, wanted, give-key, reset-level)", c.Cmd)
+		return fmt.Errorf("unknown debug command %q (known: teleport, spawn-car, clock, kill, wanted, give-key, reset-level, signal)", c.Cmd)
 	}
 	if cmd.needs != "" && g.w.Sched.System(cmd.needs) == nil {
 		return fmt.Errorf("not available: the %s system is not running in this room", cmd.needs)

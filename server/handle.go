@@ -234,8 +234,8 @@ func (g *GameServer) readout(s *Session) bool {
 // meter on the screen needs no more; a change of stars goes at once.
 const HeatEvery = ecs.TickRate / 2
 
-// notify sends s the text frames whose content changed: the clock, its
-// Wanted level, its health and cash.
+// notify sends s the text frames whose content changed: the clock, the
+// signals held by hand, its Wanted level, its health and cash.
 func (g *GameServer) notify(s *Session) {
 	if s.closed || !s.joined {
 		return
@@ -251,6 +251,9 @@ func (g *GameServer) notify(s *Session) {
 		if !g.sendTextBytes(s, g.text) {
 			return
 		}
+	}
+	if !g.notifySignals(s) {
+		return
 	}
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return

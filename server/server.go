@@ -114,6 +114,8 @@ type GameServer struct {
 	wanted   generic.Map2[components.Wanted, components.Cash]
 	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
+
+	signals signalNotes // the signals held by hand, for the players: signals.go
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
@@ -347,6 +349,7 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
 		Zones: welcomeZones(g.cfg.Level),
+		Races: welcomeRaces(g.cfg.Level),
 	})
 }
 

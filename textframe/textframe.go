@@ -9,8 +9,9 @@ import (
 	"encoding/json"
 )
 
-// Welcome is the first frame a client gets: who it is, where, and the rules
-// and constants its client needs.
+// Welcome is the first frame a client gets: who it is, where, the rules
+// and constants its client needs, and the level's zones and races for the
+// minimap.
 type Welcome struct {
 	Type      string          `json:"type"` // "welcome"
 	Session   uint32          `json:"session"`
@@ -29,6 +30,7 @@ type Welcome struct {
 	Tick      uint64          `json:"tick"`   // the server's tick now
 	Consts    WelcomeConsts   `json:"consts"` //
 	Zones     []WelcomeZone   `json:"zones,omitempty"`
+	Races     []WelcomeRace   `json:"races,omitempty"` // signals.go
 }
 
 // WelcomeConsts are the protocol constants a client needs.
@@ -106,6 +108,7 @@ type Command struct {
 	Target  uint16   `json:"target,omitempty"` // a wire id; 0 is yourself
 	Stars   *uint8   `json:"stars,omitempty"`
 	Value   string   `json:"value,omitempty"`
+	Phase   *int     `json:"phase,omitempty"` // "signal": the phase to hold, -1 red; none releases
 	// Acked, for a "mode" frame: switch to the acked snapshots (true) or
 	// the ordered ones (false); the first frame of the new kind is a
 	// keyframe.
