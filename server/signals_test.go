@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,7 +107,7 @@ func TestSignalsTold(t *testing.T) {
 			switch {
 			case st.frame == nil && len(fs) != 0:
 				t.Fatalf("%s: frames %+v, want none", st.name, fs)
-			case st.frame != nil && (len(fs) != 1 || !equalHeld(fs[0].Held, st.frame)):
+			case st.frame != nil && (len(fs) != 1 || !slices.Equal(fs[0].Held, st.frame)):
 				t.Fatalf("%s: frames %+v, want one holding %+v", st.name, fs, st.frame)
 			}
 		}
@@ -118,23 +119,11 @@ func TestSignalsTold(t *testing.T) {
 			// One who joins now is told the hold as they join.
 			late := join(t, g, Who{Spectate: true})
 			g.Tick()
-			if fs := signalFrames(t, late); len(fs) != 1 || !equalHeld(fs[0].Held, held) {
+			if fs := signalFrames(t, late); len(fs) != 1 || !slices.Equal(fs[0].Held, held) {
 				t.Fatalf("late join: frames %+v, want one holding %+v", fs, held)
 			}
 		}
 	}
-}
-
-func equalHeld(a, b []textframe.HeldSignal) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestWelcomeListsRacesAndZones: the welcome carries the level's races, each
