@@ -39,6 +39,8 @@ type Level struct {
 	// Gates are the gates and barriers that open for a car whose driver
 	// may pass.
 	Gates []Gate `json:"gates,omitempty"`
+	// Races are routes through race gates, for the missions (races.go).
+	Races []Race `json:"races,omitempty"`
 	// VehicleSpawners park cars in bays (a garage's, a car park's).
 	VehicleSpawners []VehicleSpawner `json:"vehicleSpawners,omitempty"`
 	// NPCSpawners put guards, civilians, drivers, targets and VIPs in
@@ -124,6 +126,8 @@ type Roads struct {
 	Nodes []Node `json:"nodes,omitempty"`
 	// Lanes are the one-way lanes between nodes.
 	Lanes []Lane `json:"lanes,omitempty"`
+	// Signals are the traffic signals at intersections (signals.go).
+	Signals []Signal `json:"signals,omitempty"`
 }
 
 // Node is a point of the road graph, on a road's centreline.

@@ -45,8 +45,8 @@ func (l *Level) Validate(file string) error {
 	l.idx = index{}
 	v := validator{file: file, l: l, ids: make(map[string]string)}
 	steps := []func(){
-		v.header, v.ground, v.rules, v.buildings, v.nodes, v.lanes, v.pavements,
-		v.spawns, v.zones, v.gates, v.vehicleSpawners, v.npcSpawners, v.shops,
+		v.header, v.ground, v.rules, v.buildings, v.nodes, v.lanes, v.signals, v.pavements,
+		v.spawns, v.zones, v.gates, v.races, v.vehicleSpawners, v.npcSpawners, v.shops,
 		v.containers, v.pickups, v.overlaps,
 	}
 	for _, step := range steps {

@@ -235,9 +235,9 @@ func (g *GameServer) readout(s *Session) bool {
 // meter on the screen needs no more; a change of stars goes at once.
 const HeatEvery = ecs.TickRate / 2
 
-// notify sends s the text frames whose content changed: the clock, its
-// Wanted level, its health and cash, and on its snapshot ticks what it
-// holds (notifyItems).
+// notify sends s the text frames whose content changed: the clock, the
+// signals held by hand, its Wanted level, its health and cash, and on its
+// snapshot ticks what it holds (notifyItems).
 func (g *GameServer) notify(s *Session) {
 	if s.closed || !s.joined {
 		return
@@ -253,6 +253,9 @@ func (g *GameServer) notify(s *Session) {
 		if !g.sendTextBytes(s, g.text) {
 			return
 		}
+	}
+	if !g.notifySignals(s) {
+		return
 	}
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return

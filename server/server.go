@@ -133,6 +133,8 @@ type GameServer struct {
 	boxes    generic.Map1[components.Container]
 	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
+
+	signals signalNotes // the signals held by hand, for the players: signals.go
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
@@ -389,6 +391,7 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 		},
 		Zones: welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
 		Items: g.items,
+		Races: welcomeRaces(g.cfg.Level),
 	})
 }
 

@@ -158,6 +158,7 @@ type Session struct {
 // that only changes are sent.
 type sentState struct {
 	clock   uint32
+	signals uint32 // the signals' revision
 	stars   uint8
 	heat    float32
 	arrests uint32

@@ -22,6 +22,7 @@ import (
 	"github.com/fiveonit/engine/systems/police"
 	"github.com/fiveonit/engine/systems/replicate"
 	"github.com/fiveonit/engine/systems/seats"
+	"github.com/fiveonit/engine/systems/signals"
 	"github.com/fiveonit/engine/systems/spawners"
 	"github.com/fiveonit/engine/systems/weapons"
 )
@@ -52,7 +53,7 @@ type Options struct {
 // Entries returns the schedule of a room, in the order the systems run:
 //
 //	input      input (the server's), seats, weapons
-//	pre-step   spawners, gates, police, pedestrians, ai
+//	pre-step   spawners, gates, signals, police, pedestrians, ai
 //	step       physics
 //	post-step  damage, city (respawn, zones), items (lays the level's
 //	           pickups and containers out, shuts containers left),
@@ -80,6 +81,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		it = items.New(w, o.Level, o.Prices, g.KeyID)
 		g.HasKey = it.HasKey // a key item opens a keyed gate as a key on the ring does
 		add(gates.Name, ecs.PhasePreStep, g)
+		add(signals.Name, ecs.PhasePreStep, signals.New(w, o.Level))
 		if w.Rules.Police {
 			add(police.Name, ecs.PhasePreStep, police.New(w, o.Level, o.Static))
 		}
@@ -105,10 +107,12 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 
 // ResetLevel puts w's level back as it was made, as far as the schedule's
 // systems can: the spawners park every bay again and put back their NPCs
-// (spawners.System.Reset), the gates shut (gates.System.Reset), and the
-// pickups and containers are laid out again (items.System.Reset). It
-// takes effect at the next tick. It reports false when the schedule has
-// none of them (a room with no level).
+// (spawners.System.Reset), the gates shut (gates.System.Reset), the
+// pickups and containers are laid out again (items.System.Reset) and the
+// traffic signals held by hand go back to their cycles
+// (signals.System.Reset). It takes effect at the next tick. It reports
+// false when the schedule has none of these systems (a room with no
+// level).
 func ResetLevel(w *ecs.World) bool {
 	if w.Sched == nil {
 		return false
@@ -126,6 +130,10 @@ func ResetLevel(w *ecs.World) bool {
 		it.Reset()
 		done = true
 	}
+	if sg := Signals(w); sg != nil {
+		sg.Reset()
+		done = true
+	}
 	return done
 }
 
@@ -137,6 +145,17 @@ func Items(w *ecs.World) *items.System {
 	}
 	it, _ := w.Sched.System(items.Name).(*items.System)
 	return it
+}
+
+// Signals returns the traffic signals system of w's schedule, nil when it
+// has none (a room with no level). A mission holds and releases a signal
+// through it (signals.System.Hold, Release).
+func Signals(w *ecs.World) *signals.System {
+	if w.Sched == nil {
+		return nil
+	}
+	s, _ := w.Sched.System(signals.Name).(*signals.System)
+	return s
 }
 
 // Gates returns the gates system of w's schedule, nil when it has none (a

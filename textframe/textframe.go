@@ -11,8 +11,9 @@ import (
 	"encoding/json"
 )
 
-// Welcome is the first frame a client gets: who it is, where, and the rules
-// and constants its client needs.
+// Welcome is the first frame a client gets: who it is, where, the rules
+// and constants its client needs, and the level's zones and races for the
+// minimap.
 type Welcome struct {
 	Type      string          `json:"type"` // "welcome"
 	Session   uint32          `json:"session"`
@@ -33,6 +34,7 @@ type Welcome struct {
 	Consts    WelcomeConsts   `json:"consts"` //
 	Zones     []WelcomeZone   `json:"zones,omitempty"`
 	Items     []WelcomeItem   `json:"items,omitempty"` // the room's item catalog, by id (items.go)
+	Races     []WelcomeRace   `json:"races,omitempty"` // signals.go
 }
 
 // WelcomeConsts are the protocol constants a client needs.
@@ -120,6 +122,7 @@ type Command struct {
 	Count int    `json:"count,omitempty"`
 	Item  string `json:"item,omitempty"`
 	Place string `json:"place,omitempty"`
+	Phase *int   `json:"phase,omitempty"` // "signal": the phase to hold, -1 red; none releases
 	// Acked, for a "mode" frame: switch to the acked snapshots (true) or
 	// the ordered ones (false); the first frame of the new kind is a
 	// keyframe.

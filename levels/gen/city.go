@@ -149,6 +149,8 @@ func city() *levels.Level {
 	b.roads()
 	b.drivewayLanes(policeLot)
 	b.drivewayLanes(yardIn)
+	b.signals() // signals.go
+	b.races()
 	b.playerSpawns()
 	b.blocks()
 	b.trafficSpawns()

@@ -14,8 +14,10 @@
 //     point on the lane and the next, the next chosen at each node from the
 //     world's random source), keeps them behind what is in their way
 //     (cars, people, players), within the speed limits and slow through the
-//     turns, takes them through the crossings by the junction rules of
-//     junction.go, and takes them away far from every player, unseen. A car
+//     turns, takes them through the crossings by the traffic signals
+//     (stopping at amber and red: the components.Signals resource the
+//     signals system writes) and the junction rules of junction.go, and
+//     takes them away far from every player, unseen. A car
 //     whose driver is no longer its NPC (carjacked) is released: it becomes
 //     an ordinary car, and its driver, on foot, a pedestrian (the
 //     pedestrian system makes them flee). A spawner's driver (RoleDriver)
@@ -159,6 +161,11 @@ type System struct {
 	action  generic.Map1[components.PersonAction]
 	health  generic.Map1[components.Health]
 	chaserM generic.Map1[components.Chaser]
+	signals generic.Resource[components.Signals]
+
+	// lights is this tick's light at the end of each lane (the signals
+	// system's resource), nil in a world without one.
+	lights []components.Light
 
 	players       []player
 	bodies        []body
@@ -262,6 +269,7 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 		action:   generic.NewMap1[components.PersonAction](w.Arche),
 		health:   generic.NewMap1[components.Health](w.Arche),
 		chaserM:  generic.NewMap1[components.Chaser](w.Arche),
+		signals:  generic.NewResource[components.Signals](w.Arche),
 		grid:     nav.NewGrid(m.Bounds(), BodyCell),
 		byWire:   make([]int32, ecs.MaxWireIDs+1),
 	}
@@ -338,6 +346,10 @@ func want(room int, l *levels.Level, field func(levels.Rules) *int, mainDefault 
 func (s *System) Update(w *ecs.World) {
 	s.trafficWant = TrafficWant(&w.Rules, s.level)
 	s.crowdWant = PedestriansWant(&w.Rules, s.level)
+	s.lights = nil
+	if s.signals.Has() {
+		s.lights = s.signals.Get().Lanes
+	}
 	s.gather(w)
 	s.driveTraffic(w)
 	s.driveChasers(w)

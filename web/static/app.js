@@ -95,7 +95,11 @@ function onText(s) {
         ? `spectating${m.watch ? " player " + m.watch : ""} in ${m.room} (${m.level})`
         : `${m.name || "player " + m.player} in ${m.room} (${m.level})`;
       $("watchPanel").hidden = !m.spectate;
+      foiSignals.onWelcome(m);
       loadLevel(m.level);
+      break;
+    case "signals":
+      foiSignals.onSignals(m);
       break;
     case "wanted":
       game.wanted = m;
@@ -306,6 +310,7 @@ async function loadLevel(name) {
   if (!res.ok) { console.warn("level", name, res.status); return; }
   game.level = await res.json();
   game.paths = buildPaths(game.level);
+  foiSignals.onLevel(game.level, game.paths);
   const g = game.level.ground;
   game.cam = { x: (g.min[0] + g.max[0]) / 2, y: (g.min[1] + g.max[1]) / 2 };
 }
@@ -396,6 +401,7 @@ function draw(now) {
   // World to screen: x east, y north (up).
   ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
   drawLevel(ctx, s);
+  foiSignals.drawMap(ctx, s);
   const blink = Math.floor(now / 180) % 2;
   // Vehicles under people.
   for (let pass = 0; pass < 2; pass++) {
@@ -618,6 +624,7 @@ function hud() {
   if (!game.running) return;
   const st = JSON.parse(foi.state());
   game.state = st;
+  foiSignals.hud(st, game.ownPos);
   const now = performance.now();
   if (now - game.lastBytesAt >= 1000) {
     game.bps = (st.bytesIn - game.lastBytes) * 1000 / (now - game.lastBytesAt);
