@@ -75,6 +75,10 @@ const MaxCount = 65535
 
 // System is the items system. Make it with New.
 type System struct {
+	// UsePhone is what using the phone does (the MissionHost opens it on
+	// the page); nil answers that no mission calls in this room.
+	UsePhone func(w *ecs.World, e ecs.Entity) error
+
 	level *levels.Level
 	build *prefab.Builder
 	price func(components.ItemID) (int64, bool)

@@ -1,0 +1,110 @@
+package server
+
+import (
+	"errors"
+
+	"github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/textframe"
+)
+
+// errNoMissions answers a phone command in a room whose game runs no
+// missions.
+var errNoMissions = errors.New("not available: this room runs no missions")
+
+// phoneCommand runs a phone command of s's player through the MissionHost;
+// its error is the reply's reason.
+func (g *GameServer) phoneCommand(s *Session, c *textframe.Command) error {
+	h := g.missions
+	switch {
+	case h == nil:
+		return errNoMissions
+	case s.who.Spectate:
+		return errors.New("a spectator has no phone")
+	}
+	w, e := g.w, s.char
+	switch c.Cmd {
+	case "accept", "decline":
+		if c.Offer == 0 {
+			return errors.New(`"offer" is required: an offer's number on your phone`)
+		}
+		if c.Cmd == "accept" {
+			return h.Accept(w, e, c.Offer)
+		}
+		return h.Decline(w, e, c.Offer)
+	case "abandon":
+		return h.Abandon(w, e)
+	case "screen":
+		if c.Choice == nil {
+			return errors.New(`"choice" is required: an option of the screen, from 0`)
+		}
+		return h.Answer(w, e, *c.Choice)
+	case "close":
+		return h.Close(w, e)
+	}
+	return errors.New(`unknown phone command (known: accept, decline, abandon, screen, close)`)
+}
+
+// notifyMissions sends s its tracker and its phone when they changed, and
+// its notices, and reports whether s is still connected. The frames are
+// built only when their content changed: nothing is made on a quiet tick.
+func (g *GameServer) notifyMissions(s *Session) bool {
+	h := g.missions
+	if h == nil || s.who.Spectate {
+		return true
+	}
+	ph := h.PhoneOf(s.char, s.charWire)
+	if ph == nil {
+		return true
+	}
+	if ph.TrackerRev != s.sent.tracker {
+		s.sent.tracker = ph.TrackerRev
+		if !g.sendText(s, trackerFrame(ph, g.w.Tick())) {
+			return false
+		}
+	}
+	if ph.Rev != s.sent.phone {
+		s.sent.phone = ph.Rev
+		f := phoneFrame(ph)
+		ph.Open = false
+		if !g.sendText(s, f) {
+			return false
+		}
+	}
+	for _, n := range ph.TakeNotices() {
+		if !g.sendText(s, textframe.NoticeFrame{Type: "notice", Text: n.Text, Kind: n.Kind.String()}) {
+			return false
+		}
+	}
+	return true
+}
+
+// trackerFrame is ph's tracker as a frame, at tick.
+func trackerFrame(ph *missions.Phone, tick uint64) textframe.TrackerFrame {
+	t := &ph.Tracker
+	f := textframe.TrackerFrame{Type: "tracker", Mission: ph.Mission, Tick: tick}
+	if ph.Mission == "" {
+		return f
+	}
+	f.Title, f.Objective, f.Ends = ph.Title, t.Objective, t.Ends
+	if t.Mark {
+		f.Marker, f.Radius = &[2]float32{t.At.X, t.At.Y}, t.Radius
+	}
+	return f
+}
+
+// phoneFrame is ph's messages and screen as a frame.
+func phoneFrame(ph *missions.Phone) textframe.PhoneFrame {
+	msgs := ph.Messages()
+	f := textframe.PhoneFrame{Type: "phone", Messages: make([]textframe.PhoneMessage, 0, len(msgs)), Open: ph.Open}
+	for _, m := range msgs {
+		f.Messages = append(f.Messages, textframe.PhoneMessage{ID: m.ID, From: m.From, Text: m.Text, Offer: m.Offer, Open: m.Open,
+			Mission: m.Mission, Title: m.Title, Reward: m.Reward})
+	}
+	if ph.ScreenID != 0 {
+		f.Screen = &textframe.PhoneScreen{ID: ph.ScreenID, Title: ph.Screen.Title, Text: ph.Screen.Text, Options: ph.Screen.Options}
+		if f.Screen.Options == nil {
+			f.Screen.Options = []string{}
+		}
+	}
+	return f
+}
