@@ -21,6 +21,7 @@ import (
 	"github.com/fiveonit/engine/systems/replicate"
 	"github.com/fiveonit/engine/systems/seats"
 	"github.com/fiveonit/engine/systems/spawners"
+	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/fiveonit/engine/systems/weapons"
 )
 
@@ -47,7 +48,7 @@ type Options struct {
 // Entries returns the schedule of a room, in the order the systems run:
 //
 //	input      input (the server's), seats, weapons
-//	pre-step   spawners, gates, police, pedestrians, ai
+//	pre-step   spawners, gates, police, pedestrians, stealth, ai
 //	step       physics
 //	post-step  damage, city (respawn, zones), missions (not built yet)
 //	sync       sync (replicate: the world into the arena), pedestrians-watch
@@ -75,6 +76,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		m := nav.New(o.Level)
 		peds = pedestrians.NewWithMap(w, m, o.Static)
 		add(pedestrians.Name, ecs.PhasePreStep, peds)
+		add(stealth.Name, ecs.PhasePreStep, stealth.New(w, o.Level, o.Static))
 		add(ai.Name, ecs.PhasePreStep, ai.NewWithMap(w, m, o.Static))
 	}
 	add(physics.Name, ecs.PhaseStep, physics.New(w, o.Static))
@@ -93,9 +95,10 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 
 // ResetLevel puts w's level back as it was made, as far as the schedule's
 // systems can: the spawners park every bay again and put back their NPCs
-// (spawners.System.Reset), and the gates shut (gates.System.Reset). It
-// takes effect at the next tick. It reports false when the schedule has
-// neither system (a room with no level).
+// (spawners.System.Reset), the gates shut (gates.System.Reset), and the
+// stealth empties its book and puts every camera back on and whole
+// (stealth.System.Reset). It takes effect at the next tick. It reports
+// false when the schedule has none of them (a room with no level).
 func ResetLevel(w *ecs.World) bool {
 	if w.Sched == nil {
 		return false
@@ -109,7 +112,21 @@ func ResetLevel(w *ecs.World) bool {
 		g.Reset()
 		done = true
 	}
+	if st := Stealth(w); st != nil {
+		st.Reset()
+		done = true
+	}
 	return done
+}
+
+// Stealth returns the stealth system of w's schedule, nil when it has none
+// (a room with no level).
+func Stealth(w *ecs.World) *stealth.System {
+	if w.Sched == nil {
+		return nil
+	}
+	st, _ := w.Sched.System(stealth.Name).(*stealth.System)
+	return st
 }
 
 // Gates returns the gates system of w's schedule, nil when it has none (a
