@@ -23,6 +23,7 @@ import (
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
 	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -106,6 +107,9 @@ type GameServer struct {
 	enc      *encoders
 	text     []byte // the text frame being sent, reused: see sendTextBytes
 
+	stealth     *stealth.System // nil in a room with no level
+	stealthRead stealth.Readout // the debug readout's, reused
+
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
 	seats    generic.Map1[components.Seats]
@@ -168,6 +172,7 @@ func New(cfg Config) (*GameServer, error) {
 		return nil, err
 	}
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
+	g.stealth = systems.Stealth(w)
 	return g, nil
 }
 

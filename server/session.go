@@ -151,6 +151,7 @@ type sentState struct {
 	cash    int64
 	status  bool
 	wanted  bool
+	stealth stealthSent
 }
 
 // ID returns the session's number in its room (Player.Session).

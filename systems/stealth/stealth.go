@@ -141,7 +141,7 @@ func DefaultTuning() Tuning {
 		Reach:      1.5,
 		CallRange:  35,
 		Vigilant:   1.5,
-		CameraRate: 1.2, CameraDecay: 0.5, CameraCall: 60,
+		CameraRate: 0.6, CameraDecay: 0.5, CameraCall: 60,
 		AlertHold: 30 * ecs.TickRate,
 		MaxRays:   192,
 		EyeHeight: 1.6, CoverHeight: 1,
