@@ -48,14 +48,14 @@ func chromium(t *testing.T) string {
 }
 
 // startServer runs the server in-process on loopback with level as the
-// default room's level and returns its address.
-func startServer(t *testing.T, level string) string {
+// default room's level (and any flags more) and returns its address.
+func startServer(t *testing.T, level string, flags ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan string, 1)
 	done := make(chan error, 1)
-	c, err := parseFlags([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", level,
-		"-drain", "3s", "-log-level", "warn", "-rtc=true", "-rtc-ips", "127.0.0.1"})
+	c, err := parseFlags(append([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", level,
+		"-drain", "3s", "-log-level", "warn", "-rtc=true", "-rtc-ips", "127.0.0.1"}, flags...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ const OWN_PREDICTED = 1, OWN_CHARACTER = 2, OWN_WATCHED = 4;
 
 // netsync/wire Kind*, Act*, Flag*.
 const K_CHARACTER = 1, K_CAR = 2, K_TRAILER = 3, K_PEDESTRIAN = 4, K_POLICE_CAR = 5,
-  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10;
+  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10, K_CAMERA = 11;
 const ACT_DEAD = 5;
 const F_SIREN = 1, F_HEADLIGHTS = 2, F_BRAKING = 4, F_WRECKED = 16, F_GHOST = 32, F_OPEN = 128,
   F_ALERT = 256, F_SUSPICIOUS = 512;
@@ -86,6 +86,7 @@ function onFrame(data) {
 function onText(s) {
   let m;
   try { m = JSON.parse(s); } catch (e) { return; }
+  stealthText(m);
   switch (m.type) {
     case "welcome":
       game.welcome = m;
@@ -210,6 +211,7 @@ function join(room, opts) {
   game.room = room; game.query = q; game.lossy = !!opts.webrtc; game.opts = opts;
   game.welcome = null; game.state = null; game.closeReason = "";
   game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
+  stealthReset();
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
@@ -391,6 +393,7 @@ function draw(now) {
   // World to screen: x east, y north (up).
   ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
   drawLevel(ctx, s);
+  stealthCones(ctx, f, n, s);
   const blink = Math.floor(now / 180) % 2;
   // Vehicles under people.
   for (let pass = 0; pass < 2; pass++) {
@@ -400,6 +403,7 @@ function draw(now) {
       const vehicle = k === K_CAR || k === K_POLICE_CAR || k === K_TRAILER;
       if ((pass === 0) !== vehicle) continue;
       if (vehicle) drawVehicle(ctx, f, b, s, blink);
+      else if (k === K_CAMERA) stealthCamera(ctx, f, b, s, blink);
       else drawThing(ctx, f, b, s);
     }
   }
@@ -411,14 +415,14 @@ function draw(now) {
     const b = i * D_STRIDE;
     const player = f[b + D_PLAYER];
     const k = f[b + D_KIND];
-    if (!player && !(f[b + D_FLAGS] & (F_ALERT | F_SUSPICIOUS))) continue;
+    const mark = player || k === K_CAMERA ? null : stealthLabel(f, b); // "?" or "!" over a guard
+    if (!player && !mark) continue;
     if (k === K_CHARACTER && f[b + D_ACT] !== 0 && f[b + D_ACT] !== ACT_DEAD && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
     const x = W / 2 + (f[b + D_X] - cx) * s, y = H / 2 - (f[b + D_Y] - cy) * s;
-    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player)
-      : (f[b + D_FLAGS] & F_ALERT ? "!" : "?");
+    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player) : mark.text;
     ctx.fillStyle = "rgba(0,0,0,0.6)";
     ctx.fillText(label, x + 1, y - 15);
-    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#ffd23f";
+    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : mark.colour;
     if (label === "you") ctx.fillStyle = "#ffd23f";
     ctx.fillText(label, x, y - 16);
   }
