@@ -75,7 +75,8 @@ type Sentry struct {
 type Camera struct {
 	Index int16
 	// Target is the player it has in view, zero for none; Spot builds up
-	// while it keeps them there (the camera raises the alert at 1).
+	// while it keeps them there (the camera raises the alert at 1). A
+	// camera shot out has Spot -1 once its break is in the book.
 	Target ecs.Entity
 	Spot   float32
 	// Seen is the tick it last had a player in view, +1 (0: never).

@@ -131,8 +131,8 @@ func (r *rig) step(n int) {
 func (r *rig) gather() {
 	r.s.light = r.s.Tuning.Light(float32(r.w.Clock.Minutes() / 60))
 	r.s.rays = 0
-	r.s.gatherPlayers(r.w)
 	r.s.gatherSentries(r.w)
+	r.s.gatherPlayers(r.w)
 }
 
 // rate returns the suspicion a second guard g gains on player p now.
@@ -146,8 +146,11 @@ func (r *rig) rate(g, p ecs.Entity) float32 {
 		}
 	}
 	tg := r.s.playerOf(p)
-	if sn == nil || tg == nil {
-		r.t.Fatal("no such guard or player")
+	if sn == nil {
+		r.t.Fatal("no such guard")
+	}
+	if tg == nil {
+		return 0 // out of every sentry's and camera's reach: not even looked at
 	}
 	se := r.sentry.Get(g)
 	rate, ok := r.s.sentryRate(r.w, sn, tg, r.s.Tuning.RangeAt(r.s.light), tg.e == se.Target && se.Phase != components.SentryIdle)

@@ -104,8 +104,10 @@ func (s *System) decide(w *ecs.World, sn *sentry, se *components.Sentry, best *t
 	case components.SentryIdle, components.SentrySuspicious:
 		if best == nil {
 			se.Suspicion = max(se.Suspicion-t.Decay*dt, 0)
-			if se.Suspicion == 0 && se.Phase == components.SentrySuspicious {
-				s.enter(w, se, components.SentryIdle)
+			if se.Suspicion == 0 {
+				if se.Phase == components.SentrySuspicious {
+					s.enter(w, se, components.SentryIdle)
+				}
 				se.Target = ecs.Entity{}
 			}
 			return

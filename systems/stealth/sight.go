@@ -20,28 +20,37 @@ type occluder struct {
 }
 
 // gatherBodies files, once a tick and only when a look needs them, the
-// bodies tall enough to hide a player: the vehicles and shut gates, and the
-// living people on foot.
+// bodies tall enough to hide a player within the sentries' reach: the
+// vehicles and shut gates, and the living people on foot.
 func (s *System) gatherBodies(w *ecs.World) {
 	if s.bodiesAt == w.Tick()+1 {
 		return
 	}
 	s.bodiesAt = w.Tick() + 1
 	s.bodies = s.bodies[:0]
+	// Only the bodies within the sentries' reach can stand in a look.
+	r := s.Tuning.RangeAt(s.light) + bodyReach
+	lo, hi := phys.Vec{X: math32.MaxFloat32, Y: math32.MaxFloat32}, phys.Vec{X: -math32.MaxFloat32, Y: -math32.MaxFloat32}
+	for i := range s.sentries {
+		p := s.sentries[i].pos
+		lo = phys.Vec{X: min(lo.X, p.X-r), Y: min(lo.Y, p.Y-r)}
+		hi = phys.Vec{X: max(hi.X, p.X+r), Y: max(hi.Y, p.Y+r)}
+	}
+	in := func(p phys.Vec) bool { return p.X >= lo.X && p.X <= hi.X && p.Y >= lo.Y && p.Y <= hi.Y }
 	cover := s.Tuning.CoverHeight
 	vq := s.vehicleQ.Query(w.Arche)
 	for vq.Next() {
 		pose, b, _ := vq.Get()
-		if b.Mask == 0 || b.Height < cover {
-			continue // an open gate, or low
+		if b.Mask == 0 || b.Height < cover || !in(phys.Flat(pose.Pos)) {
+			continue // an open gate, low, or far
 		}
 		co, si := pose.Rot.Heading()
 		s.bodies = append(s.bodies, occluder{e: vq.Entity(), pos: phys.Flat(pose.Pos), co: co, si: si, hx: b.HalfX, hy: b.HalfY, box: b.Shape == components.ShapeBox})
 	}
 	pq := s.personQ.Query(w.Arche)
 	for pq.Next() {
-		pose, b, in, hp := pq.Get()
-		if !in.Vehicle.IsZero() || hp.HP == 0 || b.Height < cover {
+		pose, b, seat, hp := pq.Get()
+		if !seat.Vehicle.IsZero() || hp.HP == 0 || b.Height < cover || !in(phys.Flat(pose.Pos)) {
 			continue
 		}
 		s.bodies = append(s.bodies, occluder{e: pq.Entity(), pos: phys.Flat(pose.Pos), hx: b.Radius})

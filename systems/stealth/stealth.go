@@ -30,10 +30,14 @@
 //     (zones.Watched) when the alarm goes up commits a CrimeRestricted,
 //     once an alert.
 //
-// Sight is bounded per tick: each sentry and camera looks every LookEvery
-// ticks (spread over the ticks by wire id), asks a grid of the players
-// (TargetCell) for those within its range rather than going through every
-// player, and the rays cast in a tick stop at MaxRays.
+// Sight is bounded per tick: only the players within some sentry's or
+// camera's reach are gathered; each sentry and camera looks every
+// LookEvery ticks (spread over the ticks by wire id) and asks a grid of
+// those players (TargetCell) for the ones within its range rather than
+// going through every player; the bodies in the way are filed in a grid
+// of their own (BodyCell), once a tick and only when a look needs them,
+// those within the sentries' reach; and the rays cast in a tick stop at
+// MaxRays.
 //
 // It runs in the pre-step phase after the spawners (which put the guards
 // in and walk their patrols: a sentry that is not idle is steered here
@@ -354,8 +358,8 @@ func (s *System) Update(w *ecs.World) {
 	}
 	s.rays = 0
 	s.light = s.Tuning.Light(float32(w.Clock.Minutes() / 60))
-	s.gatherPlayers(w)
 	s.gatherSentries(w)
+	s.gatherPlayers(w)
 	if len(s.sentries) > 0 || len(s.cams) > 0 {
 		s.active = true
 	}
@@ -370,14 +374,18 @@ func (s *System) Update(w *ecs.World) {
 	s.calm(w)
 }
 
-// gatherPlayers lists the living players by wire id and files them in the
-// targets grid.
+// gatherPlayers lists the living players within reach of a sentry or a
+// camera (watched), by wire id, and files them in the targets grid. The
+// others are left out: nothing sees them this tick.
 func (s *System) gatherPlayers(w *ecs.World) {
 	s.players = s.players[:0]
+	if len(s.sentries) == 0 && len(s.cams) == 0 {
+		return
+	}
 	q := s.playerQ.Query(w.Arche)
 	for q.Next() {
 		_, id, pose, hp := q.Get()
-		if hp.HP == 0 {
+		if hp.HP == 0 || !s.watched(phys.Flat(pose.Pos)) {
 			continue
 		}
 		e := q.Entity()
@@ -405,6 +413,30 @@ func (s *System) gatherPlayers(w *ecs.World) {
 		s.tpts = append(s.tpts, s.players[i].pos)
 	}
 	s.targets.Build(s.tpts)
+}
+
+// watchMargin (m) is added to the reach of the sentries and cameras when
+// a player is checked for being within it: a seated player's body rides a
+// little off their vehicle's centre, and a player moves in a tick.
+const watchMargin = 8
+
+// watched reports whether p lies within the reach of a sentry (this tick's)
+// or a camera: its range and watchMargin.
+func (s *System) watched(p phys.Vec) bool {
+	r := s.Tuning.RangeAt(s.light) + watchMargin
+	for i := range s.sentries {
+		if d := s.sentries[i].pos.Sub(p); d.Dot(d) <= r*r {
+			return true
+		}
+	}
+	for i := range s.level.Cameras {
+		c := &s.level.Cameras[i]
+		dx, dy := c.Pos.X-p.X, c.Pos.Y-p.Y
+		if rc := c.Range + watchMargin; dx*dx+dy*dy <= rc*rc {
+			return true
+		}
+	}
+	return false
 }
 
 // gatherSentries lists the sentries by wire id.
