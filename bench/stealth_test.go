@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/fiveonit/engine/bench/loadgen"
@@ -149,25 +148,14 @@ func TestCity64YardAllocatesNothing(t *testing.T) {
 	entries0 := bk.Total()
 	const n = 30 * ecs.TickRate
 	alert := 0
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var ms runtime.MemStats
-	var total uint64
-	for i := 0; i < n; i++ {
+	total := tickAllocs(t, f, n, func(i int) {
 		if i%30 == 0 {
 			y.step()
 		}
-		if err := f.StepClients(); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&ms)
-		m0 := ms.Mallocs
-		f.G.Tick()
-		runtime.ReadMemStats(&ms)
-		total += ms.Mallocs - m0
 		if on, _ := bk.Alert(); on {
 			alert++
 		}
-	}
+	})
 	if total != 0 {
 		t.Errorf("city-64's server tick with the yard busy allocated %d times in %d ticks, want 0", total, n)
 	}

@@ -436,3 +436,25 @@ func TestYardSeenAndChased(t *testing.T) {
 		t.Fatal("the server's stealth is not the schedule's")
 	}
 }
+
+// TestNoStealthFramesWithoutGuards: a room with neither guards nor cameras
+// (test-flat) sends no stealth frames and no stealth readout.
+func TestNoStealthFramesWithoutGuards(t *testing.T) {
+	g := newServer(t, "test-flat")
+	p := join(t, g, Who{})
+	for range 2 * ReadoutEvery {
+		p.send(components.Drive{})
+		g.Tick()
+	}
+	p.read()
+	if f := stealthFrames(p); len(f) != 0 {
+		t.Fatalf("stealth frames in a room without guards: %v", f)
+	}
+	ro := p.lastText("readout")
+	if ro == nil {
+		t.Fatal("no readout in a test-* room")
+	}
+	if _, ok := ro["stealth"]; ok {
+		t.Fatalf("a stealth readout in a room without guards: %v", ro["stealth"])
+	}
+}
