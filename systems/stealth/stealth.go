@@ -201,7 +201,7 @@ type System struct {
 	active  bool
 
 	players  []target // this tick's players, by wire id
-	state    []pstate // per player entity, by entity index
+	state    []pstate // per player, by player number (Identity.Player)
 	sentries []sentry // this tick's sentries, by wire id
 	cams     []ecs.Entity
 	patrols  []bool     // per NPC spawner: it walks a patrol
@@ -318,7 +318,7 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	// Room made once for a busy tick's lists, which are kept: in play
 	// they grow only past these, not at each new high.
 	s.players = make([]target, 0, ecs.MaxPlayers)
-	s.state = make([]pstate, 0, 4*busyBodies)
+	s.state = make([]pstate, 256) // a player number is a byte
 	s.sentries = make([]sentry, 0, busyList)
 	s.tpts = make([]nav.Vec, 0, ecs.MaxPlayers)
 	s.bodies = make([]occluder, 0, busyBodies)
@@ -451,19 +451,10 @@ func (s *System) gatherSentries(w *ecs.World) {
 	slices.SortFunc(s.sentries, func(a, b sentry) int { return int(a.wid) - int(b.wid) })
 }
 
-// stateOf returns the kept state of player e, new when e was not seen
-// before.
+// stateOf returns the kept state of player e (alive), new when e was not
+// seen before under its player number.
 func (s *System) stateOf(e ecs.Entity) *pstate {
-	i := int(e.ID())
-	if i >= len(s.state) {
-		if i >= cap(s.state) {
-			// Twice the index: entity indices creep up to new highs
-			// now and then, and each would otherwise allocate.
-			s.state = slices.Grow(s.state, 2*(i+1)-len(s.state))
-		}
-		s.state = s.state[:i+1]
-	}
-	st := &s.state[i]
+	st := &s.state[s.ident.Get(e).Player]
 	if st.e != e {
 		*st = pstate{e: e}
 	}
@@ -474,11 +465,13 @@ func (s *System) stateOf(e ecs.Entity) *pstate {
 // and whether a camera has them in sight, and whether an alert sentry is
 // after them.
 func (s *System) PlayerSeen(e ecs.Entity) (guard, camera, chased bool) {
-	i := int(e.ID())
-	if e.IsZero() || i >= len(s.state) || s.state[i].e != e {
+	if e.IsZero() || !s.world.Arche.Alive(e) {
 		return false, false, false
 	}
-	st := &s.state[i]
+	st := &s.state[s.ident.Get(e).Player]
+	if st.e != e {
+		return false, false, false
+	}
 	now := s.world.Tick()
 	return now < st.guardUntil, now < st.cameraUntil, now < st.chasedUntil
 }
