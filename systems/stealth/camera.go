@@ -111,7 +111,7 @@ func (s *System) cameraLook(w *ecs.World, i int, e ecs.Entity, cam *components.C
 	dt := float32(t.LookEvery) * ecs.Dt
 	fwd := phys.Vec{X: math32.Cos(yaw), Y: math32.Sin(yaw)}
 	var best *target
-	bestRate := float32(0)
+	bestRate, cut := float32(0), false
 	r := lc.Range
 	x0, y0, x1, y1 := s.targets.Range(eye.Sub(nav.Vec{X: r, Y: r}), eye.Add(nav.Vec{X: r, Y: r}))
 	for y := y0; y <= y1; y++ {
@@ -127,7 +127,8 @@ func (s *System) cameraLook(w *ecs.World, i int, e ecs.Entity, cam *components.C
 				}
 				vis, ok := s.sight(w, eye, tg, e, false)
 				if !ok {
-					break
+					cut = true
+					break // no rays left this tick
 				}
 				rate := t.CameraRate / t.BaseRate * t.Rate(dist, r, s.light, vis)
 				if rate <= 0 {
@@ -142,6 +143,9 @@ func (s *System) cameraLook(w *ecs.World, i int, e ecs.Entity, cam *components.C
 				}
 			}
 		}
+	}
+	if best == nil && cut {
+		return // a look that saw nothing for want of rays is no look
 	}
 	if best == nil {
 		cam.Spot = max(cam.Spot-t.CameraDecay*dt, 0)

@@ -34,7 +34,7 @@ func (s *System) look(w *ecs.World, sn *sentry) {
 	}
 	var best *target
 	bestRate := float32(0)
-	targetSeen := false
+	targetSeen, cut := false, false
 	x0, y0, x1, y1 := s.targets.Range(sn.pos.Sub(nav.Vec{X: rng, Y: rng}), sn.pos.Add(nav.Vec{X: rng, Y: rng}))
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
@@ -42,6 +42,7 @@ func (s *System) look(w *ecs.World, sn *sentry) {
 				tg := &s.players[i]
 				rate, ok := s.sentryRate(w, sn, tg, rng, tg.e == se.Target && se.Phase != components.SentryIdle)
 				if !ok {
+					cut = true
 					break // no rays left this tick: the rest are not looked at
 				}
 				if rate <= 0 {
@@ -61,6 +62,9 @@ func (s *System) look(w *ecs.World, sn *sentry) {
 				}
 			}
 		}
+	}
+	if cut && best == nil {
+		return // a look that saw nothing for want of rays is no look
 	}
 	s.decide(w, sn, se, best, bestRate*dt, targetSeen)
 }
