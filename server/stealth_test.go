@@ -458,3 +458,63 @@ func TestNoStealthFramesWithoutGuards(t *testing.T) {
 		t.Fatalf("a stealth readout in a room without guards: %v", ro["stealth"])
 	}
 }
+
+// TestShootOutCameraInPlay: a player walks up to the police car park's
+// camera, draws and fires at it: the rounds find it, it is shot out (the
+// book says so once, the readout shows it broken, it stays so) and sees no
+// more; reset-level puts it back whole.
+func TestShootOutCameraInPlay(t *testing.T) {
+	g, p := stealthCity(t, 12, false)
+	w := g.World()
+	var cam levels.Camera
+	idx := -1
+	for i, c := range g.Level().Cameras {
+		if c.ID == "police-cam-lot" {
+			cam, idx = c, i
+		}
+	}
+	if idx < 0 {
+		t.Fatal("main-city has no police-cam-lot")
+	}
+	at := phys.Vec{X: cam.Pos.X + 6.5, Y: cam.Pos.Y + 6.5}
+	teleport(t, g, p, at.X, at.Y)
+	aim := math32.Atan2(cam.Pos.Y-at.Y, cam.Pos.X-at.X)
+	p.send(components.Drive{Pressed: components.BtnWeapon, LookYaw: aim})
+	g.Tick()
+	for range ecs.TickRate {
+		p.send(components.Drive{Held: components.BtnFire, LookYaw: aim})
+		g.Tick()
+	}
+	for range 3 * ecs.TickRate {
+		p.send(components.Drive{LookYaw: aim})
+		g.Tick()
+	}
+	var r stealth.Readout
+	g.stealth.Readout(&r)
+	if !r.Cameras[idx].Broken {
+		t.Fatalf("the camera was not shot out: %+v", r.Cameras[idx])
+	}
+	b := book.Of(w)
+	broken := 0
+	for i := range b.Len() {
+		if e := b.At(i); e.What == book.Broken && e.Camera == int16(idx) {
+			broken++
+		}
+	}
+	if broken != 1 {
+		t.Fatalf("%d breaks of the camera booked, want 1", broken)
+	}
+	if _, camera, _ := g.stealth.PlayerSeen(p.s.char); camera {
+		t.Error("a camera shot out sees")
+	}
+	p.command(`{"type":"debug","id":12,"cmd":"reset-level"}`)
+	p.send(components.Drive{})
+	g.Tick()
+	p.send(components.Drive{})
+	g.Tick()
+	gapsOK(t, p, 12, "reset-level")
+	g.stealth.Readout(&r)
+	if r.Cameras[idx].Broken {
+		t.Fatal("the camera is still broken after the reset")
+	}
+}
