@@ -12,6 +12,7 @@
 //	item:      Kind Identity Pose Velocity Replicated Loose (a KindItem lying loose)
 //	container: Pose Container (a crate or locker of the level; not replicated)
 //	thrown:    Kind Identity Pose Velocity Body Replicated Projectile (a grenade in flight)
+//	camera:    Kind Identity Pose Velocity Health Flags Body Replicated Camera
 //
 // Seats and SeatedIn are always present (a zero Entity is an empty seat, or
 // a person on foot), so entering and leaving a car never changes an
@@ -68,6 +69,8 @@ type Builder struct {
 	npcPerson generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC]
 	npcCar    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC]
 	police    generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser]
+	guard     generic.Map2[components.Sentry, components.Chaser]
+	camera    generic.Map9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera]
 }
 
 // New returns a Builder for w.
@@ -85,6 +88,8 @@ func New(w *ecs.World) *Builder {
 		npcPerson: generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC](w.Arche),
 		npcCar:    generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC](w.Arche),
 		police:    generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser](w.Arche),
+		guard:     generic.NewMap2[components.Sentry, components.Chaser](w.Arche),
+		camera:    generic.NewMap9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera](w.Arche),
 	}
 }
 

@@ -250,8 +250,8 @@ func TestPhoneOffersAndRefusals(t *testing.T) {
 	refused(t, p.lastText("reply"), "runs no missions")
 }
 
-// teleport moves p (its car when it sits in one) to (x, y) facing yaw.
-func teleport(t testing.TB, g *GameServer, ps []*probe, p *probe, x, y, yaw float32) {
+// moveTo moves p (its car when it sits in one) to (x, y) facing yaw.
+func moveTo(t testing.TB, g *GameServer, ps []*probe, p *probe, x, y, yaw float32) {
 	t.Helper()
 	ok(t, do(g, ps, p, `{"type":"debug","cmd":"teleport","x":%g,"y":%g,"yaw":%g}`, x, y, yaw))
 }
@@ -265,7 +265,7 @@ func pickUp(t testing.TB, g *GameServer, ps []*probe, p *probe, item string) {
 	}
 	e, _ := g.World().ByWireID(wid)
 	pos := g.posOf(e).Pos
-	teleport(t, g, ps, p, pos.X+1, pos.Y, 0)
+	moveTo(t, g, ps, p, pos.X+1, pos.Y, 0)
 	ok(t, do(g, ps, p, `{"type":"pickup","target":%d}`, wid))
 }
 
@@ -304,20 +304,20 @@ func TestDelivery(t *testing.T) {
 		parcel := looseItem(g, "parcel")
 		e, _ := g.World().ByWireID(parcel)
 		pp := g.posOf(e).Pos
-		teleport(t, g, ps, p, pp.X+3, pp.Y-4, 0) // the car beside the parcel
+		moveTo(t, g, ps, p, pp.X+3, pp.Y-4, 0) // the car beside the parcel
 		leaveCar(t, g, ps, p)
 		pickUp(t, g, ps, p, "parcel")
 		run(g, ps, 2, nil)
 		if tr := p.lastText("tracker"); !strings.Contains(tr["objective"].(string), "hospital") || tr["radius"] == nil {
 			t.Fatalf("tracker after the pickup %v", tr)
 		}
-		teleport(t, g, ps, p, pp.X+3, pp.Y-2.5, 0) // back by the car, on foot
+		moveTo(t, g, ps, p, pp.X+3, pp.Y-2.5, 0) // back by the car, on foot
 		p.send(components.Drive{Pressed: components.BtnUse})
 		run(g, ps, ecs.TickRate, nil)
 		if _, in, _ := g.persons.Get(p.s.char); in.Vehicle.IsZero() {
 			t.Fatal("not back in the car")
 		}
-		teleport(t, g, ps, p, -170, 193.75, 3.1415927) // across town, westbound on the hospital's street
+		moveTo(t, g, ps, p, -170, 193.75, 3.1415927) // across town, westbound on the hospital's street
 		if !driveUntil(g, ps, p, 10*ecs.TickRate, components.Drive{Throttle: 0.5}) {
 			t.Fatalf("not delivered; the car is at %v, tracker %v", at(g, p), p.lastText("tracker"))
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/fiveonit/engine/systems/city"
 	missionhost "github.com/fiveonit/engine/systems/missions"
 	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -124,6 +125,9 @@ type GameServer struct {
 
 	social *socialRoom
 
+	stealth     *stealth.System // nil in a room with no level
+	stealthRead stealth.Readout // the debug readout's, reused
+
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
 	seats    generic.Map1[components.Seats]
@@ -211,6 +215,7 @@ func New(cfg Config) (*GameServer, error) {
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
 	g.missions = systems.Missions(w)
 	g.items = g.welcomeItems()
+	g.stealth = systems.Stealth(w)
 	return g, nil
 }
 

@@ -169,6 +169,7 @@ type sentState struct {
 	items   itemsSent
 	phone   uint32 // the phone's revision (missions.go)
 	tracker uint32 // the tracker's revision
+	stealth stealthSent
 }
 
 // ID returns the session's number in its room (Player.Session).
