@@ -6,8 +6,10 @@
 // A mission never touches the world's components or another system's
 // state: it reads what the Host tells it (its players, where things are,
 // what its players hold) and acts through the Host (spawn a vehicle, an
-// item or chasers; give and take items; set the tracker; send a notice or
-// a phone message; open a screen; change the clock or a signal; pay; end).
+// item or chasers; stash an item in a container; give and take items; set
+// the tracker; send a notice or a phone message; open a screen; change the
+// clock or a signal; pay; end). What the room's guards and cameras saw it
+// reads through Watch, a read-only view.
 // What it spawns is tagged as its own and taken out of the world when it
 // ends, and its own items (those of the game's catalog whose mission is
 // its name) are taken from its players.
@@ -196,6 +198,10 @@ type Host interface {
 	// Driver returns who sits at the wheel of vehicle v, zero for nobody.
 	Driver(v ecs.Entity) ecs.Entity
 
+	// Watch returns what the room's guards and cameras saw, read only:
+	// never nil (a room without them sees nobody).
+	Watch() Watch
+
 	// SpawnVehicle parks a car of the named model ("van") at at facing
 	// yaw, unlocked and empty: the mission's own. It fails where the
 	// place is taken or no wire id is free.
@@ -212,6 +218,13 @@ type Host interface {
 	// entities). The slice is the host's: read it, never keep it.
 	Chasers() []ecs.Entity
 
+	// Stash puts n of the item named item into the level's container
+	// named container (a crate, a locker), locked when lock is set: the
+	// container's own lock, which opens as the level's containers do (a
+	// key with its tag, a crowbar for a crate). It fails where the
+	// container is unknown or full. The mission's own items left in it
+	// are taken out when it ends.
+	Stash(container, item string, n int, lock bool) error
 	// Give puts n of the item named item in p's inventory; it fails
 	// when it does not fit whole.
 	Give(p Player, item string, n int) error
@@ -255,6 +268,32 @@ type Host interface {
 	// nothing.
 	Succeed(text string)
 	Fail(reason string)
+}
+
+// Watch is a read-only view of what the room's guards and cameras saw:
+// what a job that must be done unseen asks. The stealth system keeps the
+// record; a mission reads it here and never changes it.
+type Watch interface {
+	// SeenSince reports whether a guard or a camera saw p (grew
+	// suspicious of them, raised the alarm, was called after them,
+	// spotted them or saw them steal a car) at tick since or later.
+	SeenSince(p Player, since uint64) bool
+	// LastSeen returns the last time a guard or a camera saw p, false
+	// when none did.
+	LastSeen(p Player) (Sighting, bool)
+	// Alarm reports whether the room's alarm is up, and the tick it went
+	// up.
+	Alarm() (on bool, since uint64)
+}
+
+// Sighting is one time the guards or cameras saw a player.
+type Sighting struct {
+	// Tick is when, At where the player was.
+	Tick uint64
+	At   levels.Vec2
+	// Camera is set when a camera saw them, not a guard; Alarm when the
+	// sighting raised the alarm (a guard's alert, a camera's spotting).
+	Camera, Alarm bool
 }
 
 // ChaserMinDistance (m) is how far from its target a chaser comes out when

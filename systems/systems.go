@@ -108,6 +108,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		if len(o.Missions) > 0 {
 			h := missionhost.New(w, o.Level, o.Missions)
 			h.HoldSignal, h.ReleaseSignal = sg.Hold, sg.Release
+			h.Stash, h.Unstash = it.Stash, it.Unstash
 			it.UsePhone = h.UsePhone
 			add(missionhost.Name, ecs.PhasePostStep, h)
 		}

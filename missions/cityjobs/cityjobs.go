@@ -4,7 +4,7 @@
 //	delivery  Marlo   a parcel from the corner shop to the hospital, against the clock
 //	getaway   Dutch   at night: the guards' cars come after you; lose them
 //	race      Lina    the avenue sprint through its gates, in time
-//	theft     Sal     a van out of the gated yard: the key from the fence's laptop, the guards after you
+//	theft     Sal     a ledger out of the gated yard's locked crate: the key and a crowbar from the fence's laptop, unseen by the guards
 //	pickup    Kim     a party job: one drives, one collects three bags, both bring them in
 //
 // Each finds its places on the level by their ids (a shop, a spawn role, a
@@ -34,7 +34,7 @@ func Missions() []missions.Def {
 			Offer: "Think you're quick? The avenue sprint, start to finish in 45 seconds. $250.",
 			New:   func() missions.Mission { return &Race{} }},
 		{Name: "theft", Title: "Yard job", Contact: "Sal", Reward: TheftReward,
-			Offer: "There's a van in the gated yard with my name on it. My fence sells the key. $600.",
+			Offer: "My ledger's locked in a crate in the gated yard. Get it out without the guards seeing you: $600, $200 more if nobody saw a thing.",
 			New:   func() missions.Mission { return &Theft{} }},
 		{Name: "pickup", Title: "Bag run", Contact: "Kim", Reward: PickupReward, Party: 2,
 			Offer: "Need a crew of two: one drives, one collects three bags. $300 each. Bring a partner.",

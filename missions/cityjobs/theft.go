@@ -1,61 +1,74 @@
 package cityjobs
 
 import (
-	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 )
 
 // The theft's numbers.
 const (
-	// TheftReward is what it pays each player.
+	// TheftReward is what it pays each player; TheftClean is paid on top
+	// when no guard nor camera saw any of them from the start.
 	TheftReward = 600
+	TheftClean  = 200
 	// TheftSeconds is the time for the whole job.
-	TheftSeconds = 360
-	// KeyPrice is what the fence asks for the yard key.
-	KeyPrice = 150
+	TheftSeconds = 480
+	// KeyPrice is what the fence asks for the yard key, CrowbarPrice for
+	// a crowbar.
+	KeyPrice     = 150
+	CrowbarPrice = 40
 	// YardKey is the mission's own key (city-jobs.json): it answers to
 	// the yard's key tag, so the yard's gate opens for its holder at the
-	// wheel.
+	// wheel. Ledger is the loot, also its own.
 	YardKey = "fence-key"
+	Ledger  = "ledger"
+	// TheftCrate is the level's container the ledger is locked in: the
+	// yard's west crate, which a crowbar forces.
+	TheftCrate = "yard-crate-0"
 	// TheftReach (m) is how near the fence's laptop a player on foot
-	// must stand for it to open; TheftDrop (m) how near the drop the van
-	// must come.
-	TheftReach    = 3
-	TheftDrop     = 15
-	TheftChasers  = 2
-	theftNotYet   = 1
-	theftVanSpotX = 232 // the van's place in the yard, clear of the level's vans and the guards' post
-	theftVanSpotY = 214
+	// must stand for it to open; TheftDrop (m) how near the drop the
+	// ledger must come.
+	TheftReach   = 3
+	TheftDrop    = 15
+	TheftChasers = 2
+)
+
+// The options of the fence's laptop.
+const (
+	buyKey = iota
+	buyCrowbar
+	notNow
 )
 
 var keyScreen = missions.Screen{
 	Title:   "Fence's laptop",
-	Text:    "Yard key, cut this morning. $150, no questions asked.",
-	Options: []string{"Buy the key ($150)", "Not now"},
+	Text:    "Yard gate key, cut this morning, and tools. No questions asked.",
+	Options: []string{"Buy the yard key ($150)", "Buy a crowbar ($40)", "Not now"},
 }
 
-// Theft is a theft from the gated yard: buy the yard key at the fence's
-// laptop by the yard's gate (a screen the world opens), drive in (the gate
-// opens for the key), take the van the mission parked inside and drive it
-// to the drop by the garage; the guards' cars come after it once it is out
-// of the yard. It fails when the van is wrecked, its players are dead or
-// the time runs out.
+// Theft is a theft from the gated yard, best done unseen. Sal's ledger is
+// locked in the yard's west crate. The fence's laptop by the yard gate (a
+// screen the world opens) sells the gate's key, which opens the gate for
+// its holder at the wheel, and a crowbar, which forces the crate (the
+// yard has one lying about too). Take the ledger to the drop by the
+// garage before the timer runs out.
 //
-// The van is the mission's own and unlocked: the level's yard vans are
-// locked, and until locked cars open to their key or a crowbar this job
-// leaves them be.
+// The yard's guards and cameras watch (the stealth system): the mission
+// reads what they saw through Host.Watch. Done unseen, it pays
+// TheftClean on top. Seen, the guards raise the alarm and come after the
+// player: before the ledger is taken, Sal calls the job off (a failure);
+// after, the guards' cars come after its carrier too. It also fails when
+// its players are dead, the ledger is lost or the time runs out.
 type Theft struct {
-	laptop, drop levels.Vec2
-	yard         []levels.Vec2
-	van          ecs.Entity
-	stage        int  // 0 the key, 1 the van, 2 out with it
-	shown        bool // the laptop's screen was opened and not yet walked away from
-	chased       bool
-	ends         uint64
+	laptop, crate, drop levels.Vec2
+	since               uint64 // the tick it started: seen after it counts
+	got                 bool   // a player took the ledger out of the crate
+	alarmed             bool
+	shown               bool // the laptop's screen was opened and not yet walked away from
+	ends                uint64
 }
 
-// Start parks the van in the yard and marks the fence's laptop.
+// Start locks the ledger in the crate and marks it.
 func (t *Theft) Start(h missions.Host) error {
 	l := h.Level()
 	gate, ok := levelGate(l, "yard-gate")
@@ -63,70 +76,103 @@ func (t *Theft) Start(h missions.Host) error {
 		return errLevel("yard gate")
 	}
 	t.laptop = levels.Vec2{X: gate.X - 12, Y: gate.Y - 3}
-	for _, z := range l.Zones {
-		if z.ID == "yard" {
-			t.yard = z.Polygon
-		}
+	crate, ok := container(l, TheftCrate)
+	drop, ok2 := garageBay(l)
+	if !ok || !ok2 {
+		return errLevel("yard crate or garage")
 	}
-	drop, ok := garageBay(l)
-	if !ok || t.yard == nil {
-		return errLevel("yard or garage")
-	}
-	t.drop = levels.Vec2{X: drop.X, Y: drop.Y - 12}
-	van, err := h.SpawnVehicle("van", levels.Vec2{X: theftVanSpotX, Y: theftVanSpotY}, -1.5707964)
-	if err != nil {
+	t.crate, t.drop = crate, levels.Vec2{X: drop.X, Y: drop.Y - 12}
+	if err := h.Stash(TheftCrate, Ledger, 1, true); err != nil {
 		return err
 	}
-	t.van = van
-	t.ends = h.Tick() + secs(TheftSeconds)
-	h.SetTracker(missions.Tracker{Objective: "Get the yard key: the fence's laptop by the yard gate.", Mark: true, At: t.laptop, Ends: t.ends})
+	t.since = h.Tick()
+	t.ends = t.since + secs(TheftSeconds)
+	h.Message("My ledger's locked in the west crate of the yard. The fence's laptop by the gate sells the gate key and a crowbar. Don't let the guards see you.")
+	h.SetTracker(missions.Tracker{Objective: "Take Sal's ledger from the yard's west crate, unseen.", Mark: true, At: t.crate, Ends: t.ends})
 	return nil
 }
 
-// Step runs the stages.
+// Step watches the ledger, the guards and the clock.
 func (t *Theft) Step(h missions.Host) {
-	if h.Wrecked(t.van) {
-		h.Fail("The van is wrecked.")
-		return
-	}
 	if h.Tick() >= t.ends {
-		h.Fail("Out of time: the yard is crawling with guards.")
+		h.Fail("Out of time: Sal found someone else.")
 		return
 	}
+	var carrier *missions.Player
 	alive := false
-	for _, p := range h.Players() {
-		alive = alive || !p.Dead
+	ps := h.Players()
+	for i := range ps {
+		alive = alive || !ps[i].Dead
+		if h.Holds(ps[i], Ledger) > 0 {
+			carrier = &ps[i]
+		}
 	}
 	if !alive {
 		h.Fail("The guards got you.")
 		return
 	}
-	switch t.stage {
-	case 0:
-		t.atLaptop(h)
-	case 1:
-		for _, p := range h.Players() {
-			if p.Vehicle == t.van && p.Driving {
-				t.stage = 2
-				h.SetTracker(missions.Tracker{Objective: "Drive the van to the drop by the garage.", Mark: true, At: t.drop, Radius: TheftDrop, Ends: t.ends})
-			}
+	if !t.alarmed && t.raised(h) {
+		t.alarmed = true
+		if !t.got && carrier == nil {
+			h.Fail("The guards raised the alarm before you had the ledger: Sal calls it off.")
+			return
 		}
-	case 2:
-		t.outWithIt(h)
+		h.Notice("The alarm is up: the guards are after you!")
+		if carrier != nil {
+			h.SpawnChasers(*carrier, TheftChasers)
+		}
 	}
+	if !t.got {
+		if carrier == nil {
+			t.atLaptop(h)
+			return
+		}
+		t.got = true
+		h.CloseScreen(*carrier)
+		h.Message("Got it? Bring it to the drop by the garage.")
+		h.SetTracker(missions.Tracker{Objective: "Bring the ledger to the drop by the garage.", Mark: true, At: t.drop, Radius: TheftDrop, Ends: t.ends})
+	}
+	switch {
+	case carrier == nil:
+		h.Fail("The ledger is lost.")
+	case within(carrier.Pos, t.drop, TheftDrop):
+		h.Take(*carrier, Ledger, 1)
+		if t.unseen(h) {
+			payAll(h, TheftReward+TheftClean)
+			h.Succeed("A clean job, nobody saw a thing: $800.")
+			return
+		}
+		payAll(h, TheftReward)
+		h.Succeed("The ledger's in: $600.")
+	}
+}
+
+// raised reports whether a guard or a camera raised the alarm over one of
+// the players since the job started.
+func (t *Theft) raised(h missions.Host) bool {
+	for _, p := range h.Players() {
+		if s, ok := h.Watch().LastSeen(p); ok && s.Alarm && s.Tick >= t.since {
+			return true
+		}
+	}
+	return false
+}
+
+// unseen reports whether no guard nor camera saw any of the players since
+// the job started.
+func (t *Theft) unseen(h missions.Host) bool {
+	for _, p := range h.Players() {
+		if h.Watch().SeenSince(p, t.since) {
+			return false
+		}
+	}
+	return true
 }
 
 // atLaptop opens the fence's screen for a player on foot at the laptop.
 func (t *Theft) atLaptop(h missions.Host) {
 	near := false
 	for _, p := range h.Players() {
-		if h.Holds(p, YardKey) > 0 {
-			t.stage = 1
-			van, _ := h.Where(t.van)
-			h.Message("Key's good. The van's inside, by the gate. Bring it to the garage.")
-			h.SetTracker(missions.Tracker{Objective: "Drive into the yard and take the van.", Mark: true, At: van, Ends: t.ends})
-			return
-		}
 		if p.Vehicle.IsZero() && !p.Dead && within(p.Pos, t.laptop, TheftReach) {
 			near = true
 			if !t.shown {
@@ -140,48 +186,28 @@ func (t *Theft) atLaptop(h missions.Host) {
 	}
 }
 
-// outWithIt watches the van out of the yard and to the drop.
-func (t *Theft) outWithIt(h missions.Host) {
-	at, _ := h.Where(t.van)
-	driver := h.Driver(t.van)
-	for _, p := range h.Players() {
-		if p.Char != driver {
-			continue
-		}
-		if !t.chased && !levels.PointInPolygon(at, t.yard) {
-			t.chased = true
-			h.SpawnChasers(p, TheftChasers)
-			h.Notice("The guards are after the van!")
-		}
-		if within(at, t.drop, TheftDrop) {
-			payAll(h, TheftReward)
-			h.Succeed("The van's at the drop: $600.")
-		}
-	}
-}
-
-// Phone answers the fence's screen: buy the key, or not now.
+// Phone answers the fence's screen: buy the key, a crowbar, or not now.
 func (t *Theft) Phone(h missions.Host, p missions.Player, c missions.Command) error {
-	if t.stage != 0 {
-		h.CloseScreen(p)
-		return errNoScreen
-	}
-	if c.Choice == theftNotYet {
+	item, price := YardKey, int64(KeyPrice)
+	switch c.Choice {
+	case notNow:
 		h.CloseScreen(p)
 		return nil
+	case buyCrowbar:
+		item, price = "crowbar", CrowbarPrice
 	}
-	if err := h.Charge(p, KeyPrice); err != nil {
+	if err := h.Charge(p, price); err != nil {
 		return err
 	}
-	if err := h.Give(p, YardKey, 1); err != nil {
-		h.Pay(p, KeyPrice)
+	if err := h.Give(p, item, 1); err != nil {
+		h.Pay(p, price)
 		return err
 	}
-	h.CloseScreen(p)
 	return nil
 }
 
-// Leave: the job goes on for whoever is left.
+// Leave: the job goes on for whoever is left; a carrier who leaves takes
+// the ledger with them, which Step finds.
 func (t *Theft) Leave(h missions.Host, p missions.Player) {}
 
 // levelGate returns where the level's gate id stands.
@@ -189,6 +215,16 @@ func levelGate(l *levels.Level, id string) (levels.Vec2, bool) {
 	for _, g := range l.Gates {
 		if g.ID == id {
 			return g.Pos, true
+		}
+	}
+	return levels.Vec2{}, false
+}
+
+// container returns where the level's container id stands.
+func container(l *levels.Level, id string) (levels.Vec2, bool) {
+	for _, c := range l.Containers {
+		if c.ID == id {
+			return c.Pos, true
 		}
 	}
 	return levels.Vec2{}, false

@@ -29,6 +29,7 @@ type instance struct {
 	spawned []ecs.Entity // vehicles, items and the chasers' drivers
 	chasers []ecs.Entity // the chasers' cars
 	held    []string     // the signals it holds
+	stashed []stash      // the items it stashed in containers
 
 	ended   bool
 	success bool
@@ -101,6 +102,20 @@ func (in *instance) cleanup() {
 		}
 	}
 	in.held = in.held[:0]
+	for _, st := range in.stashed {
+		if in.s.Unstash != nil {
+			in.s.Unstash(w, st.container, st.item, st.n)
+		}
+	}
+	in.stashed = in.stashed[:0]
+}
+
+// stash is what a mission stashed in a container: taken out when it ends
+// (what its players took from there by then is theirs to lose).
+type stash struct {
+	container string
+	item      components.ItemID
+	n         int
 }
 
 // despawnVehicle takes vehicle e away with the NPCs in it, unless a
@@ -149,6 +164,22 @@ func (in *instance) Level() *levels.Level       { return in.s.level }
 func (in *instance) Rand() *rand.Rand           { return in.w.RNG }
 func (in *instance) Players() []missions.Player { return in.players }
 func (in *instance) Chasers() []ecs.Entity      { return in.chasers }
+func (in *instance) Watch() missions.Watch      { return &in.s.watch }
+
+func (in *instance) Stash(container, item string, n int, lock bool) error {
+	id, ok := in.w.Items.ByName(item)
+	switch {
+	case !ok || n <= 0:
+		return fmt.Errorf("%w: %d of item %q", missions.ErrUnknown, n, item)
+	case in.s.Stash == nil:
+		return fmt.Errorf("%w: no containers in this room", missions.ErrUnknown)
+	}
+	if err := in.s.Stash(in.w, container, id, n, lock); err != nil {
+		return err
+	}
+	in.stashed = append(in.stashed, stash{container, id, n})
+	return nil
+}
 
 func (in *instance) Where(e ecs.Entity) (levels.Vec2, bool) {
 	if e.IsZero() || !in.w.Arche.Alive(e) {

@@ -165,6 +165,11 @@ type System struct {
 	// signals system's); nil refuses it.
 	HoldSignal    func(id string, phase int) error
 	ReleaseSignal func(id string) error
+	// Stash puts a mission's item into the level's container named
+	// container, locked when lock is set; Unstash takes up to n of item
+	// out of it (the items system's). Nil refuses a stash.
+	Stash   func(w *ecs.World, container string, item components.ItemID, n int, lock bool) error
+	Unstash func(w *ecs.World, container string, item components.ItemID, n int) int
 
 	defs  []missions.Def
 	level *levels.Level
@@ -184,6 +189,7 @@ type System struct {
 	insts  []*instance
 	nextID uint32
 	guards []int32 // the level's guard spawns
+	watch  watch   // what the guards and cameras saw, for the missions
 }
 
 // New returns the MissionHost of w on level l, running the missions defs
@@ -205,6 +211,7 @@ func New(w *ecs.World, l *levels.Level, defs []missions.Def) *System {
 		insts:   make([]*instance, 0, ecs.MaxPlayers),
 	}
 	s.players.Register(w.Arche)
+	s.watch.w = w
 	for i := range s.slotOf {
 		s.slotOf[i] = -1
 	}
