@@ -46,7 +46,8 @@ func (g *GameServer) phoneCommand(s *Session, c *textframe.Command) error {
 
 // notifyMissions sends s its tracker and its phone when they changed, and
 // its notices, and reports whether s is still connected. The frames are
-// built only when their content changed: nothing is made on a quiet tick.
+// built only when their content changed, appended into reused buffers:
+// nothing is allocated on a quiet tick nor on a busy one.
 func (g *GameServer) notifyMissions(s *Session) bool {
 	h := g.missions
 	if h == nil || s.who.Spectate {
@@ -58,20 +59,25 @@ func (g *GameServer) notifyMissions(s *Session) bool {
 	}
 	if ph.TrackerRev != s.sent.tracker {
 		s.sent.tracker = ph.TrackerRev
-		if !g.sendText(s, trackerFrame(ph, g.w.Tick())) {
+		f := trackerFrame(ph, g.w.Tick())
+		g.text = f.AppendJSON(g.text[:0])
+		if !g.sendTextBytes(s, g.text) {
 			return false
 		}
 	}
 	if ph.Rev != s.sent.phone {
 		s.sent.phone = ph.Rev
-		f := phoneFrame(ph)
+		g.phoneFrame(ph)
 		ph.Open = false
-		if !g.sendText(s, f) {
+		g.text = g.phone.AppendJSON(g.text[:0])
+		if !g.sendTextBytes(s, g.text) {
 			return false
 		}
 	}
 	for _, n := range ph.TakeNotices() {
-		if !g.sendText(s, textframe.NoticeFrame{Type: "notice", Text: n.Text, Kind: n.Kind.String()}) {
+		f := textframe.NoticeFrame{Type: "notice", Text: n.Text, Kind: n.Kind.String()}
+		g.text = f.AppendJSON(g.text[:0])
+		if !g.sendTextBytes(s, g.text) {
 			return false
 		}
 	}
@@ -92,19 +98,20 @@ func trackerFrame(ph *missions.Phone, tick uint64) textframe.TrackerFrame {
 	return f
 }
 
-// phoneFrame is ph's messages and screen as a frame.
-func phoneFrame(ph *missions.Phone) textframe.PhoneFrame {
-	msgs := ph.Messages()
-	f := textframe.PhoneFrame{Type: "phone", Messages: make([]textframe.PhoneMessage, 0, len(msgs)), Open: ph.Open}
-	for _, m := range msgs {
+// phoneFrame builds ph's messages and screen into g.phone, in place.
+func (g *GameServer) phoneFrame(ph *missions.Phone) {
+	f := &g.phone
+	f.Type, f.Open, f.Screen = "phone", ph.Open, nil
+	f.Messages = f.Messages[:0]
+	for _, m := range ph.Messages() {
 		f.Messages = append(f.Messages, textframe.PhoneMessage{ID: m.ID, From: m.From, Text: m.Text, Offer: m.Offer, Open: m.Open,
 			Mission: m.Mission, Title: m.Title, Reward: m.Reward})
 	}
 	if ph.ScreenID != 0 {
-		f.Screen = &textframe.PhoneScreen{ID: ph.ScreenID, Title: ph.Screen.Title, Text: ph.Screen.Text, Options: ph.Screen.Options}
-		if f.Screen.Options == nil {
-			f.Screen.Options = []string{}
+		g.screen = textframe.PhoneScreen{ID: ph.ScreenID, Title: ph.Screen.Title, Text: ph.Screen.Text, Options: ph.Screen.Options}
+		if g.screen.Options == nil {
+			g.screen.Options = []string{}
 		}
+		f.Screen = &g.screen
 	}
-	return f
 }

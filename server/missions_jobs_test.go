@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -435,4 +436,41 @@ func TestTheft(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMissionsDeterministic: the getaway played twice with the same
+// inputs (a player who stands while the AI's chasers close in) ends the
+// same: the same notices at the same ticks, the same cash, the chasers
+// and the player where they were.
+func TestMissionsDeterministic(t *testing.T) {
+	play := func() string {
+		g, ps := newJobs(t, 1, nil)
+		p := ps[0]
+		accept(t, g, ps, p, "getaway")
+		var out strings.Builder
+		for range 40 * ecs.TickRate {
+			run(g, ps, 1, nil)
+			for _, m := range p.texts {
+				if m["type"] == "notice" || m["type"] == "tracker" {
+					fmt.Fprintf(&out, "%d %v\n", g.World().Tick(), m)
+				}
+			}
+			p.texts = p.texts[:0]
+		}
+		f := generic.NewFilter2[components.Chaser, components.Pose]()
+		q := f.Query(g.World().Arche)
+		for q.Next() {
+			_, pose := q.Get()
+			fmt.Fprintf(&out, "chaser %v\n", *pose)
+		}
+		fmt.Fprintf(&out, "player %v cash %d\n", *g.posOf(p.s.char), cash(g, p))
+		return out.String()
+	}
+	a, b := play(), play()
+	if a != b {
+		t.Fatalf("two runs differ:\n%s\n---\n%s", a, b)
+	}
+	if !strings.Contains(a, "notice") || !strings.Contains(a, "chaser") {
+		t.Fatalf("the run proves little:\n%s", a)
+	}
 }

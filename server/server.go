@@ -139,8 +139,10 @@ type GameServer struct {
 	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
 
-	signals  signalNotes         // the signals held by hand, for the players: signals.go
-	missions *missionhost.System // nil when the game has none: missions.go
+	signals  signalNotes          // the signals held by hand, for the players: signals.go
+	missions *missionhost.System  // nil when the game has none: missions.go
+	phone    textframe.PhoneFrame // the phone frame, built again in place
+	screen   textframe.PhoneScreen
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
