@@ -88,6 +88,7 @@ function onText(s) {
   try { m = JSON.parse(s); } catch (e) { return; }
   foiItems.onText(m); // items.js: the inventory, the container, the replies
   stealthText(m);
+  foiMissions.onText(m); // missions.js: the tracker, notices, the phone
   switch (m.type) {
     case "welcome":
       game.welcome = m;
@@ -221,6 +222,7 @@ function join(room, opts) {
   stealthReset();
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
   foiItems.reset();
+  foiMissions.reset();
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
@@ -404,6 +406,7 @@ function draw(now) {
   ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
   drawLevel(ctx, s);
   foiSignals.drawMap(ctx, s);
+  foiMissions.drawMap(ctx, s);
   stealthCones(ctx, f, n, s);
   const blink = Math.floor(now / 180) % 2;
   // Vehicles under people.
@@ -629,6 +632,7 @@ function hud() {
   const st = JSON.parse(foi.state());
   game.state = st;
   foiSignals.hud(st, game.ownPos);
+  foiMissions.hud();
   const now = performance.now();
   if (now - game.lastBytesAt >= 1000) {
     game.bps = (st.bytesIn - game.lastBytes) * 1000 / (now - game.lastBytesAt);
