@@ -281,6 +281,9 @@ type Watch interface {
 	// LastSeen returns the last time a guard or a camera saw p, false
 	// when none did.
 	LastSeen(p Player) (Sighting, bool)
+	// Alarmed reports whether a guard or a camera raised the alarm over
+	// p (a guard's alert, a camera's spotting) at tick since or later.
+	Alarmed(p Player, since uint64) bool
 	// Alarm reports whether the room's alarm is up, and the tick it went
 	// up.
 	Alarm() (on bool, since uint64)

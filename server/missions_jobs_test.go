@@ -129,9 +129,10 @@ func TestGetaway(t *testing.T) {
 	})
 }
 
-// TestRace plays the avenue sprint: at the wheel, through the start and
-// every gate to the finish at full throttle, paid; and the failure, a
-// driver who stops after the start and runs out of time.
+// TestRace plays the avenue sprint: at the wheel, through the start (the
+// signals on the avenue held green, every player told) and every gate to
+// the finish at full throttle, paid, the signals let go; and the failure,
+// a driver who stops after the start and runs out of time.
 func TestRace(t *testing.T) {
 	start := func(t *testing.T) (*GameServer, []*probe, *probe) {
 		g, ps := newJobs(t, 1, nil)
@@ -155,12 +156,42 @@ func TestRace(t *testing.T) {
 		if tr := p.lastText("tracker"); !strings.Contains(tr["objective"].(string), "gate 1 of 4") {
 			t.Fatalf("tracker after the start %v", tr)
 		}
+		run(g, ps, 1, full)
+		held, _ := p.lastText("signals")["held"].([]any)
+		if len(held) < 3 {
+			t.Fatalf("the signals on the avenue are not held green: %v", p.lastText("signals"))
+		}
+		l := g.Level()
+		for _, x := range held {
+			id := x.(map[string]any)["id"].(string)
+			for _, sg := range l.Roads.Signals {
+				if sg.ID != id {
+					continue
+				}
+				if n, _ := l.NodeIndex(sg.Node); l.Roads.Nodes[n].Pos.X != 0 {
+					t.Errorf("signal %s held, off the avenue at %v", id, l.Roads.Nodes[n].Pos)
+				}
+				north := false
+				for _, lid := range sg.Phases[int(x.(map[string]any)["phase"].(float64))].Lanes {
+					li, _ := l.LaneIndex(lid)
+					a, b := l.LaneLine(li)
+					north = north || b.Y-a.Y > 0.9*b.Sub(a).Len()
+				}
+				if !north {
+					t.Errorf("signal %s held on a phase with no northbound lane", id)
+				}
+			}
+		}
 		if waitNotice(g, ps, p, cityjobs.RaceSeconds*ecs.TickRate, "success", "in time", full) == "" {
 			t.Fatalf("not through the finish in time: at %v, tracker %v", at(g, p), p.lastText("tracker"))
 		}
 		ended(t, p, "success", "in time")
 		if cash(g, p) != before+cityjobs.RaceReward {
 			t.Fatalf("cash %d, was %d", cash(g, p), before)
+		}
+		run(g, ps, 1, nil)
+		if held, _ := p.lastText("signals")["held"].([]any); len(held) != 0 {
+			t.Fatalf("signals still held after the race: %v", held)
 		}
 	})
 	t.Run("out of time", func(t *testing.T) {
@@ -284,97 +315,110 @@ func sentryNear(g *GameServer, q phys.Vec) bool {
 	return false
 }
 
+// theftToLedger plays the theft up to the ledger in hand, unseen at
+// night: the laptop's key and crowbar bought with the screen's phone
+// commands, the car through the keyed gate, a wait in the car for the
+// guards to be away, the crate forced and the ledger taken. It returns
+// the cash p had before buying.
+func theftToLedger(t *testing.T, g *GameServer, ps []*probe, p *probe) int64 {
+	t.Helper()
+	before := cash(g, p)
+	// The fence's laptop, outside the yard's gate.
+	moveTo(t, g, ps, p, 226, 193.75, 0)
+	leaveCar(t, g, ps, p)
+	refused(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":0}`), "no screen")
+	moveTo(t, g, ps, p, 228, 199.25, 0)
+	run(g, ps, 2, nil)
+	sc, _ := p.lastText("phone")["screen"].(map[string]any)
+	if sc == nil || sc["title"] != "Fence's laptop" {
+		t.Fatalf("no laptop screen: %v", p.lastText("phone"))
+	}
+	refused(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":7}`), "no such option")
+	ok(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":0}`))
+	ok(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":1}`))
+	ok(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":2}`))
+	if slotOf(g, p, cityjobs.YardKey) < 0 || slotOf(g, p, "crowbar") < 0 || cash(g, p) != before-cityjobs.KeyPrice-cityjobs.CrowbarPrice {
+		t.Fatalf("after buying: key slot %d, crowbar slot %d, cash %d (was %d)", slotOf(g, p, cityjobs.YardKey), slotOf(g, p, "crowbar"), cash(g, p), before)
+	}
+	if p.lastText("phone")["screen"] != nil {
+		t.Fatal(`the screen is still open after "not now"`)
+	}
+	// Back in the car, and through the gate with the key.
+	moveTo(t, g, ps, p, 226, 195.6, 0)
+	p.send(components.Drive{Pressed: components.BtnUse})
+	run(g, ps, ecs.TickRate, nil)
+	moveTo(t, g, ps, p, 241.75, 194, math.Pi/2)
+	slow := func(int) components.Drive { return components.Drive{Throttle: 0.4} }
+	for range 8 * ecs.TickRate {
+		if at(g, p).Y > 210 {
+			break
+		}
+		run(g, ps, 1, slow)
+	}
+	if y := at(g, p).Y; y <= 210 {
+		t.Fatalf("the car did not get through the keyed gate: at %v", at(g, p))
+	}
+	// Into the yard's west side (a short drive stands for it), and wait
+	// in the car, where the guards pay no heed, for the coast to clear.
+	moveTo(t, g, ps, p, 214, 228, math.Pi/2)
+	crateSide := phys.Vec{X: 207, Y: 233.5}
+	clear := 0
+	for range 90 * ecs.TickRate {
+		if clear >= ecs.TickRate/2 {
+			break
+		}
+		if sentryNear(g, crateSide) || sentryNear(g, phys.Vec{X: 214, Y: 228}) {
+			clear = 0
+		} else {
+			clear++
+		}
+		run(g, ps, 1, func(int) components.Drive { return components.Drive{Brake: 0} })
+	}
+	if clear < ecs.TickRate/2 {
+		t.Fatal("the guards never left the west crate")
+	}
+	leaveCar(t, g, ps, p)
+	moveTo(t, g, ps, p, crateSide.X, crateSide.Y, 0)
+	ok(t, do(g, ps, p, `{"type":"use","slot":%d}`, slotOf(g, p, "crowbar")))
+	ledger, _ := g.World().Items.ByName(cityjobs.Ledger)
+	box := -1
+	f := generic.NewFilter1[components.Container]()
+	q := f.Query(g.World().Arche)
+	for q.Next() {
+		c := q.Get()
+		for k, st := range c.Slots {
+			if st.Item == ledger {
+				box = k
+			}
+		}
+	}
+	if box < 0 {
+		t.Fatal("no ledger in any container")
+	}
+	ok(t, do(g, ps, p, `{"type":"take","slot":%d}`, box))
+	run(g, ps, 1, nil)
+	if tr := p.lastText("tracker"); !strings.Contains(tr["objective"].(string), "drop") {
+		t.Fatalf("tracker with the ledger %v", tr)
+	}
+	return before
+}
+
 // TestTheft plays the yard theft. Unseen, at night: the player buys the
 // gate key and a crowbar at the fence's laptop (the screen's phone
 // commands), drives through the keyed gate, waits in the car for the
 // guards to be away, forces the crate, takes the ledger and drives it to
 // the drop; nobody saw them: the book has nothing, the pay has the bonus.
-// Seen, by day: the player steps out before a guard; the guards raise the
-// alarm and go after them, and the mission fails, its ledger taken back.
+// Seen with the ledger in hand: the alarm, the guards' cars after the
+// player, the pay without the bonus. Seen before, by day: the player steps
+// out before a guard; the guards raise the alarm and go after them, and
+// the mission fails, its ledger taken back.
 func TestTheft(t *testing.T) {
 	t.Run("unseen", func(t *testing.T) {
 		g, ps := newJobs(t, 1, nil)
 		p := ps[0]
 		ok(t, do(g, ps, p, `{"type":"debug","cmd":"clock","minutes":60,"pace":0}`))
 		accept(t, g, ps, p, "theft")
-		before := cash(g, p)
-		// The fence's laptop, outside the yard's gate.
-		moveTo(t, g, ps, p, 226, 193.75, 0)
-		leaveCar(t, g, ps, p)
-		refused(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":0}`), "no screen")
-		moveTo(t, g, ps, p, 228, 199.25, 0)
-		run(g, ps, 2, nil)
-		sc, _ := p.lastText("phone")["screen"].(map[string]any)
-		if sc == nil || sc["title"] != "Fence's laptop" {
-			t.Fatalf("no laptop screen: %v", p.lastText("phone"))
-		}
-		refused(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":7}`), "no such option")
-		ok(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":0}`))
-		ok(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":1}`))
-		ok(t, do(g, ps, p, `{"type":"phone","cmd":"screen","choice":2}`))
-		if slotOf(g, p, cityjobs.YardKey) < 0 || slotOf(g, p, "crowbar") < 0 || cash(g, p) != before-cityjobs.KeyPrice-cityjobs.CrowbarPrice {
-			t.Fatalf("after buying: key slot %d, crowbar slot %d, cash %d (was %d)", slotOf(g, p, cityjobs.YardKey), slotOf(g, p, "crowbar"), cash(g, p), before)
-		}
-		if p.lastText("phone")["screen"] != nil {
-			t.Fatal(`the screen is still open after "not now"`)
-		}
-		// Back in the car, and through the gate with the key.
-		moveTo(t, g, ps, p, 226, 195.6, 0)
-		p.send(components.Drive{Pressed: components.BtnUse})
-		run(g, ps, ecs.TickRate, nil)
-		moveTo(t, g, ps, p, 241.75, 194, math.Pi/2)
-		slow := func(int) components.Drive { return components.Drive{Throttle: 0.4} }
-		for range 8 * ecs.TickRate {
-			if at(g, p).Y > 210 {
-				break
-			}
-			run(g, ps, 1, slow)
-		}
-		if y := at(g, p).Y; y <= 210 {
-			t.Fatalf("the car did not get through the keyed gate: at %v", at(g, p))
-		}
-		// Into the yard's west side (a short drive stands for it), and wait
-		// in the car, where the guards pay no heed, for the coast to clear.
-		moveTo(t, g, ps, p, 214, 228, math.Pi/2)
-		crateSide := phys.Vec{X: 207, Y: 233.5}
-		clear := 0
-		for range 90 * ecs.TickRate {
-			if clear >= ecs.TickRate/2 {
-				break
-			}
-			if sentryNear(g, crateSide) || sentryNear(g, phys.Vec{X: 214, Y: 228}) {
-				clear = 0
-			} else {
-				clear++
-			}
-			run(g, ps, 1, func(int) components.Drive { return components.Drive{Brake: 0} })
-		}
-		if clear < ecs.TickRate/2 {
-			t.Fatal("the guards never left the west crate")
-		}
-		leaveCar(t, g, ps, p)
-		moveTo(t, g, ps, p, crateSide.X, crateSide.Y, 0)
-		ok(t, do(g, ps, p, `{"type":"use","slot":%d}`, slotOf(g, p, "crowbar")))
-		ledger, _ := g.World().Items.ByName(cityjobs.Ledger)
-		box := -1
-		f := generic.NewFilter1[components.Container]()
-		q := f.Query(g.World().Arche)
-		for q.Next() {
-			c := q.Get()
-			for k, st := range c.Slots {
-				if st.Item == ledger {
-					box = k
-				}
-			}
-		}
-		if box < 0 {
-			t.Fatal("no ledger in any container")
-		}
-		ok(t, do(g, ps, p, `{"type":"take","slot":%d}`, box))
-		run(g, ps, 1, nil)
-		if tr := p.lastText("tracker"); !strings.Contains(tr["objective"].(string), "drop") {
-			t.Fatalf("tracker with the ledger %v", tr)
-		}
+		before := theftToLedger(t, g, ps, p)
 		moveTo(t, g, ps, p, 214, 226.5, 0)
 		p.send(components.Drive{Pressed: components.BtnUse})
 		run(g, ps, ecs.TickRate, nil)
@@ -393,6 +437,47 @@ func TestTheft(t *testing.T) {
 		}
 		if slotOf(g, p, cityjobs.YardKey) >= 0 || slotOf(g, p, cityjobs.Ledger) >= 0 {
 			t.Fatal("the mission's key or ledger is left with the player")
+		}
+	})
+	t.Run("seen with the ledger", func(t *testing.T) {
+		g, ps := newJobs(t, 1, nil)
+		p := ps[0]
+		ok(t, do(g, ps, p, `{"type":"debug","cmd":"clock","minutes":60,"pace":0}`))
+		accept(t, g, ps, p, "theft")
+		before := theftToLedger(t, g, ps, p)
+		cars := generic.NewFilter2[components.Chaser, components.Seats]()
+		count := func() int {
+			q := cars.Query(g.World().Arche)
+			n := q.Count()
+			q.Close()
+			return n
+		}
+		if count() != 0 {
+			t.Fatal("chasers before the alarm")
+		}
+		// Out before a guard, standing, until the alarm.
+		var front phys.Vec
+		for _, s := range sentriesOf(g) {
+			if q := s.pos.Add(s.fwd.Scale(5)); !g.static.Overlaps(q, 2.5) {
+				front = q
+				break
+			}
+		}
+		moveTo(t, g, ps, p, front.X, front.Y, 0)
+		if waitNotice(g, ps, p, 30*ecs.TickRate, "info", "alarm is up", nil) == "" {
+			t.Fatalf("no alarm; notices %q", p.notices(""))
+		}
+		if n := count(); n != cityjobs.TheftChasers {
+			t.Fatalf("%d chaser cars after the alarm, want %d", n, cityjobs.TheftChasers)
+		}
+		moveTo(t, g, ps, p, -156, -190.25, 0) // away to the drop
+		run(g, ps, 2, nil)
+		ended(t, p, "success", "$600")
+		if want := before - cityjobs.KeyPrice - cityjobs.CrowbarPrice + cityjobs.TheftReward; cash(g, p) != want {
+			t.Fatalf("cash %d, want %d (no bonus once seen)", cash(g, p), want)
+		}
+		if count() != 0 {
+			t.Fatal("the chasers' cars are still about after the end")
 		}
 	})
 	t.Run("seen", func(t *testing.T) {

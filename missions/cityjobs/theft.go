@@ -151,7 +151,7 @@ func (t *Theft) Step(h missions.Host) {
 // the players since the job started.
 func (t *Theft) raised(h missions.Host) bool {
 	for _, p := range h.Players() {
-		if s, ok := h.Watch().LastSeen(p); ok && s.Alarm && s.Tick >= t.since {
+		if h.Watch().Alarmed(p, t.since) {
 			return true
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/prefab"
 	host "github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/systems/stealth/book"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -198,5 +199,62 @@ func TestPartyPlaysTogether(t *testing.T) {
 	r.w.Step()
 	if r.h.Running() != 0 || len(r.last.left) != 2 {
 		t.Fatalf("running %d, left %v", r.h.Running(), r.last.left)
+	}
+}
+
+// watcher is a mission that only reads the Watch, for TestWatch.
+type watcher struct {
+	probe
+	w missions.Watch
+	p missions.Player
+}
+
+func (m *watcher) Step(h missions.Host) { m.w, m.p = h.Watch(), h.Players()[0] }
+
+// TestWatch: a mission reads the room's book through Watch, read only: a
+// room without one sees nobody; entries about its player show as seen
+// since their tick, the last one with where and by what, an alert or a
+// camera's spotting as the alarm raised over them; another player's
+// entries and a camera shot out are not theirs; the room's alert shows.
+func TestWatch(t *testing.T) {
+	r := newRoom(t, func() *probe { return &probe{} }, 0)
+	var m *watcher
+	defs := []missions.Def{{Name: "watch", Title: "Watch", Contact: "Test", Offer: "Look.",
+		New: func() missions.Mission { m = &watcher{}; return m }}}
+	r.h = host.New(r.w, r.w.Level, defs)
+	if err := r.w.SetSchedule([]ecs.Entry{{Name: host.Name, Phase: ecs.PhasePostStep, System: r.h}}); err != nil {
+		t.Fatal(err)
+	}
+	b := &book.Book{}
+	book.Keep(r.w, b)
+	a, other := r.join(t, 1, 0), r.join(t, 2, 0)
+	r.w.Step()
+	if err := r.h.Accept(r.w, a, r.offer(t, a)); err != nil {
+		t.Fatal(err)
+	}
+	r.w.Step()
+	v, p := m.w, m.p
+	if v.SeenSince(p, 0) || v.Alarmed(p, 0) {
+		t.Fatal("seen in an empty book")
+	}
+	if _, ok := v.LastSeen(p); ok {
+		t.Fatal("a sighting in an empty book")
+	}
+	b.Add(book.Entry{Tick: 10, What: book.Suspicious, Player: a, Pos: components.Vec3{X: 3, Y: 4}, Camera: -1})
+	b.Add(book.Entry{Tick: 12, What: book.Alert, Player: other, Camera: -1})
+	b.Add(book.Entry{Tick: 14, What: book.Broken, Camera: 0})
+	if !v.SeenSince(p, 10) || v.SeenSince(p, 11) || v.Alarmed(p, 0) {
+		t.Fatalf("after a suspicion at 10: seen since 10 %v, since 11 %v, alarmed %v", v.SeenSince(p, 10), v.SeenSince(p, 11), v.Alarmed(p, 0))
+	}
+	if s, ok := v.LastSeen(p); !ok || s.Tick != 10 || s.At != (levels.Vec2{X: 3, Y: 4}) || s.Camera || s.Alarm {
+		t.Fatalf("last seen %+v %v", s, ok)
+	}
+	b.Add(book.Entry{Tick: 20, What: book.Spotted, Player: a, Camera: 1})
+	b.Raise(20)
+	if s, ok := v.LastSeen(p); !ok || s.Tick != 20 || !s.Camera || !s.Alarm || !v.Alarmed(p, 20) || v.Alarmed(p, 21) {
+		t.Fatalf("after a camera's spotting: %+v, alarmed since 20 %v", s, v.Alarmed(p, 20))
+	}
+	if on, since := v.Alarm(); !on || since != 20 {
+		t.Fatalf("alarm %v since %d", on, since)
 	}
 }

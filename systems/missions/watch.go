@@ -45,6 +45,15 @@ func (v *watch) LastSeen(p missions.Player) (missions.Sighting, bool) {
 		Alarm: e.What == book.Alert || e.What == book.Spotted}, true
 }
 
+func (v *watch) Alarmed(p missions.Player, since uint64) bool {
+	b := v.of()
+	if b == nil || p.Char.IsZero() {
+		return false
+	}
+	e, ok := b.Last(p.Char, book.Alert, book.Spotted)
+	return ok && e.Tick >= since
+}
+
 func (v *watch) Alarm() (bool, uint64) {
 	if b := v.of(); b != nil {
 		return b.Alert()
