@@ -174,7 +174,9 @@ type Command struct {
 // Host is what a mission may do: read the world as its players see it,
 // and act on it through narrow actions. The MissionHost implements it for
 // each instance. Its methods are called only from the mission's own
-// methods, on the room's goroutine; none allocates per call unless said.
+// methods, on the room's goroutine. Its reads allocate nothing; an action
+// that makes something (a spawn, a message, a held signal) may, the first
+// times: call those when something happens, not every tick.
 type Host interface {
 	// Tick returns the room's tick.
 	Tick() uint64

@@ -208,6 +208,14 @@ func TestPhoneOffersAndRefusals(t *testing.T) {
 	if tr := a.lastText("tracker"); tr == nil || tr["mission"] != "" {
 		t.Fatalf("tracker on join %v, want none", tr)
 	}
+	// The phone in the last slot: using it opens it on the page.
+	if a.lastText("phone")["open"] == true {
+		t.Fatal("the phone is open before it was used")
+	}
+	ok(t, do(g, ps, a, `{"type":"use","slot":%d}`, components.InventorySlots-1))
+	if a.lastText("phone")["open"] != true {
+		t.Fatalf("using the phone did not open it: %v", a.lastText("phone"))
+	}
 	refused(t, do(g, ps, a, `{"type":"phone","cmd":"accept","offer":999}`), "not open")
 	refused(t, do(g, ps, a, `{"type":"phone","cmd":"accept","offer":%d}`, b.offer("delivery")), "not open")
 	refused(t, do(g, ps, a, `{"type":"phone","cmd":"accept"}`), `"offer" is required`)
