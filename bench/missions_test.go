@@ -41,20 +41,7 @@ func newCity64Jobs(tb testing.TB) *loadgen.Farm {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f, err := loadgen.New(g, 0, 1)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for i := range 64 {
-		if _, err := f.Add(uint64(1 + i)); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	for i := 0; i < 20*ecs.TickRate; i++ {
-		if err := f.Step(); err != nil {
-			tb.Fatal(err)
-		}
-	}
+	f := city64Farm(tb, g, nil)
 	w := g.World()
 	h := systems.Missions(w)
 	pf := generic.NewFilter2[components.Player, components.Identity]()

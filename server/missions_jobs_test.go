@@ -403,6 +403,16 @@ func theftToLedger(t *testing.T, g *GameServer, ps []*probe, p *probe) int64 {
 	return before
 }
 
+// beforeGuard returns a spot in the open d metres before a guard's eyes.
+func beforeGuard(g *GameServer, d float32) phys.Vec {
+	for _, s := range sentriesOf(g) {
+		if q := s.pos.Add(s.fwd.Scale(d)); !g.static.Overlaps(q, 2.5) {
+			return q
+		}
+	}
+	return phys.Vec{}
+}
+
 // TestTheft plays the yard theft. Unseen, at night: the player buys the
 // gate key and a crowbar at the fence's laptop (the screen's phone
 // commands), drives through the keyed gate, waits in the car for the
@@ -456,13 +466,7 @@ func TestTheft(t *testing.T) {
 			t.Fatal("chasers before the alarm")
 		}
 		// Out before a guard, standing, until the alarm.
-		var front phys.Vec
-		for _, s := range sentriesOf(g) {
-			if q := s.pos.Add(s.fwd.Scale(5)); !g.static.Overlaps(q, 2.5) {
-				front = q
-				break
-			}
-		}
+		front := beforeGuard(g, 5)
 		moveTo(t, g, ps, p, front.X, front.Y, 0)
 		if waitNotice(g, ps, p, 30*ecs.TickRate, "info", "alarm is up", nil) == "" {
 			t.Fatalf("no alarm; notices %q", p.notices(""))
@@ -486,13 +490,7 @@ func TestTheft(t *testing.T) {
 		ok(t, do(g, ps, p, `{"type":"debug","cmd":"clock","minutes":720,"pace":0}`))
 		accept(t, g, ps, p, "theft")
 		leaveCar(t, g, ps, p)
-		var front phys.Vec
-		for _, s := range sentriesOf(g) {
-			if q := s.pos.Add(s.fwd.Scale(8)); !g.static.Overlaps(q, 2.5) {
-				front = q
-				break
-			}
-		}
+		front := beforeGuard(g, 8)
 		moveTo(t, g, ps, p, front.X, front.Y, 0)
 		if waitNotice(g, ps, p, 20*ecs.TickRate, "failure", "alarm", nil) == "" {
 			t.Fatalf("no alarm; notices %q", p.notices(""))
