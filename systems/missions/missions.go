@@ -527,7 +527,7 @@ func (s *System) Abandon(w *ecs.World, e ecs.Entity) error {
 // Answer picks option choice of the screen open on e's phone: the
 // mission whose screen it is hears it (Mission.Phone).
 func (s *System) Answer(w *ecs.World, e ecs.Entity, choice int) error {
-	ph, slot, err := s.phoneOf(w, e)
+	ph, _, err := s.phoneOf(w, e)
 	if err != nil {
 		return err
 	}
@@ -542,9 +542,7 @@ func (s *System) Answer(w *ecs.World, e ecs.Entity, choice int) error {
 		return fmt.Errorf("%w: %d (0 to %d)", ErrChoice, choice, len(ph.Screen.Options)-1)
 	}
 	in.refresh()
-	p := ph.player
-	_ = slot
-	err = s.phone(in, p, missions.Command{Cmd: "screen", Choice: choice})
+	err = s.phone(in, ph.player, missions.Command{Cmd: "screen", Choice: choice})
 	s.reap()
 	return err
 }
