@@ -39,7 +39,8 @@ func Warm(w *ecs.World) {
 		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
 		arche.ComponentID[components.Drive](a), arche.ComponentID[components.Health](a),
 		arche.ComponentID[components.Flags](a), arche.ComponentID[components.Body](a),
-		arche.ComponentID[components.Seats](a), arche.ComponentID[components.Replicated](a))
+		arche.ComponentID[components.Seats](a), arche.ComponentID[components.Replicated](a),
+		arche.ComponentID[components.CarLock](a))
 	person := id(
 		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
 		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
