@@ -52,6 +52,9 @@ type Level struct {
 	Containers []Container `json:"containers,omitempty"`
 	// Pickups are items lying loose on the ground.
 	Pickups []Pickup `json:"pickups,omitempty"`
+	// Cameras are the security cameras: they sweep to and fro and see
+	// what comes within their arc and range.
+	Cameras []Camera `json:"cameras,omitempty"`
 
 	idx index // lookups built by Validate (query.go)
 }
@@ -437,4 +440,28 @@ type Pickup struct {
 	Count int `json:"count"`
 	// Pos is where it lies, in metres; never inside a building.
 	Pos Vec2 `json:"pos"`
+}
+
+// Camera is a security camera, mounted where it stands: it turns to and fro
+// by Sweep either side of Yaw, once there and back every Period seconds, and
+// sees a player within Range metres and Arc/2 of the way it faces, along a
+// clear line. It is laid out with the world and again, whole and on, on a
+// level reset; a camera shot out stays broken until then.
+type Camera struct {
+	// ID names the camera among all of the level's string ids.
+	ID string `json:"id"`
+	// Pos is where it is mounted, in metres; never inside a building.
+	Pos Vec2 `json:"pos"`
+	// Yaw is the heading it faces in the middle of its sweep, in radians.
+	Yaw float32 `json:"yaw"`
+	// Arc is its field of view, in radians: (0, 2π].
+	Arc float32 `json:"arc"`
+	// Range is how far it sees, in metres: (0, MaxCameraRange].
+	Range float32 `json:"range"`
+	// Sweep is how far it turns either side of Yaw, in radians: [0, π];
+	// 0 holds it still.
+	Sweep float32 `json:"sweep,omitempty"`
+	// Period is the seconds of one sweep there and back, > 0 when Sweep
+	// is; a still camera leaves it out.
+	Period float32 `json:"period,omitempty"`
 }

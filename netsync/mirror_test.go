@@ -20,15 +20,15 @@ func TestWireMirrorsComponents(t *testing.T) {
 		{wire.KindPedestrian, components.KindPedestrian}, {wire.KindPoliceCar, components.KindPoliceCar},
 		{wire.KindOfficer, components.KindOfficer}, {wire.KindGuard, components.KindGuard},
 		{wire.KindProjectile, components.KindProjectile}, {wire.KindItem, components.KindItem},
-		{wire.KindGate, components.KindGate},
+		{wire.KindGate, components.KindGate}, {wire.KindCamera, components.KindCamera},
 	}
 	for _, k := range kinds {
 		if k.w != uint8(k.c) {
 			t.Errorf("kind %s: wire %d, components %d", k.c, k.w, k.c)
 		}
 	}
-	if int(wire.KindGate)+1 != int(components.KindCount) {
-		t.Errorf("components has %d kinds, wire mirrors %d", components.KindCount, wire.KindGate+1)
+	if int(wire.KindCamera)+1 != int(components.KindCount) {
+		t.Errorf("components has %d kinds, wire mirrors %d", components.KindCount, wire.KindCamera+1)
 	}
 	acts := [][2]uint8{
 		{wire.ActOnFoot, uint8(components.ActOnFoot)}, {wire.ActDriving, uint8(components.ActDriving)},

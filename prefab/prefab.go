@@ -12,6 +12,7 @@
 //	item:      Kind Identity Pose Velocity Replicated Loose (a KindItem lying loose)
 //	container: Pose Container (a crate or locker of the level; not replicated)
 //	thrown:    Kind Identity Pose Velocity Body Replicated Projectile (a grenade in flight)
+//	camera:    Kind Identity Pose Velocity Health Flags Body Replicated Camera
 //
 // Seats and SeatedIn are always present (a zero Entity is an empty seat, or
 // a person on foot), so entering and leaving a car never changes an
@@ -71,6 +72,8 @@ type Builder struct {
 	npcCar    generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock, components.NPC]
 	police    generic.Map2[components.NPC, components.Chaser] // added to a vehicle: arche's maps take 12 components at most
 	lock      generic.Map2[components.CarLock, components.Flags]
+	guard     generic.Map2[components.Sentry, components.Chaser]
+	camera    generic.Map9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera]
 }
 
 // New returns a Builder for w.
@@ -89,6 +92,8 @@ func New(w *ecs.World) *Builder {
 		npcCar:    generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock, components.NPC](w.Arche),
 		police:    generic.NewMap2[components.NPC, components.Chaser](w.Arche),
 		lock:      generic.NewMap2[components.CarLock, components.Flags](w.Arche),
+		guard:     generic.NewMap2[components.Sentry, components.Chaser](w.Arche),
+		camera:    generic.NewMap9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera](w.Arche),
 	}
 }
 

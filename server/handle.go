@@ -227,6 +227,7 @@ func (g *GameServer) readout(s *Session) bool {
 		f.Chasers = append(f.Chasers, textframe.ReadoutChaser{ID: c.WireID, Target: c.Target, Mode: ai.ModeName(c.Mode),
 			Dist: c.Dist, Speed: c.Speed, Sees: c.Sees, Lane: c.Lane})
 	}
+	f.Stealth = g.stealthReadout()
 	return g.sendText(s, f)
 }
 
@@ -236,8 +237,9 @@ func (g *GameServer) readout(s *Session) bool {
 const HeatEvery = ecs.TickRate / 2
 
 // notify sends s the text frames whose content changed: the clock, the
-// signals held by hand, its Wanted level, its health and cash, and on its
-// snapshot ticks what it holds (notifyItems).
+// signals held by hand, its Wanted level, what the guards and cameras see
+// of it, its health and cash, and on its snapshot ticks what it holds
+// (notifyItems).
 func (g *GameServer) notify(s *Session) {
 	if s.closed || !s.joined {
 		return
@@ -260,7 +262,7 @@ func (g *GameServer) notify(s *Session) {
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return
 	}
-	if !g.notifyWanted(s) {
+	if !g.notifyWanted(s) || !g.notifyStealth(s) {
 		return
 	}
 	_, cash := g.wanted.Get(s.char)

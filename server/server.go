@@ -25,6 +25,7 @@ import (
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
 	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -123,6 +124,9 @@ type GameServer struct {
 
 	social *socialRoom
 
+	stealth     *stealth.System // nil in a room with no level
+	stealthRead stealth.Readout // the debug readout's, reused
+
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
 	seats    generic.Map1[components.Seats]
@@ -207,6 +211,7 @@ func New(cfg Config) (*GameServer, error) {
 	}
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
 	g.items = g.welcomeItems()
+	g.stealth = systems.Stealth(w)
 	return g, nil
 }
 

@@ -167,6 +167,7 @@ type sentState struct {
 	status  bool
 	wanted  bool
 	items   itemsSent
+	stealth stealthSent
 }
 
 // ID returns the session's number in its room (Player.Session).

@@ -25,6 +25,7 @@ import (
 	"github.com/fiveonit/engine/systems/seats"
 	"github.com/fiveonit/engine/systems/signals"
 	"github.com/fiveonit/engine/systems/spawners"
+	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/fiveonit/engine/systems/weapons"
 )
 
@@ -55,7 +56,7 @@ type Options struct {
 //
 //	input      input (the server's), seats, weapons, cars (break-ins,
 //	           the cars that belong to someone)
-//	pre-step   spawners, gates, signals, police, pedestrians, ai
+//	pre-step   spawners, gates, signals, police, pedestrians, stealth, ai
 //	step       physics
 //	post-step  damage, city (respawn, zones), items (lays the level's
 //	           pickups and containers out, shuts containers left),
@@ -97,6 +98,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		m := nav.New(o.Level)
 		peds = pedestrians.NewWithMap(w, m, o.Static)
 		add(pedestrians.Name, ecs.PhasePreStep, peds)
+		add(stealth.Name, ecs.PhasePreStep, stealth.New(w, o.Level, o.Static))
 		add(ai.Name, ecs.PhasePreStep, ai.NewWithMap(w, m, o.Static))
 	}
 	add(physics.Name, ecs.PhaseStep, physics.New(w, o.Static))
@@ -117,11 +119,12 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 // ResetLevel puts w's level back as it was made, as far as the schedule's
 // systems can: the spawners park every bay again and put back their NPCs
 // (spawners.System.Reset), the gates shut (gates.System.Reset), the
-// pickups and containers are laid out again (items.System.Reset) and the
+// pickups and containers are laid out again (items.System.Reset), the
 // traffic signals held by hand go back to their cycles
-// (signals.System.Reset). It takes effect at the next tick. It reports
-// false when the schedule has none of these systems (a room with no
-// level).
+// (signals.System.Reset), and the stealth empties its book and puts every
+// camera back on and whole (stealth.System.Reset). It takes effect at the
+// next tick. It reports false when the schedule has none of these systems
+// (a room with no level).
 func ResetLevel(w *ecs.World) bool {
 	if w.Sched == nil {
 		return false
@@ -141,6 +144,10 @@ func ResetLevel(w *ecs.World) bool {
 	}
 	if sg := Signals(w); sg != nil {
 		sg.Reset()
+		done = true
+	}
+	if st := Stealth(w); st != nil {
+		st.Reset()
 		done = true
 	}
 	return done
@@ -175,6 +182,16 @@ func Cars(w *ecs.World) *cars.System {
 	}
 	c, _ := w.Sched.System(cars.Name).(*cars.System)
 	return c
+}
+
+// Stealth returns the stealth system of w's schedule, nil when it has none
+// (a room with no level).
+func Stealth(w *ecs.World) *stealth.System {
+	if w.Sched == nil {
+		return nil
+	}
+	st, _ := w.Sched.System(stealth.Name).(*stealth.System)
+	return st
 }
 
 // Gates returns the gates system of w's schedule, nil when it has none (a

@@ -27,7 +27,9 @@ type warmKind struct {
 // NPC and Route, the police's Chaser on a vehicle; a trailer's TrailerLink;
 // the gates' Keys and the respawn's Ghost on a character; none on a loose
 // item, a container or a thrown grenade), it makes a bare entity, adds and
-// removes each of those components once, and removes the entity. No
+// removes each of those components once, and removes the entity; so too a
+// guard (an NPC person given its Sentry and Chaser in one step) and a
+// camera. No
 // entity, wire id or event stays; what stays is about 20 archetypes'
 // storage (arche's first capacity, 128 entities, each), most of which a
 // city room makes anyway.
@@ -66,6 +68,19 @@ func Warm(w *ecs.World) {
 		{base: character, extra: id(arche.ComponentID[components.Keys](a), arche.ComponentID[components.Ghost](a))},
 		{base: item}, {base: thrown}, {base: container},
 	}
+	// A guard is made an NPC person, then given its Sentry and Chaser in
+	// one step; a camera is made whole.
+	guard := append(id(npc), person...)
+	e := a.NewEntity(guard...)
+	a.Add(e, arche.ComponentID[components.Sentry](a), arche.ComponentID[components.Chaser](a))
+	a.RemoveEntity(e)
+	camera := id(
+		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
+		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
+		arche.ComponentID[components.Health](a), arche.ComponentID[components.Flags](a),
+		arche.ComponentID[components.Body](a), arche.ComponentID[components.Replicated](a),
+		arche.ComponentID[components.Camera](a))
+	a.RemoveEntity(a.NewEntity(camera...))
 	var ids []arche.ID
 	for _, k := range kinds {
 		for set := 0; set < 1<<len(k.extra); set++ {

@@ -153,7 +153,8 @@ func Type(b []byte) string {
 
 // ReadoutFrame is the debug readout, twice a second to every client whose
 // debug commands are honoured: the traffic and crowd against what the room
-// keeps, and every chaser's state.
+// keeps, every chaser's state, and in a room with guards or cameras the
+// stealth's.
 type ReadoutFrame struct {
 	Type            string          `json:"type"` // "readout"
 	Tick            uint64          `json:"tick"`
@@ -162,6 +163,7 @@ type ReadoutFrame struct {
 	Pedestrians     int             `json:"pedestrians"`
 	PedestriansWant int             `json:"pedestriansWant"`
 	Chasers         []ReadoutChaser `json:"chasers"`
+	Stealth         *ReadoutStealth `json:"stealth,omitempty"`
 }
 
 // ReadoutChaser is one chaser of the readout.

@@ -112,6 +112,23 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 }
 
 // pageState is what the test reads of the page: the wasm client's state
+// joinPage opens the page in the tab ctx and joins the default room.
+func joinPage(t *testing.T, ctx context.Context, addr string) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate("http://"+addr+"/"),
+		chromedp.WaitEnabled(chromedp.ID("join")),
+		chromedp.SetValue(chromedp.ID("room"), "default"),
+		chromedp.Click(chromedp.ID("join")),
+	)
+	if err != nil {
+		t.Fatalf("open the page and join: %v", err)
+	}
+	waitPage(t, ctx, "joined", 15*time.Second, func(ps pageState) bool {
+		return ps.State != nil && ps.State.Joined && ps.Status == "connected"
+	})
+}
+
 // (web/wasm State) and the HUD's status line.
 type pageState struct {
 	Status string `json:"status"`

@@ -16,15 +16,7 @@ import (
 func TestBrowserItems(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 60*time.Second)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate("http://"+addr+"/"),
-		chromedp.WaitEnabled(chromedp.ID("join")),
-		chromedp.SetValue(chromedp.ID("room"), "default"),
-		chromedp.Click(chromedp.ID("join")),
-	)
-	if err != nil {
-		t.Fatalf("open the page and join: %v", err)
-	}
+	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Own != nil && ps.State.Own.Car && ps.State.Snapshots > 5
 	})

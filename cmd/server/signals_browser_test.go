@@ -63,15 +63,7 @@ func pageLights(t *testing.T, ctx context.Context, tick uint64) []components.Lig
 func TestBrowserSignalsAndRaces(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 45*time.Second)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate("http://"+addr+"/"),
-		chromedp.WaitEnabled(chromedp.ID("join")),
-		chromedp.SetValue(chromedp.ID("room"), "default"),
-		chromedp.Click(chromedp.ID("join")),
-	)
-	if err != nil {
-		t.Fatalf("open the page and join: %v", err)
-	}
+	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined", 15*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Snapshots > 5
 	})

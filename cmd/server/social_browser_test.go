@@ -10,23 +10,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// joinPage opens the page in the tab ctx and joins the default room.
-func joinPage(t *testing.T, ctx context.Context, addr string) {
-	t.Helper()
-	err := chromedp.Do(ctx,
-		chromedp.Navigate("http://"+addr+"/"),
-		chromedp.WaitEnabled(chromedp.ID("join")),
-		chromedp.SetValue(chromedp.ID("room"), "default"),
-		chromedp.Click(chromedp.ID("join")),
-	)
-	if err != nil {
-		t.Fatalf("open the page and join: %v", err)
-	}
-	waitPage(t, ctx, "joined", 15*time.Second, func(ps pageState) bool {
-		return ps.State != nil && ps.State.Joined && ps.Status == "connected"
-	})
-}
-
 // evalUntil polls the JavaScript expression js in ctx until it is true.
 func evalUntil(t *testing.T, ctx context.Context, what, js string, d time.Duration) {
 	t.Helper()

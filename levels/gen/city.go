@@ -154,6 +154,7 @@ func city() *levels.Level {
 	b.playerSpawns()
 	b.blocks()
 	b.trafficSpawns()
+	b.cameras()
 	return b.l
 }
 

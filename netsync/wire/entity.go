@@ -55,6 +55,7 @@ const (
 	KindProjectile
 	KindItem
 	KindGate
+	KindCamera
 )
 
 // The person actions (components.Action).

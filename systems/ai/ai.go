@@ -33,8 +33,10 @@
 //     round buildings by probing ahead, past slower vehicles on the left,
 //     ramming a moving target and boxing a standing one in. Chaser.Sees says
 //     whether it has the target in sight, for the police. An officer on foot
-//     with a Chaser walks (runs) to the target. An NPC's vehicle the AI has
-//     no job for (a police car taken off its chase) is braked to a stop.
+//     with a Chaser walks (runs) to the target; so does an alert guard (the
+//     stealth system sets its Chaser's target), which stops and fires at a
+//     target it sees within FireRange. An NPC's vehicle the AI has no job
+//     for (a police car taken off its chase) is braked to a stop.
 //
 // The AI keeps its state in the world: the NPC components, and a Route on
 // every vehicle it drives (a component of this package, plain data). It
@@ -166,6 +168,7 @@ type System struct {
 	// lights is this tick's light at the end of each lane (the signals
 	// system's resource), nil in a world without one.
 	lights []components.Light
+	sentry generic.Map[components.Sentry]
 
 	players       []player
 	bodies        []body
@@ -270,6 +273,7 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 		health:   generic.NewMap1[components.Health](w.Arche),
 		chaserM:  generic.NewMap1[components.Chaser](w.Arche),
 		signals:  generic.NewResource[components.Signals](w.Arche),
+		sentry:   generic.NewMap[components.Sentry](w.Arche),
 		grid:     nav.NewGrid(m.Bounds(), BodyCell),
 		byWire:   make([]int32, ecs.MaxWireIDs+1),
 	}

@@ -301,6 +301,8 @@ func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount 
 			if sd := s.seated.Get(victim); sd.Vehicle.IsZero() {
 				*vel = components.Velocity{}
 			}
+		} else if kind == components.KindCamera {
+			fl.Bits |= components.FlagWrecked // shot out: the stealth system blinds it
 		} else if fl != nil {
 			fl.Bits |= components.FlagWrecked
 			fl.Bits &^= components.FlagSiren | components.FlagHorn

@@ -17,7 +17,7 @@ const OWN_PREDICTED = 1, OWN_CHARACTER = 2, OWN_WATCHED = 4;
 
 // netsync/wire Kind*, Act*, Flag*.
 const K_CHARACTER = 1, K_CAR = 2, K_TRAILER = 3, K_PEDESTRIAN = 4, K_POLICE_CAR = 5,
-  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10;
+  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10, K_CAMERA = 11;
 const ACT_DEAD = 5, ACT_EMOTE = 64; // ACT_EMOTE + i: emote i (social.js)
 const F_SIREN = 1, F_HEADLIGHTS = 2, F_BRAKING = 4, F_WRECKED = 16, F_GHOST = 32, F_OPEN = 128,
   F_ALERT = 256, F_SUSPICIOUS = 512;
@@ -87,6 +87,7 @@ function onText(s) {
   let m;
   try { m = JSON.parse(s); } catch (e) { return; }
   foiItems.onText(m); // items.js: the inventory, the container, the replies
+  stealthText(m);
   switch (m.type) {
     case "welcome":
       game.welcome = m;
@@ -217,6 +218,7 @@ function join(room, opts) {
   game.room = room; game.query = q; game.lossy = !!opts.webrtc; game.opts = opts;
   game.welcome = null; game.state = null; game.closeReason = "";
   game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
+  stealthReset();
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
   foiItems.reset();
   const err = foi.start(sendFn, game.lossy);
@@ -402,6 +404,7 @@ function draw(now) {
   ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
   drawLevel(ctx, s);
   foiSignals.drawMap(ctx, s);
+  stealthCones(ctx, f, n, s);
   const blink = Math.floor(now / 180) % 2;
   // Vehicles under people.
   for (let pass = 0; pass < 2; pass++) {
@@ -411,6 +414,7 @@ function draw(now) {
       const vehicle = k === K_CAR || k === K_POLICE_CAR || k === K_TRAILER;
       if ((pass === 0) !== vehicle) continue;
       if (vehicle) drawVehicle(ctx, f, b, s, blink);
+      else if (k === K_CAMERA) stealthCamera(ctx, f, b, s, blink);
       else drawThing(ctx, f, b, s);
     }
   }
@@ -423,17 +427,17 @@ function draw(now) {
     const b = i * D_STRIDE;
     const player = f[b + D_PLAYER];
     const k = f[b + D_KIND];
-    if (!player && !(f[b + D_FLAGS] & (F_ALERT | F_SUSPICIOUS))) continue;
+    const mark = player || k === K_CAMERA ? null : stealthLabel(f, b); // "?" or "!" over a guard
+    if (!player && !mark) continue;
     const act = f[b + D_ACT];
     if (k === K_CHARACTER && act !== 0 && act !== ACT_DEAD && act < ACT_EMOTE && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
     const x = W / 2 + (f[b + D_X] - cx) * s, y = H / 2 - (f[b + D_Y] - cy) * s;
     const emote = act >= ACT_EMOTE && window.foiSocial ? foiSocial.emoteLabel(act) : "";
     if (emote) ctx.fillText(emote, x, y - 32);
-    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player)
-      : (f[b + D_FLAGS] & F_ALERT ? "!" : "?");
+    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player) : mark.text;
     ctx.fillStyle = "rgba(0,0,0,0.6)";
     ctx.fillText(label, x + 1, y - 15);
-    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#ffd23f";
+    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : mark.colour;
     if (label === "you") ctx.fillStyle = "#ffd23f";
     ctx.fillText(label, x, y - 16);
   }
