@@ -11,6 +11,7 @@ import (
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/store/storetest"
+	"github.com/fiveonit/engine/systems/cars"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -288,5 +289,62 @@ func TestKeptCarsPersist(t *testing.T) {
 	flush(t, a2)
 	if got, _ := mem.Peek("alice"); len(got.Cars) != 0 {
 		t.Fatalf("still kept after taking out: %+v", got.Cars)
+	}
+}
+
+// TestBreakInOnMainCity: on main-city with police, a player on foot picks
+// up the yard's crowbar and uses it at a locked yard van: the van opens
+// only after cars.BreakTicks at its door, and the break-in is a crime (the
+// player's Heat rises). Used away from any car or crate it is refused.
+func TestBreakInOnMainCity(t *testing.T) {
+	l, err := levels.Load("main-city")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := ecs.FreeRoam()
+	rules.Traffic, rules.Pedestrians = 0, 0
+	g, err := New(Config{Room: "break-in", Level: l, Seed: 1, Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := join(t, g, Who{})
+	carsTicks(g, wireEvery, p)
+	p.send(components.Drive{Pressed: components.BtnUse})
+	carsTicks(g, 30, p)
+	if _, in, _ := g.persons.Get(p.s.char); !in.Vehicle.IsZero() {
+		t.Fatal("still in the car after Use")
+	}
+	var bar levels.Pickup
+	for _, pk := range l.Pickups {
+		if pk.Item == "crowbar" {
+			bar = pk
+		}
+	}
+	carsPut(g, p.s.char, bar.Pos.X+1, bar.Pos.Y, 0)
+	p.command(fmt.Sprintf(`{"type":"pickup","id":1,"target":%d}`, carsLoose(g, bar.Pos)))
+	p.command(`{"type":"use","id":2,"slot":0}`)
+	carsTicks(g, wireEvery, p)
+	gapsOK(t, p, 1, "pick up the crowbar")
+	gapsRefused(t, p, 2, "the crowbar with nothing locked near", "no locked car within 1.5 m")
+
+	van := carsFirstBay(g, "yard-vans")
+	vp := g.posOf(van).Pos
+	carsPut(g, p.s.char, vp.X-2, vp.Y, 0) // at its side: the van's half-width is about 1 m
+	p.command(`{"type":"use","id":3,"slot":0}`)
+	carsTicks(g, 1, p)
+	gapsOK(t, p, 3, "use the crowbar at the van")
+	wa, _ := g.wanted.Get(p.s.char)
+	if wa.Heat == 0 && wa.Stars == 0 {
+		t.Fatal("the break-in was no crime: no Heat, no stars")
+	}
+	for range cars.BreakTicks - 5 {
+		g.Tick()
+	}
+	if gapsGet[components.Flags](g, van).Bits&components.FlagLocked == 0 {
+		t.Fatal("the van opened before BreakTicks")
+	}
+	carsTicks(g, 10, p)
+	if gapsGet[components.Flags](g, van).Bits&components.FlagLocked != 0 {
+		t.Fatal("the van is still locked after BreakTicks at its door")
 	}
 }
