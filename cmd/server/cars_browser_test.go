@@ -14,6 +14,7 @@ import (
 // carsPage is what the cars test reads of the page.
 type carsPage struct {
 	Prompt   string  `json:"prompt"`   // the car prompt's text
+	Ring     string  `json:"ring"`     // the key ring's text
 	Window   bool    `json:"window"`   // the garage window is shown
 	Price    string  `json:"price"`    // its price line
 	Note     string  `json:"note"`     // its last reply
@@ -30,7 +31,7 @@ type carsPage struct {
 const readCars = `JSON.stringify((() => {
   const s = foiCars.state, el = (id) => document.getElementById(id);
   const b = s.garages.length ? s.garages[0].bays[0] : {pos: [0, 0], yaw: 0};
-  return {prompt: el("carPrompt").hidden ? "" : el("carPrompt").textContent,
+  return {prompt: el("carPrompt").hidden ? "" : el("carPrompt").textContent, ring: el("keyRing").hidden ? "" : el("keyRing").textContent,
     window: !el("garageWindow").hidden, price: el("garagePrice").textContent, note: el("garageNote").textContent,
     kept: s.kept.length, takeOuts: el("garageCars").querySelectorAll("button").length, keepOn: !el("garageKeep").disabled,
     garages: s.garages.length, own: s.own.size, bayX: b.pos[0], bayY: b.pos[1], bayYaw: b.yaw};
@@ -55,7 +56,9 @@ func waitCars(t *testing.T, ctx context.Context, what string, d time.Duration, o
 // TestBrowserGarage plays main-city's garage on the page: the player's
 // car (the prompt says it is theirs and open) is put in the garage's
 // first bay; the garage window comes up with its price, and its Keep
-// button keeps the car; a Take out button brings it back out.
+// button keeps the car; a Take out button brings it back out. Then, on
+// foot with the yard key beside a locked yard van, the prompt shows it
+// locked and opened by a key carried, and L unlocks it.
 func TestBrowserGarage(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 45*time.Second)
@@ -96,4 +99,24 @@ func TestBrowserGarage(t *testing.T) {
 		return cp.Kept == 0 && cp.Own == 1 && strings.Contains(cp.Note, "take out: done")
 	})
 	t.Logf("page: %+v", cp)
+
+	// On foot with the yard key beside a locked yard van: the prompt says
+	// locked, with the key; L unlocks it.
+	van := `(() => { const b = game.level.vehicleSpawners.find((v) => v.id === "yard-vans").bays[0].pos;
+	  foi.command('{"type":"debug","cmd":"give-item","item":"yard-key","count":1}');
+	  foi.command(JSON.stringify({type: "debug", cmd: "teleport", x: b[0] - 2.5, y: b[1]}));
+	  return true; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](van)); err != nil {
+		t.Fatalf("give the yard key and go to the van: %v", err)
+	}
+	cp = waitCars(t, ctx, "the locked van's prompt with the key", 10*time.Second, func(cp carsPage) bool {
+		return strings.Contains(cp.Prompt, "locked") && strings.Contains(cp.Prompt, "you have its key") && strings.Contains(cp.Ring, "yard")
+	})
+	screenshot(t, ctx, "foi-web-car-key")
+	if err := holdKey(ctx, "l", "KeyL", 76, 100*time.Millisecond); err != nil {
+		t.Fatalf("press L: %v", err)
+	}
+	cp = waitCars(t, ctx, "the van unlocked", 10*time.Second, func(cp carsPage) bool {
+		return strings.Contains(cp.Prompt, "open") && strings.Contains(cp.Prompt, "L: lock")
+	})
 }

@@ -641,7 +641,7 @@ function hud() {
   const stars = game.wanted.stars || 0;
   $("wanted").querySelector(".stars").textContent = "★".repeat(stars) + "☆".repeat(Math.max(0, 5 - stars));
   $("wanted").className = stars ? "hot" : "";
-  $("cash").textContent = "$" + (game.status_.cash || game.wanted.cash || 0).toLocaleString("en-US");
+  $("cash").textContent = "$" + (game.status_.cash ?? game.wanted.cash ?? 0).toLocaleString("en-US");
   const hp = game.status_.maxHp ? game.status_.hp : null;
   $("health").textContent = hp == null ? "–" : `${hp} / ${game.status_.maxHp}`;
   $("healthBar").parentElement.hidden = hp == null;
