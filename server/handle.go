@@ -279,8 +279,8 @@ func (g *GameServer) notify(s *Session) {
 			return
 		}
 	}
-	if g.snapshotDue(s) {
-		g.notifyItems(s)
+	if g.snapshotDue(s) && g.notifyItems(s) {
+		g.notifyCars(s)
 	}
 }
 
@@ -358,6 +358,8 @@ func (g *GameServer) command(s *Session, b []byte) error {
 		}
 	case "pickup", "drop", "use", "move", "open", "take", "put", "close", "buy":
 		err = g.itemCommand(s, &c)
+	case "lock", "unlock", "keep", "takeout":
+		err = g.carCommand(s, &c)
 	case "mode":
 		if c.Acked == nil {
 			err = errors.New(`mode needs "acked": true or false`)

@@ -139,6 +139,7 @@ type GameServer struct {
 	trailers *generic.Filter1[components.TrailerLink]
 
 	signals signalNotes // the signals held by hand, for the players: signals.go
+	cars    carsRoom    // owners, keys and garages: cars.go
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
@@ -212,6 +213,7 @@ func New(cfg Config) (*GameServer, error) {
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
 	g.items = g.welcomeItems()
 	g.stealth = systems.Stealth(w)
+	g.initCars()
 	return g, nil
 }
 
@@ -374,6 +376,7 @@ func (g *GameServer) enter(s *Session) error {
 		g.w.Despawn(car)
 		return fmt.Errorf("no room for you: %w", err)
 	}
+	g.claimCars(s, char, car) // the car at your spawn is yours
 	g.ids.Get(char).Party = g.enterSocial(s, fmt.Sprintf("player %d", s.player))
 	g.seat(char, car, 0)
 	g.loadAccount(s, char)
@@ -394,9 +397,10 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
-		Zones: welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
-		Items: g.items,
-		Races: welcomeRaces(g.cfg.Level),
+		Zones:   welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
+		Items:   g.items,
+		Races:   welcomeRaces(g.cfg.Level),
+		Garages: g.cars.garages,
 	})
 }
 

@@ -245,7 +245,10 @@ func TestBadFramesDisconnect(t *testing.T) {
 func TestSlowClientDoesNotStallRoom(t *testing.T) {
 	g := newServer(t, "test-flat")
 	good := join(t, g, Who{})
-	c := NewMemConn(false, 8)
+	// Room for the join's frames (the welcome, the first snapshot and the
+	// text frames of the first snapshot tick, the keys frame the last):
+	// what comes next is a snapshot, dropped.
+	c := NewMemConn(false, 9)
 	slow, _ := g.Join(c, Who{})
 	for i := 0; i < SlowTicks+wire.SnapshotEvery*2+10; i++ {
 		good.send(components.Drive{})

@@ -152,6 +152,7 @@ type Session struct {
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 	social    socialSession  // the social side's: ping, the roster sent
 	kept      store.Account  // the account state last posted to the store (who.Keep)
+	cars      carsSession    // its owner number and keys: cars.go
 }
 
 // sentState is what the session last told its client in text frames, so

@@ -75,6 +75,11 @@ const MaxCount = 65535
 
 // System is the items system. Make it with New.
 type System struct {
+	// ForceCar is what a crowbar does with no locked crate within reach:
+	// it starts forcing a locked car's door (systems/cars sets it). Nil:
+	// nothing.
+	ForceCar func(w *ecs.World, e ecs.Entity) error
+
 	level *levels.Level
 	build *prefab.Builder
 	price func(components.ItemID) (int64, bool)

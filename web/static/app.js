@@ -87,6 +87,7 @@ function onText(s) {
   let m;
   try { m = JSON.parse(s); } catch (e) { return; }
   foiItems.onText(m); // items.js: the inventory, the container, the replies
+  foiCars.onText(m); // cars.js: the keys, the garages, the car replies
   stealthText(m);
   switch (m.type) {
     case "welcome":
@@ -221,6 +222,7 @@ function join(room, opts) {
   stealthReset();
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
   foiItems.reset();
+  foiCars.reset();
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
@@ -419,6 +421,7 @@ function draw(now) {
     }
   }
   foiItems.drawWorld(ctx, s, f, n, focus, now); // items.js: shops, containers, the arc, blasts
+  foiCars.draw(f, n, focus); // cars.js: the car prompt, the garage window
   // Labels, in screen space.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = "bold 12px system-ui, sans-serif";
@@ -638,7 +641,7 @@ function hud() {
   const stars = game.wanted.stars || 0;
   $("wanted").querySelector(".stars").textContent = "★".repeat(stars) + "☆".repeat(Math.max(0, 5 - stars));
   $("wanted").className = stars ? "hot" : "";
-  $("cash").textContent = "$" + (game.status_.cash || game.wanted.cash || 0).toLocaleString("en-US");
+  $("cash").textContent = "$" + (game.status_.cash ?? game.wanted.cash ?? 0).toLocaleString("en-US");
   const hp = game.status_.maxHp ? game.status_.hp : null;
   $("health").textContent = hp == null ? "–" : `${hp} / ${game.status_.maxHp}`;
   $("healthBar").parentElement.hidden = hp == null;
