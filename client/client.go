@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"time"
 
 	"github.com/fiveonit/engine/components"
@@ -65,6 +66,15 @@ type Stats struct {
 	Events         uint64
 	Dropped        uint64 // acked frames dropped: stale, or onto a base not held
 	Skipped        uint64 // client ticks skipped to catch up with the server (see SkipAhead)
+	// Corr holds the size of every reconciliation's correction (0 when
+	// the prediction agreed): its quantiles are the corrections' p99.
+	Corr Hist
+	// JoinKeyframes counts the keyframes applied before the first delta:
+	// what joining cost (1 when the first keyframe served).
+	JoinKeyframes uint64
+	// Presses counts the one-shot presses the client sent, a button of a
+	// tick one press.
+	Presses uint64
 	// RTT holds the input round trips measured (Config.Now set), newest
 	// last, up to RTTSamples; ClearRTT empties it.
 	RTT []time.Duration
@@ -74,12 +84,13 @@ type Stats struct {
 const RTTSamples = 1 << 16
 
 type histEntry struct {
-	seq  uint32
-	sent time.Time
-	in   wire.Input
-	wid  uint16 // the body predicted after this tick (0: none)
-	pose components.Pose
-	vel  components.Velocity
+	seq     uint32
+	sent    time.Time
+	in      wire.Input
+	presses uint64 // Stats.Presses after this tick
+	wid     uint16 // the body predicted after this tick (0: none)
+	pose    components.Pose
+	vel     components.Velocity
 }
 
 // body is the client's own controlled body as it predicts it.
@@ -106,6 +117,7 @@ type Client struct {
 	frame   wire.InputFrame
 	out     []byte
 	resync  bool
+	delta   bool // a delta was applied: joining is done
 	pred    body
 	bodies  phys.Bodies
 	scratch phys.Scratch
@@ -116,6 +128,8 @@ type Client struct {
 	rttSeq  uint32
 	buffer  uint8 // inputs waiting on the server at the last snapshot
 	events  []wire.Event
+	inputs  textframe.InputsFrame // the server's last inputs frame
+	made    uint64                // the presses sent up to its Seq
 	// OnText, if set, is called with every text frame after the client
 	// has read it.
 	OnText func(typ string, frame []byte)
@@ -234,6 +248,11 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	c.stats.Snapshots++
 	if isKeyframe(df) {
 		c.stats.Keyframes++
+		if !c.delta {
+			c.stats.JoinKeyframes++
+		}
+	} else {
+		c.delta = true
 	}
 	c.events = append(c.events, df.Events...)
 	c.stats.Events += uint64(len(df.Events))
@@ -301,16 +320,45 @@ func (c *Client) handleText(data []byte) error {
 		return errors.New("client: a text frame without a type")
 	}
 	c.texts[typ] = append(c.texts[typ][:0], data...)
-	if typ == "welcome" {
+	switch typ {
+	case "welcome":
 		if err := json.Unmarshal(data, &c.welcome); err != nil {
 			return fmt.Errorf("client: welcome: %w", err)
 		}
 		c.joined = true
+	case "inputs":
+		if err := json.Unmarshal(data, &c.inputs); err != nil {
+			return fmt.Errorf("client: inputs: %w", err)
+		}
+		c.made, _ = c.PressesUpTo(c.inputs.Seq)
 	}
 	if c.OnText != nil {
 		c.OnText(typ, data)
 	}
 	return nil
+}
+
+// ServerInputs returns the server's last inputs frame (what it did with
+// the client's inputs, as totals), and whether one came.
+func (c *Client) ServerInputs() (textframe.InputsFrame, bool) { return c.inputs, c.inputs.Type != "" }
+
+// Presses returns the presses the client sent up to the tick of the
+// server's last inputs frame, and those the server says it ran: equal
+// when none was lost or doubled (a press handed on from a late input may
+// run a tick or two after its own).
+func (c *Client) Presses() (made, run uint64) { return c.made, c.inputs.Presses }
+
+// PressesUpTo returns the presses the client sent in its ticks up to seq,
+// and false when seq is not within the last HistoryLen ticks.
+func (c *Client) PressesUpTo(seq uint32) (uint64, bool) {
+	if seq >= c.seq {
+		return c.stats.Presses, true
+	}
+	h := &c.hist[seq%HistoryLen]
+	if h.seq != seq {
+		return 0, false
+	}
+	return h.presses, true
 }
 
 // SendText sends a text frame (a command) to the server.
@@ -327,8 +375,9 @@ func (c *Client) SendText(v any) error {
 // body one step.
 func (c *Client) Tick(d components.Drive) error {
 	in := control.Quantize(&d)
+	c.stats.Presses += uint64(bits.OnesCount16(in.Pressed))
 	h := &c.hist[c.seq%HistoryLen]
-	*h = histEntry{seq: c.seq, in: in}
+	*h = histEntry{seq: c.seq, in: in, presses: c.stats.Presses}
 	if c.cfg.Now != nil {
 		h.sent = c.cfg.Now()
 	}

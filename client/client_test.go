@@ -81,3 +81,31 @@ func TestRefusedFrameAsksResync(t *testing.T) {
 		t.Fatalf("resyncs %d", c.Stats().Resyncs)
 	}
 }
+
+// TestHist: the histogram's quantiles fall within a bucket (19 %) of the
+// sizes counted, below HistMin are zeros, and merging adds.
+func TestHist(t *testing.T) {
+	var h Hist
+	for i := 1; i <= 1000; i++ {
+		h.Add(float32(i) * 0.001) // 1 mm to 1 m
+	}
+	h.Add(0)
+	for _, c := range []struct{ p, want float64 }{{0.5, 0.5}, {0.99, 0.99}, {0.1, 0.1}} {
+		got := float64(h.Quantile(c.p))
+		if got < c.want || got > c.want*1.19+0.001 {
+			t.Errorf("quantile %v: %v, want %v to %v", c.p, got, c.want, c.want*1.19)
+		}
+	}
+	if q := h.Quantile(1); q != 1 {
+		t.Errorf("the top quantile %v, want the largest size", q)
+	}
+	if q := h.Quantile(0); q != 0 {
+		t.Errorf("the bottom quantile %v, want 0 (a zero counted)", q)
+	}
+	var m Hist
+	m.Merge(&h)
+	m.Merge(&h)
+	if m.Count != 2*h.Count || m.Zeros != 2 || m.MaxVal != h.MaxVal || m.Quantile(0.5) != h.Quantile(0.5) {
+		t.Errorf("merged %+v", m)
+	}
+}

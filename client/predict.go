@@ -106,6 +106,7 @@ func (c *Client) measure(pred, server components.Vec3) {
 	dx, dy, dz := pred.X-server.X, pred.Y-server.Y, pred.Z-server.Z
 	d := math32.Sqrt(dx*dx + dy*dy + dz*dz)
 	c.stats.Reconciles++
+	c.stats.Corr.Add(d)
 	if d > CorrectionEpsilon {
 		c.stats.Corrections++
 		c.stats.LastCorrection = d

@@ -255,7 +255,7 @@ func (g *GameServer) notify(s *Session) {
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return
 	}
-	if !g.notifyWanted(s) {
+	if !g.notifyInputs(s) || !g.notifyWanted(s) {
 		return
 	}
 	_, cash := g.wanted.Get(s.char)

@@ -39,6 +39,11 @@ type InputStats struct {
 	Dropped    uint64 // inputs dropped because the queue overflowed
 	Duplicates uint64 // copies of inputs already held or run
 	Stale      uint64 // inputs older than InputHistory, ignored
+	// Missed counts the ticks spent without their input (guessed, or
+	// dropped to make room) whose input never came, by any copy, within
+	// InputHistory: a tick the client skipped (it fell behind), or one
+	// whose every copy a lossy link lost.
+	Missed uint64
 }
 
 // InputQueue holds one client's inputs and yields exactly one per server
@@ -64,7 +69,11 @@ type InputQueue struct {
 	held    [InputQueueCap]bool
 	// seen marks client ticks in [next-InputHistory, next) whose input has
 	// come (run, or arrived late): a copy of one is a duplicate.
-	seen     [InputHistory]bool
+	seen [InputHistory]bool
+	// missed marks client ticks in [next-InputHistory, next) spent
+	// without their input that has not come since: one still marked
+	// when its slot is taken again never came (InputStats.Missed).
+	missed   [InputHistory]bool
 	last     components.Drive // the newest input received for a tick already run
 	lastSeq  uint32
 	haveLast bool
@@ -134,7 +143,7 @@ func (q *InputQueue) pushLate(in Input) {
 		q.stats.Duplicates++
 		return
 	}
-	q.seen[h] = true
+	q.seen[h], q.missed[h] = true, false
 	q.stats.Late++
 	q.handOn(in.Drive.Pressed)
 	q.remember(in)
@@ -144,16 +153,29 @@ func (q *InputQueue) pushLate(in Input) {
 // input (if held) is dropped and its presses handed on.
 func (q *InputQueue) dropOldest() {
 	i := q.next % InputQueueCap
+	h := q.retire(q.next)
 	if q.held[i] {
 		q.stats.Dropped++
 		q.handOn(q.slots[i].Drive.Pressed)
 		q.remember(q.slots[i])
 		q.held[i] = false
-		q.seen[q.next%InputHistory] = true
+		q.seen[h] = true
 	} else {
-		q.seen[q.next%InputHistory] = false
+		q.seen[h], q.missed[h] = false, true
 	}
 	q.next++
+}
+
+// retire frees the history slot of client tick seq for it: the tick
+// InputHistory before, if it was spent without its input and the input
+// never came, is missed. It returns the slot.
+func (q *InputQueue) retire(seq uint32) uint32 {
+	h := seq % InputHistory
+	if q.missed[h] {
+		q.stats.Missed++
+		q.missed[h] = false
+	}
+	return h
 }
 
 // Take runs the client tick due: it returns that tick's number and the
@@ -166,15 +188,16 @@ func (q *InputQueue) Take() (seq uint32, d components.Drive, guessed, ok bool) {
 	}
 	seq = q.next
 	i := seq % InputQueueCap
+	h := q.retire(seq)
 	if q.held[i] {
 		in := q.slots[i]
 		q.held[i] = false
-		q.seen[seq%InputHistory] = true
+		q.seen[h] = true
 		q.remember(in)
 		d = in.Drive
 		q.stats.Taken++
 	} else {
-		q.seen[seq%InputHistory] = false
+		q.seen[h], q.missed[h] = false, true
 		d = q.guess()
 		guessed = true
 		q.stats.Guessed++

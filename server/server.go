@@ -522,6 +522,7 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 			continue
 		}
 		*drive = d
+		s.countPresses(&d)
 		s.lastSeq = seq
 		if guessed {
 			g.stats.Guesses++

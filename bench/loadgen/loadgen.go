@@ -1,6 +1,13 @@
 // Package loadgen attaches in-memory bot clients to a GameServer and runs
-// them in lockstep with its ticks: the load of the benchmarks and the long
-// scenario tests, with no sockets and no timers.
+// them with its ticks on a simulated clock: the load of the benchmarks and
+// the long scenario tests, with no sockets and no timers.
+//
+// Two ways to run: Step ticks the bots and the server in lockstep, one
+// client tick per server tick (the benchmarks). Advance runs them paced on
+// a simulated clock: the server ticks every 1/60 s, each client on its own
+// schedule (client.Schedule, its TickPeriod), a bot may freeze, and every
+// frame crosses a simulated link each way (delay, jitter, loss: package
+// link). The same seed gives the same run.
 package loadgen
 
 import (
@@ -10,8 +17,27 @@ import (
 
 	"github.com/fiveonit/engine/bot"
 	"github.com/fiveonit/engine/client"
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/transport/link"
 )
+
+// Options are a farm's settings beyond its bots' number and seed. The zero
+// Options is a perfect link: each frame arrives at once.
+type Options struct {
+	// Up and Down are the simulated link, client to server and back.
+	Up, Down link.Config
+	// Lossy gives each bot a lossy connection, as over WebRTC: the acked
+	// snapshots, four inputs a frame.
+	Lossy bool
+	// Acked asks for the acked snapshots over an ordered connection
+	// (acked=1), as a WebSocket client with simulated loss does.
+	Acked bool
+	// CatchUp is each bot's client.Schedule.CatchUp: the most ticks it
+	// runs at once after a freeze (0: client.MaxCatchUp, the bots'; 1:
+	// none, the web page's).
+	CatchUp int
+}
 
 // Bot is one in-memory bot: a client, its brain, its session.
 type Bot struct {
@@ -19,14 +45,28 @@ type Bot struct {
 	Brain   *bot.Brain
 	Session *server.Session
 	Conn    *server.MemConn
-	seed    uint64
-	err     error
+	// Controls, when set, gives the bot's controls for its client tick
+	// seq instead of its brain.
+	Controls func(seq uint32) components.Drive
+	// Err is the last error the client returned for a frame.
+	Err error
+
+	seed     uint64
+	up, down *link.Pipe
+	sched    client.Schedule
+	frozen   [2]time.Duration // from, until
+	farm     *Farm
+	due      []link.Frame
 }
 
 // Farm is a GameServer with its bots.
 type Farm struct {
 	G    *server.GameServer
 	Bots []*Bot
+	// Now is the farm's simulated clock: 1/60 s a server tick.
+	Now time.Duration
+	// AfterTick, when set, is called after each server tick.
+	AfterTick func()
 
 	// TickTimes are the durations of every g.Tick run by Step,
 	// SystemTimes[i] the time of schedule entry i in each, and
@@ -35,11 +75,27 @@ type Farm struct {
 	SystemTimes   [][]time.Duration
 	SnapshotTimes []time.Duration
 	Record        bool
+
+	opt   Options
+	ticks int64 // server ticks run
+	up    []link.Frame
 }
 
-// New joins n bots to g (they come in at its next tick).
+// New joins n bots to g (they come in at its next tick), over perfect
+// links.
 func New(g *server.GameServer, n int, seed uint64) (*Farm, error) {
-	f := &Farm{G: g}
+	return NewWith(g, n, seed, Options{})
+}
+
+// NewWith joins n bots to g over the links and connections of o.
+func NewWith(g *server.GameServer, n int, seed uint64, o Options) (*Farm, error) {
+	if err := o.Up.Validate(); err != nil {
+		return nil, err
+	}
+	if err := o.Down.Validate(); err != nil {
+		return nil, err
+	}
+	f := &Farm{G: g, opt: o}
 	for i := 0; i < n; i++ {
 		if _, err := f.Add(seed + uint64(i)); err != nil {
 			return nil, err
@@ -50,25 +106,62 @@ func New(g *server.GameServer, n int, seed uint64) (*Farm, error) {
 
 // Add joins one bot.
 func (f *Farm) Add(seed uint64) (*Bot, error) {
-	conn := server.NewMemConn(false, 0)
-	s, err := f.G.Join(conn, server.Who{})
+	conn := server.NewMemConn(f.opt.Lossy, 0)
+	s, err := f.G.Join(conn, server.Who{Acked: f.opt.Acked})
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{Session: s, Conn: conn, seed: seed}
-	b.Client = client.New(client.Config{Send: func(p []byte, text bool) error { return s.Receive(p, text) }})
+	up, _ := link.NewPipe(f.opt.Up, seed*2+1)
+	down, _ := link.NewPipe(f.opt.Down, seed*2+2)
+	b := &Bot{Session: s, Conn: conn, seed: seed, up: up, down: down, farm: f}
+	b.sched.CatchUp = f.opt.CatchUp
+	b.Client = client.New(client.Config{Lossy: f.opt.Lossy || f.opt.Up.Loss > 0 || f.opt.Down.Loss > 0,
+		Now: f.wall, Send: func(p []byte, text bool) error {
+			b.up.Push(f.Now, p, text)
+			return nil
+		}})
 	f.Bots = append(f.Bots, b)
 	return b, nil
 }
 
-// Step runs one tick: every bot reads what it was sent and plays its
-// client tick, then the server ticks.
+// wall is the farm's clock as a time, for the clients' round trips.
+func (f *Farm) wall() time.Time { return time.Unix(0, 0).Add(f.Now) }
+
+// Freeze freezes b from its clock's from until until: it neither reads its
+// frames nor ticks (a frozen browser tab), while the server goes on.
+func (b *Bot) Freeze(from, until time.Duration) { b.frozen = [2]time.Duration{from, until} }
+
+func (b *Bot) isFrozen(now time.Duration) bool { return now >= b.frozen[0] && now < b.frozen[1] }
+
+// Step runs one tick in lockstep: every bot reads what has come and plays
+// its client tick, the server takes what has come, and ticks.
 func (f *Farm) Step() error {
 	for _, b := range f.Bots {
-		if err := b.step(f.G); err != nil {
+		if err := b.step(1); err != nil {
 			return err
 		}
 	}
+	f.deliverUp()
+	f.tick()
+	return nil
+}
+
+// StepClients runs every bot's client tick without ticking the server.
+func (f *Farm) StepClients() error {
+	for _, b := range f.Bots {
+		if err := b.step(1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// serverAt returns the time of server tick k.
+func serverAt(k int64) time.Duration { return time.Duration(k) * time.Second / 60 }
+
+// tick runs the server's tick, sends what it sent down the links, and
+// moves the clock to the next tick (in lockstep; Advance keeps its own).
+func (f *Farm) tick() {
 	start := time.Now()
 	f.G.Tick()
 	if f.Record {
@@ -82,27 +175,88 @@ func (f *Farm) Step() error {
 			f.SystemTimes[i] = append(f.SystemTimes[i], tm[i].Last)
 		}
 	}
-	return nil
-}
-
-// StepClients runs every bot's client tick without ticking the server.
-func (f *Farm) StepClients() error {
 	for _, b := range f.Bots {
-		if err := b.step(f.G); err != nil {
-			return err
+		frames := b.Conn.Recv()
+		for _, fr := range frames {
+			b.down.Push(f.Now, fr.Data, fr.Text)
+		}
+		b.Conn.Release(frames)
+	}
+	f.ticks++
+	if f.AfterTick != nil {
+		f.AfterTick()
+	}
+	f.Now = serverAt(f.ticks)
+}
+
+// deliverUp hands the server every frame of the bots that has come by now.
+func (f *Farm) deliverUp() {
+	for _, b := range f.Bots {
+		f.up = b.up.Pop(f.Now, f.up[:0])
+		for _, fr := range f.up {
+			b.Session.Receive(fr.Data, fr.Text) // a refused frame closes the session: the test sees it
+		}
+		b.up.Release(f.up)
+	}
+}
+
+// Advance runs the farm paced for d of its clock: the server ticks every
+// 1/60 s; each bot, on its schedule, reads the frames that have come and
+// runs the ticks due (none while frozen); frames cross the links.
+func (f *Farm) Advance(d time.Duration) error {
+	end := f.Now + d
+	for {
+		t := serverAt(f.ticks)
+		for _, b := range f.Bots {
+			t = min(t, b.wake())
+			if at, ok := b.up.Next(); ok {
+				t = min(t, at)
+			}
+		}
+		if t > end {
+			break
+		}
+		f.Now = t
+		f.deliverUp()
+		if serverAt(f.ticks) <= t {
+			f.tick()
+			f.Now = t
+		}
+		for _, b := range f.Bots {
+			if b.wake() > t {
+				continue
+			}
+			if err := b.step(b.sched.Due(b.Client, t)); err != nil {
+				return err
+			}
 		}
 	}
+	f.Now = end
 	return nil
 }
 
-func (b *Bot) step(g *server.GameServer) error {
-	frames := b.Conn.Recv()
-	for _, fr := range frames {
+// wake returns when b next acts: its next tick, or the end of its freeze.
+func (b *Bot) wake() time.Duration {
+	next := b.sched.Next()
+	if b.isFrozen(next) {
+		return b.frozen[1]
+	}
+	return next
+}
+
+// step reads what has come and plays n client ticks.
+func (b *Bot) step(n int) error {
+	now := b.farm.Now
+	if b.isFrozen(now) {
+		return nil
+	}
+	b.due = b.down.Pop(now, b.due[:0])
+	for _, fr := range b.due {
 		if err := b.Client.HandleFrame(fr.Data, fr.Text); err != nil {
-			b.err = err
+			b.Err = err
 		}
 	}
-	b.Conn.Release(frames)
+	b.down.Release(b.due)
 	if b.Brain == nil {
 		w, ok := b.Client.Welcome()
 		if !ok {
@@ -115,7 +269,18 @@ func (b *Bot) step(g *server.GameServer) error {
 		b.Client.SetStatic(st)
 		b.Brain = bot.NewBrain(b.Client, l, b.seed)
 	}
-	return b.Client.Tick(b.Brain.Controls())
+	for range n {
+		var d components.Drive
+		if b.Controls != nil {
+			d = b.Controls(b.Client.Seq())
+		} else {
+			d = b.Brain.Controls()
+		}
+		if err := b.Client.Tick(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Percentile returns the p-quantile (0..1) of ds.

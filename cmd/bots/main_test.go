@@ -11,6 +11,7 @@ import (
 	"github.com/fiveonit/engine/bot"
 	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/rooms"
+	"github.com/fiveonit/engine/textframe"
 )
 
 // TestFlagsAndEnv: each FOI_BOTS_* variable sets its flag's default, a flag
@@ -29,8 +30,10 @@ func TestFlagsAndEnv(t *testing.T) {
 		{
 			name: "every variable",
 			env: map[string]string{"FOI_BOTS_URL": "ws://h:1/rooms/x", "FOI_BOTS_N": "3", "FOI_BOTS_DURATION": "2s",
-				"FOI_BOTS_TRANSPORT": "webrtc", "FOI_BOTS_LOSS": "0.25", "FOI_BOTS_SEED": "9"},
-			want: config{url: "ws://h:1/rooms/x", n: 3, duration: 2 * time.Second, transport: "webrtc", loss: 0.25, seed: 9},
+				"FOI_BOTS_TRANSPORT": "webrtc", "FOI_BOTS_LOSS": "0.25", "FOI_BOTS_SEED": "9",
+				"FOI_BOTS_DELAY": "50ms", "FOI_BOTS_JITTER": "10ms", "FOI_BOTS_STALL": "500ms"},
+			want: config{url: "ws://h:1/rooms/x", n: 3, duration: 2 * time.Second, transport: "webrtc", loss: 0.25, seed: 9,
+				delay: 50 * time.Millisecond, jitter: 10 * time.Millisecond, stall: 500 * time.Millisecond},
 		},
 		{
 			name: "flags win",
@@ -45,6 +48,10 @@ func TestFlagsAndEnv(t *testing.T) {
 		{name: "env transport unknown", env: map[string]string{"FOI_BOTS_TRANSPORT": "udp"}, wantErr: "-transport"},
 		{name: "no bots", args: []string{"-n", "0"}, wantErr: "-n"},
 		{name: "no duration", args: []string{"-duration", "0s"}, wantErr: "-duration"},
+		{name: "negative delay", args: []string{"-delay", "-1ms"}, wantErr: "-delay"},
+		{name: "negative jitter", env: map[string]string{"FOI_BOTS_JITTER": "-1ms"}, wantErr: "-jitter"},
+		{name: "stall too long", args: []string{"-duration", "10s", "-stall", "5s"}, wantErr: "-stall"},
+		{name: "bad env stall", env: map[string]string{"FOI_BOTS_STALL": "1"}, wantErr: "FOI_BOTS_STALL"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,11 +134,19 @@ func TestLossOverWebSocket(t *testing.T) {
 
 // TestSummaryCounts: the summary adds up the bots' counters.
 func TestSummaryCounts(t *testing.T) {
-	res := []bot.Result{
-		{Stats: client.Stats{Snapshots: 10, Keyframes: 1, Resyncs: 2, BigCorrections: 3, Skipped: 4}},
-		{Stats: client.Stats{Snapshots: 20, Keyframes: 1, Skipped: 5}, Desynced: true},
+	a := client.Stats{Snapshots: 10, Keyframes: 1, JoinKeyframes: 1, Resyncs: 2, BigCorrections: 3, Reconciles: 100, Skipped: 4}
+	for i := 0; i < 100; i++ {
+		a.Corr.Add(float32(i) * 0.001) // 0 to 9.9 cm
 	}
-	want := "clients=2 failed=1 snapshots=30 bytes/client/s=0 keyframes=2 check-mismatches=2 corrections>1cm=3 desynced=1 skipped-ticks=9 rtt-p50=0s rtt-p99=0s"
+	b := client.Stats{Snapshots: 20, Keyframes: 2, JoinKeyframes: 2, Reconciles: 200, Skipped: 5}
+	b.Corr.Add(0.5)
+	res := []bot.Result{
+		{Stats: a, PressesMade: 7, Inputs: textframe.InputsFrame{Presses: 7, Missed: 1}, Stalled: true, StallGuessed: 12, StallGuessedOK: true},
+		{Stats: b, Desynced: true, PressesMade: 3, Inputs: textframe.InputsFrame{Presses: 2}, Stalled: true, StallGuessed: 20, StallGuessedOK: true},
+	}
+	want := "clients=2 failed=1 snapshots=30 bytes/client/s=0 keyframes=3 keyframes/join=1.50 check-mismatches=2 desynced=1 skipped-ticks=9" +
+		" reconciles=300 corrections>=1cm=3 (1.00%) correction-p99=10.2cm correction-max=50.0cm presses-made=10 presses-run=9 inputs-missed=1" +
+		" stall-guessed-mean=16.0 stall-guessed-max=20 rtt-p50=0s rtt-p99=0s"
 	if got := summary(res, 1); got != want {
 		t.Errorf("summary\n %s\nwant\n %s", got, want)
 	}

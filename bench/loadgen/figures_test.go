@@ -1,0 +1,194 @@
+package loadgen
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/fiveonit/engine/client"
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/transport/link"
+)
+
+// The netcode's figures, measured on the simulated clock: the same seed
+// gives the same figures on any machine. The goal tests assert them; the
+// Log lines are the figures the README and the notes quote.
+
+// newFarm returns a farm of n bots on level over o, paced.
+func newFarm(t testing.TB, level string, rules ecs.Rules, n int, o Options) *Farm {
+	t.Helper()
+	l, err := levels.Load(level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := server.New(server.Config{Room: "figures", Level: l, Seed: 7, Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close("test over") })
+	f, err := NewWith(g, n, 1, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// each returns a link of delay and jitter each way, and loss.
+func each(delay, jitter time.Duration, loss float64) Options {
+	l := link.Config{Delay: delay, Jitter: jitter, Loss: loss}
+	return Options{Up: l, Down: l}
+}
+
+// stallFigures is what a freeze of one bot cost.
+type stallFigures struct {
+	guessedAfter int           // ticks the server guessed after the freeze's end
+	lastGuess    time.Duration // the last guessed tick, after the freeze's end
+	outOfBand    int           // ticks from 0.5 s after the freeze with the queue out of its band
+}
+
+func (s stallFigures) String() string {
+	return fmt.Sprintf("%d ticks guessed after the freeze, the last %v after it; %d ticks out of band from 0.5 s on",
+		s.guessedAfter, s.lastGuess.Round(time.Millisecond), s.outOfBand)
+}
+
+// stall runs one bot driving on test-flat over o, freezes it for a second
+// at 5 s, and measures on the server's ticks what the freeze cost once it
+// was over, until 16 s.
+func stall(t testing.TB, o Options) stallFigures {
+	f := newFarm(t, "test-flat", ecs.Rules{}, 1, o)
+	b := f.Bots[0]
+	b.Controls = func(seq uint32) components.Drive { return components.Drive{Throttle: 0.3, Steer: 0.2} }
+	const from, until = 5 * time.Second, 6 * time.Second
+	b.Freeze(from, until)
+	var fig stallFigures
+	var guessed uint64
+	low, high := client.BufferLow, client.BufferHigh
+	if o.Lossy || o.Up.Loss > 0 {
+		low = client.BufferLowLossy
+	}
+	f.AfterTick = func() {
+		st := b.Session.InputStats()
+		if st.Guessed > guessed && f.Now > until {
+			fig.guessedAfter += int(st.Guessed - guessed)
+			fig.lastGuess = f.Now - until
+		}
+		guessed = st.Guessed
+		if n := b.Session.InputBuffer(); f.Now > until+500*time.Millisecond && (n < low || n > high) {
+			fig.outOfBand++
+		}
+	}
+	if err := f.Advance(16 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return fig
+}
+
+// TestFiguresStall logs what a second's freeze costs at 25, 50, 100 and
+// 150 ms each way with 10 ms of jitter, over an ordered and a lossy
+// connection, for the bots' loop (which catches up on half a second of
+// ticks at once) and the page's (which drops the ticks of a freeze).
+func TestFiguresStall(t *testing.T) {
+	for _, catchUp := range []int{0, 1} {
+		for _, lossy := range []bool{false, true} {
+			for _, ms := range []int{25, 50, 100, 150} {
+				o := each(time.Duration(ms)*time.Millisecond, 10*time.Millisecond, 0)
+				o.Lossy, o.CatchUp = lossy, catchUp
+				t.Logf("catch-up %d, lossy %v, %d ms each way, 10 ms jitter: %v", catchUp, lossy, ms, stall(t, o))
+			}
+		}
+	}
+}
+
+// TestFiguresCity logs the own body's corrections of 16 bots on main-city
+// in free roam for 60 s over 50 ms each way (a 100 ms round trip) with
+// 10 ms of jitter.
+func TestFiguresCity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("16 bots for a minute on main-city")
+	}
+	f := newFarm(t, "main-city", ecs.FreeRoam(), 16, each(50*time.Millisecond, 10*time.Millisecond, 0))
+	if err := f.Advance(60 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var sum client.Stats
+	for _, b := range f.Bots {
+		st := b.Client.Stats()
+		sum.Reconciles += st.Reconciles
+		sum.BigCorrections += st.BigCorrections
+		sum.Corr.Merge(&st.Corr)
+	}
+	t.Logf("16 bots, 60 s, main-city, 100 ms round trip: %d reconciles, corrections >= 1 cm %d (%.2f%%), p99 %.1f cm, max %.1f cm",
+		sum.Reconciles, sum.BigCorrections, 100*float64(sum.BigCorrections)/float64(max(sum.Reconciles, 1)),
+		100*sum.Corr.Quantile(0.99), 100*sum.Corr.MaxVal)
+}
+
+// TestFiguresAckedJoins logs the keyframes an acked join costs at a 100 ms
+// round trip and 5 % loss: 32 bots over a lossy connection, each join's
+// keyframes sent in its first 2 s.
+func TestFiguresAckedJoins(t *testing.T) {
+	o := each(50*time.Millisecond, 5*time.Millisecond, 0.05)
+	o.Lossy = true
+	f := newFarm(t, "test-flat", ecs.Rules{}, 32, o)
+	if err := f.Advance(2 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var keys, joinKeys uint64
+	for _, b := range f.Bots {
+		keys += b.Session.Stats().Keyframes
+		joinKeys += b.Client.Stats().JoinKeyframes
+	}
+	t.Logf("32 acked joins, 100 ms round trip, 5%% loss: %.2f keyframes sent per join, %.2f applied before the first delta",
+		float64(keys)/32, float64(joinKeys)/32)
+}
+
+// TestFiguresPresses logs the presses made and run at 0, 5 and 20 % loss
+// with jitter and a second's freeze: 8 bots press a button every 7 ticks
+// and tap the trigger every 11 (held for one tick).
+func TestFiguresPresses(t *testing.T) {
+	for _, loss := range []float64{0, 0.05, 0.2} {
+		o := each(40*time.Millisecond, 15*time.Millisecond, loss)
+		o.Acked = loss > 0
+		f := newFarm(t, "test-flat", ecs.Rules{}, 8, o)
+		var taps, tapsRun uint64
+		for i, b := range f.Bots {
+			b.Controls = func(seq uint32) components.Drive {
+				d := components.Drive{}
+				if (seq+uint32(i))%7 == 0 {
+					d.Pressed = components.BtnHorn
+				}
+				if (seq+uint32(i))%11 == 0 {
+					d.Held = components.BtnFire
+					taps++
+				}
+				return d
+			}
+			b.Freeze(3*time.Second+time.Duration(i)*100*time.Millisecond, 4*time.Second+time.Duration(i)*100*time.Millisecond)
+		}
+		fire := make([]bool, len(f.Bots))
+		f.AfterTick = func() {
+			for i, b := range f.Bots {
+				d, ok := f.G.Drive(b.Session)
+				on := ok && d.Held&components.BtnFire != 0
+				if on && !fire[i] {
+					tapsRun++
+				}
+				fire[i] = on
+			}
+		}
+		if err := f.Advance(10 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		var made, run, lost uint64
+		for _, b := range f.Bots {
+			in, _ := b.Client.ServerInputs()
+			m, r := b.Client.Presses()
+			made += m
+			run += r
+			lost += in.Missed
+		}
+		t.Logf("loss %.0f%%: presses made %d, run %d; trigger taps made %d, run %d; inputs missed %d", 100*loss, made, run, taps, tapsRun, lost)
+	}
+}
