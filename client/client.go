@@ -65,7 +65,8 @@ type Stats struct {
 	BigCorrections uint64  // corrections of 1 cm or more
 	Events         uint64
 	Dropped        uint64 // acked frames dropped: stale, or onto a base not held
-	Skipped        uint64 // client ticks skipped to catch up with the server (see SkipAhead)
+	Skipped        uint64 // client ticks skipped to catch up with the server (see SkipMin)
+	Skips          uint64 // times it skipped
 	// Corr holds the size of every reconciliation's correction (0 when
 	// the prediction agreed): its quantiles are the corrections' p99.
 	Corr Hist
@@ -112,7 +113,7 @@ type Client struct {
 	welcome textframe.Welcome
 	joined  bool
 	seq     uint32 // the next client tick
-	resumed uint32 // the first tick after the last skip (catchUp): input frames carry none before it
+	resumed uint32 // the first tick after the last skip (pace): input frames carry none before it
 	hist    [HistoryLen]histEntry
 	frame   wire.InputFrame
 	out     []byte
@@ -126,7 +127,7 @@ type Client struct {
 	remote  remotes
 	texts   map[string][]byte
 	rttSeq  uint32
-	buffer  uint8 // inputs waiting on the server at the last snapshot
+	pacer   pacer
 	events  []wire.Event
 	inputs  textframe.InputsFrame // the server's last inputs frame
 	made    uint64                // the presses sent up to its Seq
@@ -139,45 +140,9 @@ type Client struct {
 func New(cfg Config) *Client {
 	c := &Client{cfg: cfg, ord: wire.NewDecoder(), ack: wire.NewAckedDecoder(), seq: 1, resumed: 1, texts: map[string][]byte{}}
 	c.dec = c.ord
+	c.pacer.buffer = c.target()
 	return c
 }
-
-// Buffer targets: the client keeps between BufferLow and BufferHigh of its
-// inputs waiting on the server, so that jitter rarely leaves the server
-// without the input of the tick it runs (it would guess) while the input
-// latency stays a tick or two.
-const (
-	BufferLow  = 1
-	BufferHigh = 3
-	// BufferLowLossy is BufferLow over a lossy transport: one more input
-	// waiting, so that a lost input frame (its inputs come again in the
-	// next) never leaves the server without the tick's input.
-	BufferLowLossy = 2
-)
-
-// TickPeriod returns how long the client should wait before its next tick,
-// given the nominal period: 3% shorter while the server holds fewer than
-// BufferLow of its inputs (BufferLowLossy over a lossy transport), 3% longer
-// while it holds more than BufferHigh.
-// Small steps keep the prediction smooth; they drift the client's clock by
-// a tick in about half a second.
-func (c *Client) TickPeriod(nominal time.Duration) time.Duration {
-	low := uint8(BufferLow)
-	if c.cfg.Lossy {
-		low = BufferLowLossy
-	}
-	switch {
-	case c.buffer < low:
-		return nominal * 97 / 100
-	case c.buffer > BufferHigh:
-		return nominal * 103 / 100
-	}
-	return nominal
-}
-
-// InputBuffer returns how many of the client's inputs were waiting on the
-// server at the last snapshot (the snapshots' inputBuffer).
-func (c *Client) InputBuffer() uint8 { return c.buffer }
 
 // SetStatic sets the level's geometry the prediction collides with (once
 // the welcome has said which level it is).
@@ -257,38 +222,10 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	c.events = append(c.events, df.Events...)
 	c.stats.Events += uint64(len(df.Events))
 	c.remote.record(c.dec.Store(), df)
-	c.buffer = df.InputBuffer
 	c.roundTrip(df.LastSeq)
 	c.reconcile(df.LastSeq)
-	c.catchUp(df.LastSeq)
+	c.pace(df.LastSeq, df.InputBuffer)
 	return nil
-}
-
-// SkipAhead is how far past a snapshot's lastSeq a client that fell behind
-// numbers its next tick (catchUp): BufferHigh ticks. By the time the
-// snapshot arrives the server has run a tick or two more, so resuming just
-// past lastSeq would leave the next inputs late again; BufferHigh covers a
-// one-way delay of up to about two ticks and is the most the pace leaves
-// be (TickPeriod slows the client only above it), so no input latency is
-// banked. A longer delay the pace closes, 3% at a time.
-const SkipAhead = BufferHigh
-
-// catchUp skips the ticks the server has run already without the client's
-// inputs. A snapshot whose lastSeq is not below the client's next tick says
-// the server ran, on guesses, ticks the client has not sent: the client
-// stalled (a frozen tab, a lag spike, a slow machine) while the server
-// went on. Every input it sent from there would come after its tick was
-// spent, too late to steer, until the pace's 3% made up the whole stall (a
-// second's stall: some 30 s). So the client that fell behind skips ticks:
-// its next is SkipAhead past lastSeq, and no input of the ticks skipped is
-// sent.
-func (c *Client) catchUp(lastSeq uint32) {
-	if lastSeq == 0 || lastSeq < c.seq {
-		return
-	}
-	next := lastSeq + 1 + SkipAhead
-	c.stats.Skipped += uint64(next - c.seq)
-	c.seq, c.resumed = next, next
 }
 
 // isKeyframe reports whether df applied onto nothing: an ordered keyframe

@@ -45,19 +45,22 @@ func TestTickPeriod(t *testing.T) {
 	const nominal = 1000 * time.Microsecond
 	cases := []struct {
 		lossy  bool
-		buffer uint8
+		buffer int
 		want   time.Duration
 	}{
 		{false, 0, 970 * time.Microsecond},
+		{false, -1, 950 * time.Microsecond},
+		{false, -30, 900 * time.Microsecond},
 		{false, 1, nominal},
 		{false, 3, nominal},
 		{false, 4, 1030 * time.Microsecond},
+		{false, 5, 1050 * time.Microsecond},
 		{true, 1, 970 * time.Microsecond},
 		{true, 2, nominal},
 	}
 	for _, c := range cases {
 		cl := New(Config{Lossy: c.lossy})
-		cl.buffer = c.buffer
+		cl.pacer.buffer = c.buffer
 		if got := cl.TickPeriod(nominal); got != c.want {
 			t.Errorf("lossy %v buffer %d: %v, want %v", c.lossy, c.buffer, got, c.want)
 		}

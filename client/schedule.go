@@ -23,15 +23,19 @@ type Schedule struct {
 
 	next    time.Duration
 	started bool
+	skips   uint64 // the client's Stats.Skips at the last Due
 }
 
 // Due returns how many ticks of c to run at now: those whose time has come
 // (one at least, once started), at most CatchUp; a schedule further behind
-// drops the rest.
+// drops the rest. A client that skipped ahead since the last call (the
+// snapshots said it had fallen behind) owes no tick from before: the skip
+// made them up, and running them too would put it as far ahead.
 func (s *Schedule) Due(c *Client, now time.Duration) int {
-	if !s.started {
-		s.started, s.next = true, now
+	if !s.started || c.stats.Skips != s.skips && s.next < now {
+		s.next = now
 	}
+	s.started, s.skips = true, c.stats.Skips
 	most := s.CatchUp
 	if most <= 0 {
 		most = MaxCatchUp

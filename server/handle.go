@@ -175,7 +175,7 @@ func (g *GameServer) snapshot(s *Session) {
 // view is s's side of a frame: centred on its character, owning the
 // character, the vehicle it sits in and that vehicle's trailer.
 func (g *GameServer) view(s *Session) netsync.View {
-	v := netsync.View{LastSeq: s.lastSeq, InputBuffer: uint8(min(s.queue.Len(), 255))}
+	v := netsync.View{LastSeq: s.lastSeq, InputBuffer: s.queue.Lead()}
 	char, ok := g.watched(s)
 	if !ok {
 		c := g.cfg.Level.Ground.Min.Add(g.cfg.Level.Ground.Max).Scale(0.5)

@@ -78,6 +78,7 @@ type InputQueue struct {
 	lastSeq  uint32
 	haveLast bool
 	carry    [16]uint8 // presses handed on, per button bit
+	newest   uint32    // the newest client tick whose input came
 	stats    InputStats
 }
 
@@ -99,6 +100,21 @@ func (q *InputQueue) Len() int {
 	return n
 }
 
+// Lead returns what the snapshots' inputBuffer says of the queue: the
+// inputs held for ticks not yet run, or, with none held, how many ticks the
+// newest input that came is behind the last tick run, as a count below 0
+// (at most 128 behind). It is 0 before the first input. A client behind
+// sends its ticks too late to steer: the count says by how much.
+func (q *InputQueue) Lead() int8 {
+	if n := q.Len(); n > 0 {
+		return int8(min(n, 127))
+	}
+	if !q.started || q.next == 0 || q.newest+1 >= q.next {
+		return 0
+	}
+	return int8(-int(min(q.next-1-q.newest, 128)))
+}
+
 // Stats returns the queue's counters.
 func (q *InputQueue) Stats() InputStats { return q.stats }
 
@@ -111,6 +127,7 @@ func (q *InputQueue) Push(in Input) error {
 		q.next = in.Seq
 	}
 	if in.Seq < q.next {
+		q.newest = max(q.newest, in.Seq)
 		q.pushLate(in)
 		return nil
 	}
@@ -121,6 +138,7 @@ func (q *InputQueue) Push(in Input) error {
 	for in.Seq-q.next >= InputQueueCap {
 		q.dropOldest()
 	}
+	q.newest = max(q.newest, in.Seq)
 	i := in.Seq % InputQueueCap
 	if q.held[i] {
 		q.stats.Duplicates++

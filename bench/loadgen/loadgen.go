@@ -137,7 +137,7 @@ func (b *Bot) isFrozen(now time.Duration) bool { return now >= b.frozen[0] && no
 // its client tick, the server takes what has come, and ticks.
 func (f *Farm) Step() error {
 	for _, b := range f.Bots {
-		if err := b.step(1); err != nil {
+		if err := b.step(nil); err != nil {
 			return err
 		}
 	}
@@ -149,7 +149,7 @@ func (f *Farm) Step() error {
 // StepClients runs every bot's client tick without ticking the server.
 func (f *Farm) StepClients() error {
 	for _, b := range f.Bots {
-		if err := b.step(1); err != nil {
+		if err := b.step(nil); err != nil {
 			return err
 		}
 	}
@@ -226,7 +226,7 @@ func (f *Farm) Advance(d time.Duration) error {
 			if b.wake() > t {
 				continue
 			}
-			if err := b.step(b.sched.Due(b.Client, t)); err != nil {
+			if err := b.step(&b.sched); err != nil {
 				return err
 			}
 		}
@@ -244,8 +244,9 @@ func (b *Bot) wake() time.Duration {
 	return next
 }
 
-// step reads what has come and plays n client ticks.
-func (b *Bot) step(n int) error {
+// step reads what has come and plays the client ticks due on sched, or
+// one tick without a schedule (in lockstep).
+func (b *Bot) step(sched *client.Schedule) error {
 	now := b.farm.Now
 	if b.isFrozen(now) {
 		return nil
@@ -257,6 +258,10 @@ func (b *Bot) step(n int) error {
 		}
 	}
 	b.down.Release(b.due)
+	n := 1
+	if sched != nil {
+		n = sched.Due(b.Client, now) // before the welcome too: the schedule runs on
+	}
 	if b.Brain == nil {
 		w, ok := b.Client.Welcome()
 		if !ok {

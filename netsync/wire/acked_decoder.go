@@ -32,7 +32,7 @@ type AckedDecoder struct {
 	shown   bool   // a frame was shown
 	last    uint32 // tick of the last frame shown
 	lastSeq uint32
-	inBuf   uint8
+	inBuf   int8
 	serial  uint32 // the newest event serial shown
 
 	// By wire id (grown to the highest id seen), valid when at[eid] ==

@@ -30,7 +30,7 @@ type DecodedFrame struct {
 	Tick        uint32
 	BaseTick    uint32
 	LastSeq     uint32
-	InputBuffer uint8
+	InputBuffer int8 // the header's: see Header.InputBuffer
 	Checked     bool // the frame carried a check, and it matched
 	Changed     []Changed
 	Measured    []Measured
@@ -52,7 +52,7 @@ type SnapshotEntity struct {
 type Snapshot struct {
 	Tick        uint32
 	LastSeq     uint32
-	InputBuffer uint8
+	InputBuffer int8 // the header's: see Header.InputBuffer
 	Entities    []SnapshotEntity
 }
 
@@ -70,7 +70,7 @@ type Decoder struct {
 	synced  bool // a keyframe applied, and nothing wrong since
 	tick    uint32
 	lastSeq uint32
-	inBuf   uint8
+	inBuf   int8
 	frameNo uint32
 
 	// By wire id: the frame number that removed it, changed it, or held it

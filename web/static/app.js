@@ -248,7 +248,7 @@ function pump() {
   game.maxGap = Math.max(game.maxGap || 0, now - lastPump);
   lastPump = now;
   // A stall: do not race to catch up. The server ran those ticks on guesses;
-  // the next snapshot makes the client skip them (client.SkipAhead).
+  // the next snapshots make the client skip them (client.SkipMin).
   if (now - nextTick > 250) nextTick = now;
   for (let n = 0; now >= nextTick && n < 5; n++) {
     nextTick += foi.tick(game.keys | game.pressed, mouseYaw());

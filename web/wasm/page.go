@@ -395,9 +395,9 @@ type State struct {
 	LastCorr    float32            `json:"lastCorrection"`
 	PingMs      float64            `json:"pingMs"` // median of the last RTTWindow round trips
 	// Pace says how the server's queue of this client's inputs stands, by
-	// the client's tick period: "low" (fewer than client.BufferLow: the
-	// client ticks 3% faster), "ok", or "high" (more than
-	// client.BufferHigh: 3% slower).
+	// the client's tick period: "low" (below the band's low,
+	// client.BufferLow: the client ticks faster, 3 % and more), "ok", or
+	// "high" (above client.BufferHigh: slower).
 	Pace     string              `json:"pace"`
 	Entities int                 `json:"entities"`
 	Tiers    [wire.TierCount]int `json:"tiers"`
