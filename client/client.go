@@ -70,6 +70,12 @@ type Stats struct {
 	// Corr holds the size of every reconciliation's correction (0 when
 	// the prediction agreed): its quantiles are the corrections' p99.
 	Corr Hist
+	// Jumps holds, for every client tick, how far the own body's drawn
+	// position moved beyond the simulation's own motion: a correction
+	// shown in one frame. Teleports counts the corrections over
+	// TeleportDist, drawn at once (and not in Jumps).
+	Jumps     Hist
+	Teleports uint64
 	// JoinKeyframes counts the keyframes applied before the first delta:
 	// what joining cost (1 when the first keyframe served).
 	JoinKeyframes uint64
@@ -99,6 +105,7 @@ type body struct {
 	wid   uint16
 	car   bool
 	model uint8
+	ghost bool // just respawned: it collides with props and buildings only
 	pose  components.Pose
 	vel   components.Velocity
 }
@@ -120,6 +127,8 @@ type Client struct {
 	resync  bool
 	delta   bool // a delta was applied: joining is done
 	pred    body
+	near    []near // the bodies near the own one, stepped with it
+	smooth  smoother
 	bodies  phys.Bodies
 	scratch phys.Scratch
 	ent     wire.Entity
@@ -141,6 +150,8 @@ func New(cfg Config) *Client {
 	c := &Client{cfg: cfg, ord: wire.NewDecoder(), ack: wire.NewAckedDecoder(), seq: 1, resumed: 1, texts: map[string][]byte{}}
 	c.dec = c.ord
 	c.pacer.buffer = c.target()
+	c.smooth.reset(0)
+	c.scratch.Reserve(maxNear + 1)
 	return c
 }
 
@@ -223,7 +234,7 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	c.stats.Events += uint64(len(df.Events))
 	c.remote.record(c.dec.Store(), df)
 	c.roundTrip(df.LastSeq)
-	c.reconcile(df.LastSeq)
+	c.reconcile(df.LastSeq, df.Tick)
 	c.pace(df.LastSeq, df.InputBuffer)
 	return nil
 }
@@ -318,7 +329,9 @@ func (c *Client) Tick(d components.Drive) error {
 	if c.cfg.Now != nil {
 		h.sent = c.cfg.Now()
 	}
+	simBefore := c.pred.pose.Pos
 	c.predict(h)
+	c.smooth.tick(simBefore, &c.pred, &c.stats)
 	err := c.sendInputs()
 	c.seq++
 	return err

@@ -114,7 +114,7 @@ type Visible struct {
 
 // View appends every entity the client holds to out, as drawn at client
 // time: remote entities InterpDelayTicks behind the newest snapshot,
-// interpolated; the own body predicted.
+// interpolated; the own body predicted, as Drawn.
 func (c *Client) View(out []Visible) []Visible {
 	st := c.dec.Store()
 	render := float64(c.remote.latest) - InterpDelayTicks
@@ -128,7 +128,8 @@ func (c *Client) View(out []Visible) []Visible {
 		h.Rec.Decode(&v.Entity, h.PoseFull)
 		switch {
 		case eid == c.pred.wid:
-			v.Pos, v.Rot = wire.Vec3(c.pred.pose.Pos), wire.Quat(c.pred.pose.Rot)
+			_, drawn, _ := c.Drawn()
+			v.Pos, v.Rot = wire.Vec3(drawn.Pos), wire.Quat(drawn.Rot)
 			v.Lin = wire.Vec3(c.pred.vel.Lin)
 			v.Predicted = true
 		default:

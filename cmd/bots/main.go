@@ -213,12 +213,15 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 // summary is the one line printed at the end: the transport's counters,
 // then the netcode's figures: corrections of the own body of 1 cm or more
 // as a share of the reconciliations and the corrections' p99 and largest,
+// the largest jump of the own body as drawn (outside teleports) and the
+// teleports,
 // the keyframes a join took, the presses made and run, the ticks whose
 // input never came (skipped, or every copy lost), the ticks the server guessed after a stall (-stall: the
 // mean over the bots that stalled, and the most), and the input round trip.
 func summary(res []bot.Result, failed int) string {
 	var snaps, keys, resyncs, big, bytes, skipped, recon, joinKeys, made, run, lost uint64
-	var corr client.Hist
+	var corr, jumps client.Hist
+	var teleports uint64
 	var secs float64
 	var rtt []time.Duration
 	var stalls, stallSum, stallMax int64
@@ -231,6 +234,8 @@ func summary(res []bot.Result, failed int) string {
 		big += s.BigCorrections
 		recon += s.Reconciles
 		corr.Merge(&s.Corr)
+		jumps.Merge(&s.Jumps)
+		teleports += s.Teleports
 		joinKeys += s.JoinKeyframes
 		bytes += s.BytesIn
 		skipped += s.Skipped
@@ -268,8 +273,8 @@ func summary(res []bot.Result, failed int) string {
 	}
 	line := fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f keyframes=%d keyframes/join=%.2f check-mismatches=%d desynced=%d skipped-ticks=%d",
 		len(res), failed, snaps, bps, keys, perJoin, resyncs, desync, skipped)
-	line += fmt.Sprintf(" reconciles=%d corrections>=1cm=%d (%.2f%%) correction-p99=%.1fcm correction-max=%.1fcm presses-made=%d presses-run=%d inputs-missed=%d",
-		recon, big, share, 100*corr.Quantile(0.99), 100*corr.MaxVal, made, run, lost)
+	line += fmt.Sprintf(" reconciles=%d corrections>=1cm=%d (%.2f%%) correction-p99=%.1fcm correction-max=%.1fcm drawn-jump-max=%.1fcm teleports=%d presses-made=%d presses-run=%d inputs-missed=%d",
+		recon, big, share, 100*corr.Quantile(0.99), 100*corr.MaxVal, 100*jumps.MaxVal, teleports, made, run, lost)
 	if stalls > 0 {
 		line += fmt.Sprintf(" stall-guessed-mean=%.1f stall-guessed-max=%d", float64(stallSum)/float64(stalls), stallMax)
 	}

@@ -140,12 +140,14 @@ func TestSummaryCounts(t *testing.T) {
 	}
 	b := client.Stats{Snapshots: 20, Keyframes: 2, JoinKeyframes: 2, Reconciles: 200, Skipped: 5}
 	b.Corr.Add(0.5)
+	b.Jumps.Add(0.03)
+	b.Teleports = 1
 	res := []bot.Result{
 		{Stats: a, PressesMade: 7, Inputs: textframe.InputsFrame{Presses: 7, Missed: 1}, Stalled: true, StallGuessed: 12, StallGuessedOK: true},
 		{Stats: b, Desynced: true, PressesMade: 3, Inputs: textframe.InputsFrame{Presses: 2}, Stalled: true, StallGuessed: 20, StallGuessedOK: true},
 	}
 	want := "clients=2 failed=1 snapshots=30 bytes/client/s=0 keyframes=3 keyframes/join=1.50 check-mismatches=2 desynced=1 skipped-ticks=9" +
-		" reconciles=300 corrections>=1cm=3 (1.00%) correction-p99=10.2cm correction-max=50.0cm presses-made=10 presses-run=9 inputs-missed=1" +
+		" reconciles=300 corrections>=1cm=3 (1.00%) correction-p99=10.2cm correction-max=50.0cm drawn-jump-max=3.0cm teleports=1 presses-made=10 presses-run=9 inputs-missed=1" +
 		" stall-guessed-mean=16.0 stall-guessed-max=20 rtt-p50=0s rtt-p99=0s"
 	if got := summary(res, 1); got != want {
 		t.Errorf("summary\n %s\nwant\n %s", got, want)

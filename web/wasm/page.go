@@ -418,7 +418,8 @@ type PlayerInfo struct {
 	Act    uint8  `json:"act"`
 }
 
-// OwnBody is the body the client controls, as predicted.
+// OwnBody is the body the client controls, as predicted and drawn (the
+// error of a correction easing out).
 type OwnBody struct {
 	EID   uint16  `json:"eid"`
 	Car   bool    `json:"car"`
@@ -469,8 +470,9 @@ func (p *Page) State() State {
 		}
 	}
 	slices.SortFunc(s.Players, func(a, b PlayerInfo) int { return int(a.Player) - int(b.Player) })
-	if wid, pose, vel, ok := p.c.Predicted(); ok {
+	if wid, _, vel, ok := p.c.Predicted(); ok {
 		_, car, _ := p.c.Controlled()
+		_, pose, _ := p.c.Drawn()
 		s.Own = &OwnBody{EID: wid, Car: car, X: pose.Pos.X, Y: pose.Pos.Y, Yaw: yawOf(wire.Quat(pose.Rot)),
 			Speed: math32.Sqrt(vel.Lin.X*vel.Lin.X + vel.Lin.Y*vel.Lin.Y)}
 	}
