@@ -332,6 +332,7 @@ func (c *Client) Tick(d components.Drive) error {
 	simBefore := c.pred.pose.Pos
 	c.predict(h)
 	c.smooth.tick(simBefore, &c.pred, &c.stats)
+	c.remote.tick()
 	err := c.sendInputs()
 	c.seq++
 	return err

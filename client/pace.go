@@ -1,6 +1,11 @@
 package client
 
-import "time"
+import (
+	"time"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/netsync/wire"
+)
 
 // The client keeps its clock ahead of the server's by what the link needs:
 // its input for a tick must reach the server before the server runs the
@@ -39,11 +44,12 @@ const (
 )
 
 // SkipMin is the shortfall, in ticks, from which the client skips ahead
-// at once: 4 ticks, 67 ms. A smaller one the dilation makes up within a
-// second; a larger one is a stall or a spike. The snapshots that come in
-// a bunch after a stall, each of a later tick, top a skip up by any
-// shortfall.
-const SkipMin = 4
+// at once: 8 ticks, 133 ms. A smaller one is a hiccup of the client's
+// machine or the server's, which the ticks owed (Schedule) and the
+// dilation make up: a skip leaves the server its own ticks to guess. A
+// larger one is a stall or a spike. The snapshots that come in a bunch
+// after a stall, each of a later tick, top a skip up by any shortfall.
+const SkipMin = 8
 
 // RoundTrips is how many round trips (in ticks) the client keeps, the
 // second largest of which it plans by: 32 snapshots, 1.6 s.
@@ -120,7 +126,10 @@ func (c *Client) pace(lastSeq uint32, buffer int8) {
 	current := int64(lastSeq)+b+1 >= int64(c.resumed)
 	if current {
 		p.buffer = int(b)
-		if b >= 1 {
+		_, high := c.band()
+		if b >= 1 && b <= 2*int64(high) {
+			// Only a count well below the server's cap (its queue
+			// holds 16) is the whole of what it holds.
 			p.push(int32(lead - b))
 		}
 	}
@@ -144,11 +153,32 @@ func (c *Client) pace(lastSeq uint32, buffer int8) {
 	if short < SkipMin && !(short > 0 && topUp) {
 		return
 	}
-	c.seq += uint32(short)
-	c.resumed = c.seq
-	c.stats.Skipped += uint64(short)
-	c.stats.Skips++
+	c.skip(uint32(short))
 	p.buffer = c.target()
+}
+
+// skip numbers the client's next tick n past its current one. The server
+// runs the ticks skipped on guesses: the last input it has, less its
+// presses and its trigger. The client predicts them alike (their history
+// holds the guess, never sent), so that the next reconciliations replay
+// what the server ran. The drawn body moves on with them at once, as
+// after a teleport.
+func (c *Client) skip(n uint32) {
+	var guess wire.Input
+	if h := &c.hist[(c.seq-1)%HistoryLen]; h.seq == c.seq-1 {
+		guess = h.in
+		guess.Pressed, guess.Held = 0, guess.Held&^uint16(components.BtnFire)
+	}
+	for range n {
+		h := &c.hist[c.seq%HistoryLen]
+		*h = histEntry{seq: c.seq, in: guess, presses: c.stats.Presses}
+		c.predict(h)
+		c.seq++
+	}
+	c.resumed = c.seq
+	c.stats.Skipped += uint64(n)
+	c.stats.Skips++
+	c.smooth.lastOK = false
 }
 
 // TickPeriod returns how long the client should wait before its next tick,

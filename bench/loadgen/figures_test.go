@@ -208,3 +208,44 @@ func TestFiguresPresses(t *testing.T) {
 		t.Logf("loss %.0f%%: presses made %d, run %d; trigger taps made %d, run %d; inputs missed %d", 100*loss, made, run, taps, tapsRun, lost)
 	}
 }
+
+// cityFigures sums the netcode figures of a farm's bots.
+func cityFigures(f *Farm) string {
+	var sum client.Stats
+	var in server.InputStats
+	for _, b := range f.Bots {
+		st := b.Client.Stats()
+		sum.Reconciles += st.Reconciles
+		sum.BigCorrections += st.BigCorrections
+		sum.Corr.Merge(&st.Corr)
+		sum.Jumps.Merge(&st.Jumps)
+		sum.Skipped += st.Skipped
+		sum.Skips += st.Skips
+		q := b.Session.InputStats()
+		in.Taken += q.Taken
+		in.Guessed += q.Guessed
+		in.Dropped += q.Dropped
+		in.Missed += q.Missed
+		in.Late += q.Late
+	}
+	return fmt.Sprintf("%d reconciles, corrections >= 1 cm %.2f%%, p99 %.1f cm, max %.1f cm, drawn jump max %.1f cm; "+
+		"ticks taken %d, guessed %d, late %d, dropped %d, missed %d; skips %d (%d ticks)",
+		sum.Reconciles, 100*float64(sum.BigCorrections)/float64(max(sum.Reconciles, 1)), 100*sum.Corr.Quantile(0.99), 100*sum.Corr.MaxVal,
+		100*sum.Jumps.MaxVal, in.Taken, in.Guessed, in.Late, in.Dropped, in.Missed, sum.Skips, sum.Skipped)
+}
+
+// TestFiguresBusyMachine logs the figures of 16 bots on main-city for 60 s
+// at a 100 ms round trip on a busy machine: the server and each bot stop
+// about twice a second for up to 100 ms.
+func TestFiguresBusyMachine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("16 bots for a minute on main-city")
+	}
+	o := each(50*time.Millisecond, 10*time.Millisecond, 0)
+	o.Load = Hiccups{Every: 500 * time.Millisecond, Max: 100 * time.Millisecond}
+	f := newFarm(t, "main-city", ecs.FreeRoam(), 16, o)
+	if err := f.Advance(60 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("busy machine: %s", cityFigures(f))
+}

@@ -12,6 +12,7 @@ package loadgen
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -37,7 +38,23 @@ type Options struct {
 	// runs at once after a freeze (0: client.MaxCatchUp, the bots'; 1:
 	// none, the web page's).
 	CatchUp int
+	// Load makes a busy machine of Advance's clock: the server and each
+	// bot stop now and then for a while, as on a machine whose cores are
+	// shared. The zero Hiccups is none.
+	Load Hiccups
 }
+
+// Hiccups are the stops of a busy machine: on average one every Every,
+// each of a length drawn uniformly up to Max. A server that stopped runs
+// the ticks it owes, at most MaxCatchUp at once, and drops the rest, as
+// the rooms' loop does (rooms.MaxCatchUp).
+type Hiccups struct {
+	Every, Max time.Duration
+}
+
+// MaxCatchUp is the most ticks the farm's server runs at once after a
+// stop: rooms.MaxCatchUp.
+const MaxCatchUp = 5
 
 // Bot is one in-memory bot: a client, its brain, its session.
 type Bot struct {
@@ -79,6 +96,10 @@ type Farm struct {
 	opt   Options
 	ticks int64 // server ticks run
 	up    []link.Frame
+	// The server's schedule under Advance: its next tick, and the end of
+	// its stop.
+	next, stopped time.Duration
+	rng           *rand.Rand
 }
 
 // New joins n bots to g (they come in at its next tick), over perfect
@@ -95,7 +116,7 @@ func NewWith(g *server.GameServer, n int, seed uint64, o Options) (*Farm, error)
 	if err := o.Down.Validate(); err != nil {
 		return nil, err
 	}
-	f := &Farm{G: g, opt: o}
+	f := &Farm{G: g, opt: o, rng: rand.New(rand.NewPCG(seed, 0x10ad))}
 	for i := 0; i < n; i++ {
 		if _, err := f.Add(seed + uint64(i)); err != nil {
 			return nil, err
@@ -143,6 +164,7 @@ func (f *Farm) Step() error {
 	}
 	f.deliverUp()
 	f.tick()
+	f.Now = serverAt(f.ticks)
 	return nil
 }
 
@@ -159,8 +181,7 @@ func (f *Farm) StepClients() error {
 // serverAt returns the time of server tick k.
 func serverAt(k int64) time.Duration { return time.Duration(k) * time.Second / 60 }
 
-// tick runs the server's tick, sends what it sent down the links, and
-// moves the clock to the next tick (in lockstep; Advance keeps its own).
+// tick runs the server's tick and sends what it sent down the links.
 func (f *Farm) tick() {
 	start := time.Now()
 	f.G.Tick()
@@ -186,7 +207,6 @@ func (f *Farm) tick() {
 	if f.AfterTick != nil {
 		f.AfterTick()
 	}
-	f.Now = serverAt(f.ticks)
 }
 
 // deliverUp hands the server every frame of the bots that has come by now.
@@ -205,8 +225,11 @@ func (f *Farm) deliverUp() {
 // runs the ticks due (none while frozen); frames cross the links.
 func (f *Farm) Advance(d time.Duration) error {
 	end := f.Now + d
+	if f.next < f.Now {
+		f.next = f.Now
+	}
 	for {
-		t := serverAt(f.ticks)
+		t := max(f.next, f.stopped)
 		for _, b := range f.Bots {
 			t = min(t, b.wake())
 			if at, ok := b.up.Next(); ok {
@@ -218,12 +241,15 @@ func (f *Farm) Advance(d time.Duration) error {
 		}
 		f.Now = t
 		f.deliverUp()
-		if serverAt(f.ticks) <= t {
-			f.tick()
-			f.Now = t
+		if max(f.next, f.stopped) <= t {
+			f.serverTicks()
 		}
 		for _, b := range f.Bots {
 			if b.wake() > t {
+				continue
+			}
+			if f.hiccup() {
+				b.Freeze(t, t+time.Duration(f.rng.Int64N(int64(f.opt.Load.Max))))
 				continue
 			}
 			if err := b.step(&b.sched); err != nil {
@@ -233,6 +259,30 @@ func (f *Farm) Advance(d time.Duration) error {
 	}
 	f.Now = end
 	return nil
+}
+
+// serverTicks runs the server's ticks due at the clock: at most
+// MaxCatchUp after a stop, the rest dropped; then, under Load, it may stop.
+func (f *Farm) serverTicks() {
+	const period = time.Second / 60
+	n := 0
+	for ; f.next <= f.Now && n < MaxCatchUp; n++ {
+		f.tick()
+		f.next += period
+	}
+	if f.next <= f.Now {
+		f.next = f.Now + period // further behind: the ticks owed are dropped
+	}
+	if f.hiccup() {
+		f.stopped = f.Now + time.Duration(f.rng.Int64N(int64(f.opt.Load.Max)))
+	}
+}
+
+// hiccup reports whether a stop starts now, one tick of the server's or a
+// bot's: on average one every Load.Every.
+func (f *Farm) hiccup() bool {
+	l := f.opt.Load
+	return l.Every > 0 && l.Max > 0 && f.rng.Float64() < float64(time.Second/60)/float64(l.Every)
 }
 
 // wake returns when b next acts: its next tick, or the end of its freeze.

@@ -1,6 +1,10 @@
 package wire
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // AckedDecoder is the client's side of the acked snapshots (kind 6): it keeps
 // the states of its last HeldRing frames applied, by tick, applies each frame
@@ -216,8 +220,10 @@ func (d *AckedDecoder) Apply(b []byte) (*DecodedFrame, error) {
 	fr := &d.frame
 	*fr = DecodedFrame{
 		Kind: FrameAcked, Tick: h.Tick, BaseTick: h.BaseTick, LastSeq: h.LastSeq, InputBuffer: h.InputBuffer,
-		Checked: h.Flags&HeaderCheck != 0,
-		Changed: fr.Changed[:0], Measured: fr.Measured[:0], Removed: fr.Removed[:0], Events: fr.Events[:0],
+		Checked:  h.Flags&HeaderCheck != 0,
+		Changed:  headroom.Ahead(fr.Changed[:0], len(d.changes)),
+		Measured: headroom.Ahead(fr.Measured[:0], len(d.changes)),
+		Removed:  fr.Removed[:0], Events: fr.Events[:0],
 	}
 	d.report(undo, h.Tick, key)
 	for i := range d.events {

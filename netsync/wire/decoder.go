@@ -1,6 +1,10 @@
 package wire
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // Changed is an entity a frame changed.
 type Changed struct {
@@ -138,9 +142,13 @@ func (d *Decoder) Apply(b []byte) (*DecodedFrame, error) {
 		return d.fail(err)
 	}
 	fr := &d.frame
+	// Room for the frame's changes, with headroom: a client whose frames
+	// grow now and then allocates seldom.
 	*fr = DecodedFrame{
 		Kind: h.Kind, Tick: h.Tick, BaseTick: h.BaseTick, LastSeq: h.LastSeq, InputBuffer: h.InputBuffer,
-		Changed: fr.Changed[:0], Measured: fr.Measured[:0], Removed: fr.Removed[:0], Events: fr.Events,
+		Changed:  headroom.Ahead(fr.Changed[:0], len(d.changes)),
+		Measured: headroom.Ahead(fr.Measured[:0], len(d.changes)),
+		Removed:  fr.Removed[:0], Events: fr.Events,
 	}
 	if key {
 		d.forget()
