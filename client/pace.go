@@ -24,9 +24,10 @@ import (
 // L+B (B the inputBuffer); the client had sent up to seq-1 when the
 // snapshot came, so seq-L-B ticks went by from its newest input's sending
 // to the snapshot's coming: a round trip, give or take a tick. The client
-// keeps the last RoundTrips of those and plans by the second largest (so
-// the jitter is in it, and one outlier is not), to be that many ticks plus
-// the band's low ahead of every L it is told.
+// keeps the last RoundTrips of those and plans by their median and a tick
+// (a busy machine reads some snapshots late: their round trips are long
+// by the delay, and must not set the pace), to be that many ticks plus the
+// band's low ahead of every L it is told.
 
 // Buffer targets: the client keeps between BufferLow and BufferHigh of its
 // inputs waiting on the server, so that jitter rarely leaves the server
@@ -51,8 +52,8 @@ const (
 // after a stall, each of a later tick, top a skip up by any shortfall.
 const SkipMin = 8
 
-// RoundTrips is how many round trips (in ticks) the client keeps, the
-// second largest of which it plans by: 32 snapshots, 1.6 s.
+// RoundTrips is how many round trips (in ticks) the client keeps, whose
+// median it plans by: 32 snapshots, 1.6 s.
 const RoundTrips = 32
 
 // MaxDilation is the most a tick is shortened or lengthened: 10 %, six
@@ -75,23 +76,22 @@ func (p *pacer) push(x int32) {
 	p.n = min(p.n+1, RoundTrips)
 }
 
-// roundTrip returns the round trip the client plans by: the second
-// largest kept (the largest alone when one is kept), so that one late
-// frame does not set the pace for RoundTrips snapshots; false for none.
+// roundTrip returns the round trip the client plans by: the median of
+// those kept and a tick for the jitter, so that the snapshots a busy
+// machine read late (their round trips long by the delay) do not set the
+// pace; false for none.
 func (p *pacer) roundTrip() (int32, bool) {
 	if p.n == 0 {
 		return 0, false
 	}
-	first, second := p.trips[0], p.trips[0]
-	for i, t := range p.trips[1:p.n] {
-		switch {
-		case t > first:
-			first, second = t, first
-		case t > second || i == 0:
-			second = t
+	s := p.trips
+	t := s[:p.n]
+	for i := 1; i < len(t); i++ { // an insertion sort of 32 at most
+		for j := i; j > 0 && t[j] < t[j-1]; j-- {
+			t[j], t[j-1] = t[j-1], t[j]
 		}
 	}
-	return second, true
+	return t[len(t)/2] + 1, true
 }
 
 // band returns the client's band of inputs waiting on the server.
@@ -103,8 +103,8 @@ func (c *Client) band() (low, high int) {
 }
 
 // target returns what a skip aims at: the band's low. The round trip it
-// plans by is near the largest of the last RoundTrips, so the jitter is in
-// it already, and most ticks find more inputs waiting than that.
+// plans by has a tick for the jitter in it already, and most ticks find
+// more inputs waiting than that.
 func (c *Client) target() int {
 	low, _ := c.band()
 	return low
@@ -151,6 +151,12 @@ func (c *Client) pace(lastSeq uint32, buffer int8) {
 		short = max(short, 1-lead+int64(c.target()))
 	}
 	if short < SkipMin && !(short > 0 && topUp) {
+		return
+	}
+	if b > 0 && lead > 0 {
+		// The server has inputs of the client's waiting: it is not
+		// behind, whatever the round trips say (a slow machine's late
+		// reading of a snapshot lengthens them).
 		return
 	}
 	c.skip(uint32(short))
