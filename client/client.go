@@ -177,6 +177,8 @@ type Decoder interface {
 	Tick() uint32
 	// Synced reports whether the decoder holds a state to apply onto.
 	Synced() bool
+	// Events returns the events of a frame Apply did not show, once.
+	Events(b []byte) ([]wire.Event, error)
 }
 
 // Decoder returns the decoder of the last frame applied (what the client
@@ -214,10 +216,12 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	if err != nil {
 		c.stats.Resyncs++
 		c.resync = true
+		c.unappliedEvents(d, df, data)
 		return fmt.Errorf("client: snapshot: %w", err)
 	}
 	if df == nil {
 		c.stats.Dropped++ // an acked frame stale or onto a base not held: the next will come
+		c.unappliedEvents(d, nil, data)
 		return nil
 	}
 	c.dec, c.resync = d, false
@@ -237,6 +241,21 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	c.reconcile(df.LastSeq, df.Tick)
 	c.pace(df.LastSeq, df.InputBuffer)
 	return nil
+}
+
+// unappliedEvents shows the events of a frame the decoder d did not show:
+// those df holds (an ordered frame applied whose check failed), or those
+// d reads from the frame alone (refused while it waits for a keyframe,
+// or an acked frame dropped; the acked ones by their serials, once).
+func (c *Client) unappliedEvents(d Decoder, df *wire.DecodedFrame, data []byte) {
+	var evs []wire.Event
+	if df != nil {
+		evs = df.Events
+	} else if e, err := d.Events(data); err == nil {
+		evs = e
+	}
+	c.events = append(c.events, evs...)
+	c.stats.Events += uint64(len(evs))
 }
 
 // isKeyframe reports whether df applied onto nothing: an ordered keyframe

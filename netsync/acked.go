@@ -3,6 +3,7 @@ package netsync
 import (
 	"unsafe"
 
+	"github.com/fiveonit/engine/internal/headroom"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -71,7 +72,7 @@ type sentFrame struct {
 }
 
 type pendingEvent struct {
-	serial, frame uint32 // its serial, and the first frame it went in
+	serial, frame uint32 // its serial, and one more than the first frame it went in (0: none yet)
 	ev            wire.Event
 }
 
@@ -93,7 +94,8 @@ type AckedStats struct {
 	// (1 when the base is the frame before): over Frames-Keyframes, the mean.
 	BaseLag uint64
 	// EventsExpired counts events that went EventTTL frames with no frame
-	// that held them acknowledged (the client may still have shown them).
+	// that held them acknowledged (the client may still have shown them),
+	// and those dropped past MaxPendingEvents.
 	EventsExpired uint64
 }
 
@@ -385,23 +387,28 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 		}
 		if ev := &se.ev; eventFor(ev, v, r) {
 			e.serial++
-			e.pending = append(e.pending, pendingEvent{serial: e.serial, frame: n, ev: *ev})
+			e.pending = append(headroom.Ahead(e.pending, 1), pendingEvent{serial: e.serial, ev: *ev})
 		}
 	}
 	e.evTick = a.tick
 	// The acknowledged are a prefix (serials grow), the expired too (their
-	// first frames grow): drop both.
+	// first frames grow, and those never sent come after every one sent):
+	// drop both.
 	k := 0
 	for ; k < len(e.pending); k++ {
 		p := &e.pending[k]
 		if int32(p.serial-e.evAcked) <= 0 {
 			continue
 		}
-		if n-p.frame >= wire.EventTTL {
+		if p.frame != 0 && n+1-p.frame >= wire.EventTTL {
 			e.stats.EventsExpired++
 			continue
 		}
 		break
+	}
+	if over := len(e.pending) - k - MaxPendingEvents; over > 0 {
+		e.stats.EventsExpired += uint64(over)
+		k += over
 	}
 	if k > 0 {
 		e.pending = e.pending[:copy(e.pending, e.pending[k:])]
@@ -414,7 +421,11 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 	}
 	b = le.AppendUint32(b, e.pending[0].serial)
 	for i := 0; i < count; i++ {
-		b = wire.AppendEvent(b, &e.pending[i].ev)
+		p := &e.pending[i]
+		if p.frame == 0 {
+			p.frame = n + 1
+		}
+		b = wire.AppendEvent(headroom.Ahead(b, wire.EventBytes(p.ev.Kind)), &p.ev)
 	}
 	sf.lastSerial = e.pending[count-1].serial
 	return b

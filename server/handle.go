@@ -159,6 +159,7 @@ func (g *GameServer) snapshot(s *Session) {
 		g.stats.SnapBytes += uint64(len(frame))
 	case errors.Is(err, ErrSendFull):
 		s.stats.SendFull++
+		s.snap.Unsent()      // its events go in the next frame
 		if !s.snap.Acked() { // the ordered chain is broken; an acked frame is only lost
 			s.requestKeyframe(KeyframeSendFull)
 		}

@@ -46,14 +46,15 @@ type AckedDecoder struct {
 	idx   []int32
 	stamp uint32
 
-	u       []uint16    // the entities the frame may change against the last shown
-	saved   []savedHeld // by index in u: each as the last frame shown held it
-	removed []uint16
-	changes []Change
-	events  []Event
-	frame   DecodedFrame
-	snap    Snapshot
-	stats   AckedStats
+	u         []uint16    // the entities the frame may change against the last shown
+	saved     []savedHeld // by index in u: each as the last frame shown held it
+	removed   []uint16
+	changes   []Change
+	events    []Event
+	unapplied []Event // Events' scratch
+	frame     DecodedFrame
+	snap      Snapshot
+	stats     AckedStats
 }
 
 // heldFrame is a frame applied: its tick, and what turns its state back into

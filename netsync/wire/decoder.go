@@ -82,11 +82,12 @@ type Decoder struct {
 	rmAt, chAt, oldAt []uint32
 	oldGK             []uint16
 
-	changes []Change
-	removed []uint16
-	old     []uint16
-	frame   DecodedFrame
-	snap    Snapshot
+	changes   []Change
+	removed   []uint16
+	old       []uint16
+	frame     DecodedFrame
+	snap      Snapshot
+	unapplied []Event // Events' scratch
 }
 
 // NewDecoder returns a decoder holding nothing, waiting for a keyframe.
