@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/client"
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	sysphys "github.com/fiveonit/engine/systems/physics"
@@ -52,6 +53,9 @@ type Options struct {
 	Stall time.Duration
 	// StallAt is when the freeze starts, from the start of the run.
 	StallAt time.Duration
+	// Controls, when set, gives the bot's controls for its client tick
+	// seq instead of its brain (which still follows the level).
+	Controls func(seq uint32) components.Drive
 }
 
 // levelCache bakes each level once for every bot in the process.
@@ -194,7 +198,11 @@ loop:
 			brain = NewBrain(c, l, seed)
 		}
 		for i := 0; i < owed; i++ {
-			if err := c.Tick(brain.Controls()); err != nil && ctx.Err() == nil {
+			d := brain.Controls()
+			if o.Controls != nil {
+				d = o.Controls(c.Seq())
+			}
+			if err := c.Tick(d); err != nil && ctx.Err() == nil {
 				res.Err = fmt.Errorf("bot: send: %w", err)
 				select { // the server closed it: its reason says more than the send's error
 				case rerr := <-readErr:

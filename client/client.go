@@ -125,7 +125,10 @@ type Client struct {
 	frame   wire.InputFrame
 	out     []byte
 	resync  bool
-	delta   bool // a delta was applied: joining is done
+	delta   bool           // a delta was applied: joining is done
+	trigger bool           // the last tick held the trigger
+	sent    uint32         // the last tick whose input was sent
+	tails   [maxTails]tail // the inputs before the last skips that still owe copies
 	pred    body
 	near    []near // the bodies near the own one, stepped with it
 	smooth  smoother
@@ -342,6 +345,10 @@ func (c *Client) SendText(v any) error {
 // body one step.
 func (c *Client) Tick(d components.Drive) error {
 	in := control.Quantize(&d)
+	if in.Held&uint16(components.BtnFire) != 0 && !c.trigger {
+		in.Pressed |= uint16(components.BtnFire) // a tap is a press: see TriggerPress
+	}
+	c.trigger = in.Held&uint16(components.BtnFire) != 0
 	c.stats.Presses += uint64(bits.OnesCount16(in.Pressed))
 	h := &c.hist[c.seq%HistoryLen]
 	*h = histEntry{seq: c.seq, in: in, presses: c.stats.Presses}
@@ -355,22 +362,4 @@ func (c *Client) Tick(d components.Drive) error {
 	err := c.sendInputs()
 	c.seq++
 	return err
-}
-
-func (c *Client) sendInputs() error {
-	n := uint32(wire.InputsOrdered)
-	if c.cfg.Lossy {
-		n = wire.InputsLossy
-	}
-	n = min(n, c.seq+1-c.resumed) // none of the ticks skipped
-	f := &c.frame
-	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), 0, c.seq+1-n, int(n)
-	if c.resync || !c.dec.Synced() && c.stats.Snapshots > 0 {
-		f.Flags |= wire.InputResync
-	}
-	for i := uint32(0); i < n; i++ {
-		f.Inputs[i] = c.hist[(f.FirstSeq+i)%HistoryLen].in
-	}
-	c.out = wire.AppendInputFrame(c.out[:0], f)
-	return c.cfg.Send(c.out, false)
 }

@@ -19,7 +19,11 @@ func TestInputFrames(t *testing.T) {
 			return nil
 		}})
 		for i := 0; i < 6; i++ {
-			c.Tick(components.Drive{Throttle: float32(i) / 10, Pressed: components.BtnUse})
+			d := components.Drive{Throttle: float32(i) / 10}
+			if i == 5 {
+				d.Pressed = components.BtnUse
+			}
+			c.Tick(d)
 		}
 		var f wire.InputFrame
 		if err := wire.DecodeInputFrame(sent[5], &f); err != nil {
@@ -110,5 +114,49 @@ func TestHist(t *testing.T) {
 	m.Merge(&h)
 	if m.Count != 2*h.Count || m.Zeros != 2 || m.MaxVal != h.MaxVal || m.Quantile(0.5) != h.Quantile(0.5) {
 		t.Errorf("merged %+v", m)
+	}
+}
+
+// TestPressCopies: over a lossy transport an input that carries a press
+// goes in the frames of wire.MaxInputsPerFrame ticks, the others in
+// InputsLossy; a trigger held for one tick is a press of BtnFire.
+func TestPressCopies(t *testing.T) {
+	var frames []wire.InputFrame
+	c := New(Config{Lossy: true, Send: func(b []byte, text bool) error {
+		var f wire.InputFrame
+		if err := wire.DecodeInputFrame(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+		return nil
+	}})
+	for i := 1; i <= 20; i++ {
+		var d components.Drive
+		switch i {
+		case 5:
+			d.Pressed = components.BtnHorn
+		case 9, 10: // the trigger held two ticks: one press
+			d.Held = components.BtnFire
+		}
+		c.Tick(d)
+	}
+	copies := map[uint32]int{}
+	fires := 0
+	for _, f := range frames {
+		for i := 0; i < f.Count; i++ {
+			copies[f.FirstSeq+uint32(i)]++
+			if i == f.Count-1 && f.Inputs[i].Pressed&uint16(components.BtnFire) != 0 {
+				fires++
+				if f.FirstSeq+uint32(i) != 9 || f.Inputs[i].Held&uint16(components.BtnFire) == 0 {
+					t.Fatalf("the trigger pressed at tick %d", f.FirstSeq+uint32(i))
+				}
+			}
+		}
+	}
+	if fires != 1 {
+		t.Fatalf("the trigger pressed %d times, want once (a tap held two ticks)", fires)
+	}
+	if copies[5] != wire.MaxInputsPerFrame || copies[9] != wire.MaxInputsPerFrame || copies[3] != wire.InputsLossy || copies[15] != wire.InputsLossy {
+		t.Fatalf("copies: tick 3 %d, 5 (press) %d, 9 (trigger) %d, 15 %d", copies[3], copies[5], copies[9], copies[15])
 	}
 }

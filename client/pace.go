@@ -175,6 +175,7 @@ func (c *Client) skip(n uint32) {
 		guess = h.in
 		guess.Pressed, guess.Held = 0, guess.Held&^uint16(components.BtnFire)
 	}
+	c.tailOf()
 	for range n {
 		h := &c.hist[c.seq%HistoryLen]
 		*h = histEntry{seq: c.seq, in: guess, presses: c.stats.Presses}

@@ -59,7 +59,10 @@ type InputStats struct {
 //   - that tick is spent: the input meant for it is too late when it comes;
 //   - a late or dropped input's one-shot presses go to the next tick run,
 //     once. A press of a button the next input presses too waits one more
-//     tick, so every press lands on exactly one tick: none lost, none doubled.
+//     tick, so every press lands on exactly one tick: none lost, none doubled;
+//   - a press of the trigger (BtnFire pressed: the client presses it on the
+//     first tick it holds it) holds the trigger on the tick it runs, so that
+//     a tap on a tick run on a guess fires on the next one run.
 //
 // The zero value is an empty queue that has not started.
 type InputQueue struct {
@@ -221,6 +224,9 @@ func (q *InputQueue) Take() (seq uint32, d components.Drive, guessed, ok bool) {
 		q.stats.Guessed++
 	}
 	d.Pressed = q.withCarry(d.Pressed)
+	if d.Pressed&components.BtnFire != 0 {
+		d.Held |= components.BtnFire // a trigger tap, run on this tick
+	}
 	q.next++
 	return seq, d, guessed, true
 }

@@ -160,57 +160,10 @@ func TestFiguresAckedJoins(t *testing.T) {
 		float64(keys)/32, float64(joinKeys)/32)
 }
 
-// TestFiguresPresses logs the presses made and run at 0, 5 and 20 % loss
-// with jitter and a second's freeze: 8 bots press a button every 7 ticks
-// and tap the trigger every 11 (held for one tick).
-func TestFiguresPresses(t *testing.T) {
-	for _, loss := range []float64{0, 0.05, 0.2} {
-		o := each(40*time.Millisecond, 15*time.Millisecond, loss)
-		o.Acked = loss > 0
-		f := newFarm(t, "test-flat", ecs.Rules{}, 8, o)
-		var taps, tapsRun uint64
-		for i, b := range f.Bots {
-			b.Controls = func(seq uint32) components.Drive {
-				d := components.Drive{}
-				if (seq+uint32(i))%7 == 0 {
-					d.Pressed = components.BtnHorn
-				}
-				if (seq+uint32(i))%11 == 0 {
-					d.Held = components.BtnFire
-					taps++
-				}
-				return d
-			}
-			b.Freeze(3*time.Second+time.Duration(i)*100*time.Millisecond, 4*time.Second+time.Duration(i)*100*time.Millisecond)
-		}
-		fire := make([]bool, len(f.Bots))
-		f.AfterTick = func() {
-			for i, b := range f.Bots {
-				d, ok := f.G.Drive(b.Session)
-				on := ok && d.Held&components.BtnFire != 0
-				if on && !fire[i] {
-					tapsRun++
-				}
-				fire[i] = on
-			}
-		}
-		if err := f.Advance(10 * time.Second); err != nil {
-			t.Fatal(err)
-		}
-		var made, run, lost uint64
-		for _, b := range f.Bots {
-			in, _ := b.Client.ServerInputs()
-			m, r := b.Client.Presses()
-			made += m
-			run += r
-			lost += in.Missed
-		}
-		t.Logf("loss %.0f%%: presses made %d, run %d; trigger taps made %d, run %d; inputs missed %d", 100*loss, made, run, taps, tapsRun, lost)
-	}
-}
-
-// cityFigures sums the netcode figures of a farm's bots.
-func cityFigures(f *Farm) string {
+// cityFigures sums the netcode figures of a farm's bots: a line to log,
+// the share of ticks guessed and the share of reconciles corrected by 1 cm
+// or more.
+func cityFigures(f *Farm) (line string, guessed, corrected float64) {
 	var sum client.Stats
 	var in server.InputStats
 	for _, b := range f.Bots {
@@ -228,15 +181,21 @@ func cityFigures(f *Farm) string {
 		in.Missed += q.Missed
 		in.Late += q.Late
 	}
-	return fmt.Sprintf("%d reconciles, corrections >= 1 cm %.2f%%, p99 %.1f cm, max %.1f cm, drawn jump max %.1f cm; "+
-		"ticks taken %d, guessed %d, late %d, dropped %d, missed %d; skips %d (%d ticks)",
-		sum.Reconciles, 100*float64(sum.BigCorrections)/float64(max(sum.Reconciles, 1)), 100*sum.Corr.Quantile(0.99), 100*sum.Corr.MaxVal,
-		100*sum.Jumps.MaxVal, in.Taken, in.Guessed, in.Late, in.Dropped, in.Missed, sum.Skips, sum.Skipped)
+	corrected = float64(sum.BigCorrections) / float64(max(sum.Reconciles, 1))
+	guessed = float64(in.Guessed) / float64(max(in.Taken+in.Guessed, 1))
+	line = fmt.Sprintf("%d reconciles, corrections >= 1 cm %.2f%%, p99 %.1f cm, max %.1f cm, drawn jump max %.1f cm; "+
+		"ticks taken %d, guessed %d (%.1f%%), late %d, dropped %d, missed %d; skips %d (%d ticks)",
+		sum.Reconciles, 100*corrected, 100*sum.Corr.Quantile(0.99), 100*sum.Corr.MaxVal,
+		100*sum.Jumps.MaxVal, in.Taken, in.Guessed, 100*guessed, in.Late, in.Dropped, in.Missed, sum.Skips, sum.Skipped)
+	return line, guessed, corrected
 }
 
-// TestFiguresBusyMachine logs the figures of 16 bots on main-city for 60 s
-// at a 100 ms round trip on a busy machine: the server and each bot stop
-// about twice a second for up to 100 ms.
+// TestFiguresBusyMachine: 16 bots on main-city for 60 s at a 100 ms round
+// trip on a busy machine (the server and each bot stop about twice a
+// second for up to 100 ms) have under 5 % of their ticks guessed (the
+// stops' own) and under 1 % of their reconciles corrected by 1 cm or
+// more. Skipping ahead at every short stop guessed 5 % and corrected
+// 2.7 %.
 func TestFiguresBusyMachine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("16 bots for a minute on main-city")
@@ -247,5 +206,9 @@ func TestFiguresBusyMachine(t *testing.T) {
 	if err := f.Advance(60 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("busy machine: %s", cityFigures(f))
+	line, guessed, corrected := cityFigures(f)
+	t.Logf("busy machine: %s", line)
+	if guessed > 0.05 || corrected > 0.01 {
+		t.Fatal("too many ticks guessed or corrected")
+	}
 }

@@ -84,6 +84,9 @@ type Farm struct {
 	Now time.Duration
 	// AfterTick, when set, is called after each server tick.
 	AfterTick func()
+	// Delivered, when set, is called with each frame of a bot's that
+	// reaches the server, before the server takes it.
+	Delivered func(b *Bot, frame []byte, text bool)
 
 	// TickTimes are the durations of every g.Tick run by Step,
 	// SystemTimes[i] the time of schedule entry i in each, and
@@ -214,6 +217,9 @@ func (f *Farm) deliverUp() {
 	for _, b := range f.Bots {
 		f.up = b.up.Pop(f.Now, f.up[:0])
 		for _, fr := range f.up {
+			if f.Delivered != nil {
+				f.Delivered(b, fr.Data, fr.Text)
+			}
 			b.Session.Receive(fr.Data, fr.Text) // a refused frame closes the session: the test sees it
 		}
 		b.up.Release(f.up)

@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/fiveonit/engine/bot"
 	"github.com/fiveonit/engine/client"
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/textframe"
 )
@@ -151,5 +154,71 @@ func TestSummaryCounts(t *testing.T) {
 		" stall-guessed-mean=16.0 stall-guessed-max=20 rtt-p50=0s rtt-p99=0s"
 	if got := summary(res, 1); got != want {
 		t.Errorf("summary\n %s\nwant\n %s", got, want)
+	}
+}
+
+// TestPressesOverWebSocket: through the real client, server and WebSocket,
+// behind a simulated link of 30 ms each way with 10 ms of jitter, at 0, 5
+// and 20 % loss (the bots join with acked=1), and a second's freeze of
+// every bot: every press a bot made is run exactly once by the server,
+// trigger taps among them (a press goes in eight frames: losing every copy
+// of one is the exception, 1 in 2.6e6 at 20 % loss).
+func TestPressesOverWebSocket(t *testing.T) {
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m.Handler(rooms.HTTPConfig{Secret: []byte("bots-test-secret-0123456789")}))
+	t.Cleanup(func() {
+		srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		m.Shutdown(ctx, "test over")
+	})
+	for _, loss := range []float64{0, 0.05, 0.2} {
+		t.Run(fmt.Sprintf("loss %.0f%%", 100*loss), func(t *testing.T) {
+			t.Parallel()
+			c := config{url: "ws" + strings.TrimPrefix(srv.URL, "http") + fmt.Sprintf("/rooms/presses%.0f", 100*loss), n: 3,
+				duration: 5 * time.Second, transport: "ws", loss: loss, delay: 30 * time.Millisecond, jitter: 10 * time.Millisecond, seed: 5}
+			var wg sync.WaitGroup
+			res := make([]bot.Result, c.n)
+			for i := range c.n {
+				conn, err := dial(context.Background(), c, i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				o := bot.Options{Stall: time.Second, StallAt: time.Second + time.Duration(i)*200*time.Millisecond,
+					Controls: func(seq uint32) components.Drive {
+						var d components.Drive
+						if time.Since(start) > 3*time.Second { // quiet: the last presses are run and told
+							return d
+						}
+						if seq%7 == 0 {
+							d.Pressed = components.BtnHorn
+						}
+						if seq%11 == 0 {
+							d.Held = components.BtnFire
+						}
+						return d
+					}}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					res[i] = bot.RunWith(context.Background(), conn, uint64(i), c.duration, o)
+				}()
+			}
+			wg.Wait()
+			for i, r := range res {
+				if r.Err != nil {
+					t.Fatalf("bot %d: %v", i, r.Err)
+				}
+				if r.PressesMade < 20 || r.Inputs.Presses != r.PressesMade || !r.Stalled {
+					t.Errorf("bot %d: %d presses made, %d run (stalled %v, %d ticks skipped)", i, r.PressesMade, r.Inputs.Presses, r.Stalled, r.Stats.Skipped)
+				}
+			}
+			t.Logf("%d bots: presses made %d, %d, %d; run %d, %d, %d", c.n, res[0].PressesMade, res[1].PressesMade, res[2].PressesMade,
+				res[0].Inputs.Presses, res[1].Inputs.Presses, res[2].Inputs.Presses)
+		})
 	}
 }

@@ -600,7 +600,9 @@ $("view").addEventListener("wheel", (e) => {
   game.zoom = Math.min(40, Math.max(0.5, game.zoom * Math.pow(1.0015, -e.deltaY)));
 }, { passive: false });
 $("view").addEventListener("mousemove", (e) => { game.mouse.x = e.offsetX; game.mouse.y = e.offsetY; });
-$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; });
+// A click shorter than a tick still holds the trigger for one (pressed):
+// the client makes a tap of it, which the server never loses.
+$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; game.pressed |= KEY_AIM; });
 window.addEventListener("mouseup", () => { game.keys &= ~KEY_AIM; });
 
 // ---- the HUD -----------------------------------------------------------------
