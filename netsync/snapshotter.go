@@ -18,6 +18,7 @@ type Snapshotter struct {
 	interest Interest
 	acked    bool
 	phase    uint32        // SetCheckPhase
+	keyWait  uint32        // SetKeyframeWait, 0 for the default
 	ord      *Encoder      // when !acked
 	ack      *AckedEncoder // when acked
 }
@@ -76,6 +77,9 @@ func (s *Snapshotter) settle() {
 	if s.acked {
 		s.ack.SetInterest(s.interest)
 		s.ack.SetCheckPhase(s.phase)
+		if s.keyWait != 0 {
+			s.ack.SetKeyframeWait(s.keyWait)
+		}
 		return
 	}
 	s.ord.SetInterest(s.interest)
@@ -93,6 +97,16 @@ func (s *Snapshotter) SetInterest(in Interest) {
 func (s *Snapshotter) SetCheckPhase(phase uint32) {
 	s.phase = phase
 	s.settle()
+}
+
+// SetKeyframeWait sets how many frames the acked snapshots wait for the
+// acknowledgement of a keyframe before another (AckedEncoder.SetKeyframeWait);
+// the ordered ones have no use for it.
+func (s *Snapshotter) SetKeyframeWait(frames uint32) {
+	s.keyWait = frames
+	if s.acked {
+		s.ack.SetKeyframeWait(frames)
+	}
 }
 
 // Ack takes the client's acknowledgement (the input frame's ack); the

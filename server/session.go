@@ -139,6 +139,7 @@ type Session struct {
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 	inputs    inputsState    // what the inputs frame last told (inputs.go)
+	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
 }
 
 // sentState is what the session last told its client in text frames, so

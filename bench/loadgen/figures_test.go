@@ -141,23 +141,44 @@ func TestFiguresCity(t *testing.T) {
 	}
 }
 
-// TestFiguresAckedJoins logs the keyframes an acked join costs at a 100 ms
-// round trip and 5 % loss: 32 bots over a lossy connection, each join's
-// keyframes sent in its first 2 s.
+// TestFiguresAckedJoins: 64 clients join a running room over a lossy
+// connection (the acked snapshots) at a 100 ms round trip and 5 % loss,
+// one every 2 ticks: on average at most 1.2 keyframes a join, and every
+// client applies one and goes on with deltas. Before, every frame until
+// the first acknowledgement came back was a keyframe: 3.2 a join.
 func TestFiguresAckedJoins(t *testing.T) {
 	o := each(50*time.Millisecond, 5*time.Millisecond, 0.05)
 	o.Lossy = true
-	f := newFarm(t, "test-flat", ecs.Rules{}, 32, o)
+	f := newFarm(t, "test-flat", ecs.Rules{}, 0, o)
+	if err := f.Advance(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	const n = 64
+	for i := range n {
+		if _, err := f.Add(uint64(i + 1)); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Advance(2 * time.Second / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := f.Advance(2 * time.Second); err != nil {
 		t.Fatal(err)
 	}
 	var keys, joinKeys uint64
-	for _, b := range f.Bots {
+	for i, b := range f.Bots {
 		keys += b.Session.Stats().Keyframes
 		joinKeys += b.Client.Stats().JoinKeyframes
+		if st := b.Client.Stats(); st.JoinKeyframes == 0 || st.Snapshots < 30 {
+			t.Errorf("client %d: %d keyframes applied, %d snapshots", i, st.JoinKeyframes, st.Snapshots)
+		}
 	}
-	t.Logf("32 acked joins, 100 ms round trip, 5%% loss: %.2f keyframes sent per join, %.2f applied before the first delta",
-		float64(keys)/32, float64(joinKeys)/32)
+	per := float64(keys) / n
+	t.Logf("%d acked joins, 100 ms round trip, 5%% loss: %.2f keyframes sent per join, %.2f applied before the first delta; by reason %v",
+		n, per, float64(joinKeys)/n, f.G.Stats().KeyframesBy)
+	if per > 1.2 {
+		t.Fatalf("%.2f keyframes per acked join, want at most 1.2", per)
+	}
 }
 
 // cityFigures sums the netcode figures of a farm's bots: a line to log,
