@@ -76,6 +76,9 @@ type Stats struct {
 	// TeleportDist, drawn at once (and not in Jumps).
 	Jumps     Hist
 	Teleports uint64
+	// Tow holds the size of every reconciliation's correction of the own
+	// car's trailer, predicted hitched to it.
+	Tow Hist
 	// JoinKeyframes counts the keyframes applied before the first delta:
 	// what joining cost (1 when the first keyframe served).
 	JoinKeyframes uint64
@@ -98,6 +101,8 @@ type histEntry struct {
 	wid     uint16 // the body predicted after this tick (0: none)
 	pose    components.Pose
 	vel     components.Velocity
+	tow     uint16 // the trailer it towed (0: none), and where
+	towPos  components.Vec3
 }
 
 // body is the client's own controlled body as it predicts it.
@@ -106,6 +111,15 @@ type body struct {
 	car   bool
 	model uint8
 	ghost bool // just respawned: it collides with props and buildings only
+	pose  components.Pose
+	vel   components.Velocity
+	tow   towed // the trailer it tows, if any
+}
+
+// towed is the trailer of the own car, predicted hitched to it.
+type towed struct {
+	wid   uint16 // 0: none
+	model uint8
 	pose  components.Pose
 	vel   components.Velocity
 }

@@ -140,6 +140,7 @@ func (c *Client) predict(h *histEntry) {
 	}
 	c.step(&c.pred, &h.in)
 	h.wid, h.pose, h.vel = c.pred.wid, c.pred.pose, c.pred.vel
+	h.tow, h.towPos = c.pred.tow.wid, c.pred.tow.pose.Pos
 }
 
 // step is one tick of the server's physics for the own body and the bodies
@@ -160,6 +161,15 @@ func (c *Client) step(b *body, in *wire.Input) {
 	}
 	c.bodies.Reset()
 	c.bodies.Add(b.pose, b.vel, &cb)
+	first := int32(1) // the near bodies' first index
+	if t := &b.tow; t.wid != 0 {
+		// The trailer, hitched as the server hitches it.
+		spec := phys.CarModel(t.model)
+		phys.DriveTrailer(&t.pose, &t.vel, spec, phys.Dt)
+		tb := spec.Body()
+		c.bodies.AddHitch(0, c.bodies.Add(t.pose, t.vel, &tb), phys.TrailerLength(t.model))
+		first = 2
+	}
 	for i := range c.near {
 		n := &c.near[i]
 		switch {
@@ -172,10 +182,37 @@ func (c *Client) step(b *body, in *wire.Input) {
 	}
 	phys.Step(c.cfg.Static, &c.bodies, &c.scratch, phys.Dt)
 	b.pose, b.vel = c.bodies.List[0].Pose, c.bodies.List[0].Vel
+	if first == 2 {
+		b.tow.pose, b.tow.vel = c.bodies.List[1].Pose, c.bodies.List[1].Vel
+	}
 	for i := range c.near {
 		n := &c.near[i]
-		n.pose, n.vel = c.bodies.List[i+1].Pose, c.bodies.List[i+1].Vel
+		n.pose, n.vel = c.bodies.List[int(first)+i].Pose, c.bodies.List[int(first)+i].Vel
 	}
+}
+
+// towOf returns the trailer the own car wid tows, as the server's last
+// frame holds it (its full pose: the own trailer's), or none.
+func (c *Client) towOf(wid uint16) towed {
+	st := c.dec.Store()
+	for i := 0; i < st.Slots(); i++ {
+		eid := st.Owner(i)
+		if eid == 0 {
+			continue
+		}
+		h := st.At(i)
+		if h.Rec[wire.KindAt] != wire.KindTrailer || !h.PoseFull {
+			continue
+		}
+		h.Rec.Decode(&c.ent, true)
+		if c.ent.Tractor == wid {
+			return towed{wid: eid, model: c.ent.Model,
+				pose: components.Pose{Pos: components.Vec3(c.ent.Pos), Rot: components.Quat(c.ent.Rot)},
+				vel:  components.Velocity{Lin: components.Vec3(c.ent.Lin), Ang: components.Vec3(c.ent.Ang)},
+			}
+		}
+	}
+	return towed{}
 }
 
 // reconcile takes the server's full pose of the own body at lastSeq,
@@ -195,9 +232,15 @@ func (c *Client) reconcile(lastSeq, tick uint32) {
 		pose: components.Pose{Pos: components.Vec3(c.ent.Pos), Rot: components.Quat(c.ent.Rot)},
 		vel:  components.Velocity{Lin: components.Vec3(c.ent.Lin), Ang: components.Vec3(c.ent.Ang)},
 	}
+	if car {
+		server.tow = c.towOf(wid)
+	}
 	if lastSeq != 0 {
 		if p := &c.hist[lastSeq%HistoryLen]; p.seq == lastSeq && p.wid == wid {
 			c.measure(p.pose.Pos, server.pose.Pos)
+			if t := server.tow.wid; t != 0 && p.tow == t {
+				c.stats.Tow.Add(len3(sub3(p.towPos, server.tow.pose.Pos)))
+			}
 		}
 	}
 	before := c.pred

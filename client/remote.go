@@ -279,6 +279,13 @@ func (c *Client) View(out []Visible) []Visible {
 			v.Pos, v.Rot = wire.Vec3(drawn.Pos), wire.Quat(drawn.Rot)
 			v.Lin = wire.Vec3(c.pred.vel.Lin)
 			v.Predicted = true
+		case eid == c.pred.tow.wid:
+			// The own trailer, predicted with its car and drawn with
+			// the car's error easing, so that the two stay hitched.
+			t := &c.pred.tow
+			v.Pos, v.Rot = wire.Vec3(add3(t.pose.Pos, c.smooth.off)), wire.Quat(t.pose.Rot)
+			v.Lin = wire.Vec3(t.vel.Lin)
+			v.Predicted = true
 		default:
 			if p, q, ok := c.remote.at(eid, render); ok {
 				v.Pos, v.Rot = p, q
