@@ -140,22 +140,8 @@ func (r *remotes) tick() {
 			continue // gone, reset, or listed twice
 		}
 		t.eased = r.ticks
-		if n := lenw(t.off); n > 0 {
-			step := min(n*(1-SmoothKeep), MaxDrawnStep)
-			if n <= step+1e-6 {
-				t.off = wire.Vec3{}
-			} else {
-				t.off = scalew(t.off, (n-step)/n)
-			}
-		}
-		if a := math32.Abs(t.turn); a > 0 {
-			step := min(a*(1-SmoothKeep), MaxDrawnTurn)
-			if a <= step+1e-6 {
-				t.turn = 0
-			} else {
-				t.turn *= (a - step) / a
-			}
-		}
+		t.off = scalew(t.off, eased(lenw(t.off), MaxDrawnStep))
+		t.turn *= eased(math32.Abs(t.turn), MaxDrawnTurn)
 		if t.off != (wire.Vec3{}) || t.turn != 0 {
 			r.easing[k] = eid
 			k++

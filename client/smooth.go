@@ -65,23 +65,24 @@ func (s *smoother) corrected(before, after *body, st *Stats) {
 
 // decay shrinks the error by a tick's worth.
 func (s *smoother) decay() {
-	if n := len3(s.off); n > 0 {
-		step := min(n*(1-SmoothKeep), MaxDrawnStep)
-		if n <= step+1e-6 {
-			s.off = components.Vec3{}
-		} else {
-			s.off = scale3(s.off, (n-step)/n)
-		}
+	s.off = scale3(s.off, eased(len3(s.off), MaxDrawnStep))
+	if a := 2 * math32.Acos(min(math32.Abs(s.rot.W), 1)); a > 0 {
+		s.rot = nlerpQ(components.NoRotation, s.rot, eased(a, MaxDrawnTurn))
 	}
-	w := min(math32.Abs(s.rot.W), 1)
-	if a := 2 * math32.Acos(w); a > 0 {
-		step := min(a*(1-SmoothKeep), MaxDrawnTurn)
-		if a <= step+1e-6 {
-			s.rot = components.NoRotation
-		} else {
-			s.rot = nlerpQ(components.NoRotation, s.rot, (a-step)/a)
-		}
+}
+
+// eased returns what a drawn error of size n is scaled by in a tick:
+// SmoothKeep of it is kept, and it shrinks by most at the most; 0 once it
+// is all but gone.
+func eased(n, most float32) float32 {
+	if !(n > 0) {
+		return 0
 	}
+	step := min(n*(1-SmoothKeep), most)
+	if n <= step+1e-6 {
+		return 0
+	}
+	return (n - step) / n
 }
 
 // drawn returns the drawn pose of a body simulated at pose.

@@ -109,7 +109,8 @@ type AckedStats struct {
 // game's interest, InterestFor(wire.AOIRadius). Its first frame is a
 // keyframe.
 func NewAckedEncoder(a *Arena) *AckedEncoder {
-	return &AckedEncoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, keyWait: DefaultKeyframeWait}
+	return &AckedEncoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, keyWait: DefaultKeyframeWait,
+		pending: make([]pendingEvent, 0, wire.MaxEvents)} // a frame's worth of events: a busy tick allocates nothing
 }
 
 // DefaultKeyframeWait is how many frames an acked encoder waits for the

@@ -61,7 +61,9 @@ func (e *Encoder) Unsent() { e.written = 0 }
 // NewEncoder returns an encoder for one client reading a, with the game's
 // interest, InterestFor(wire.AOIRadius).
 func NewEncoder(a *Arena) *Encoder {
-	e := &Encoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true}
+	// Room for a frame's worth of events made once: a busy tick's events
+	// then allocate nothing.
+	e := &Encoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, pending: make([]wire.Event, 0, wire.MaxEvents)}
 	e.state.emit = true
 	return e
 }

@@ -171,13 +171,16 @@ func (f *Farm) Step() error {
 	return nil
 }
 
-// StepClients runs every bot's client tick without ticking the server.
+// StepClients runs every bot's client tick and hands the server what has
+// come, without ticking it (a caller that ticks the server itself times
+// the tick alone).
 func (f *Farm) StepClients() error {
 	for _, b := range f.Bots {
 		if err := b.step(nil); err != nil {
 			return err
 		}
 	}
+	f.deliverUp()
 	return nil
 }
 
@@ -200,11 +203,7 @@ func (f *Farm) tick() {
 		}
 	}
 	for _, b := range f.Bots {
-		frames := b.Conn.Recv()
-		for _, fr := range frames {
-			b.down.Push(f.Now, fr.Data, fr.Text)
-		}
-		b.Conn.Release(frames)
+		b.drain()
 	}
 	f.ticks++
 	if f.AfterTick != nil {
@@ -300,10 +299,20 @@ func (b *Bot) wake() time.Duration {
 	return next
 }
 
+// drain puts what the server sent b into its link.
+func (b *Bot) drain() {
+	frames := b.Conn.Recv()
+	for _, fr := range frames {
+		b.down.Push(b.farm.Now, fr.Data, fr.Text)
+	}
+	b.Conn.Release(frames)
+}
+
 // step reads what has come and plays the client ticks due on sched, or
 // one tick without a schedule (in lockstep).
 func (b *Bot) step(sched *client.Schedule) error {
 	now := b.farm.Now
+	b.drain() // the server's frames of a tick its caller ran itself
 	if b.isFrozen(now) {
 		return nil
 	}
