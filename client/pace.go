@@ -66,7 +66,7 @@ type pacer struct {
 	trips [RoundTrips]int32 // the round trips measured, in ticks
 	n, i  int
 	// buffer is the inputBuffer of the last snapshot that told of ticks
-	// after the last skip, or the band's middle while none has.
+	// after the last skip, or the band's low while none has.
 	buffer int
 }
 

@@ -26,8 +26,7 @@ func (s *Session) countPresses(d *components.Drive) {
 
 // notifyInputs sends s the inputs frame when a total other than the ticks
 // taken changed (from zeros, for the first), at most every InputsEvery
-// ticks. It reports whether s is
-// still connected.
+// ticks. It reports whether s is still connected.
 func (g *GameServer) notifyInputs(s *Session) bool {
 	if s.who.Spectate || g.w.Tick()-s.inputs.sentAt < InputsEvery && s.inputs.sentAt != 0 {
 		return true
