@@ -24,7 +24,10 @@ var city64Plot = flag.String("city64.plot", "", "write the city-64 plot of tick 
 // 40 traffic cars, 200 pedestrians, 64 in-memory bot players, warmed up
 // for 20 s so that the traffic and the crowd are out and the police have
 // had crimes to chase.
-func newCity64(b testing.TB) *loadgen.Farm {
+func newCity64(b testing.TB) *loadgen.Farm { return newCity64As(b, nil) }
+
+// newCity64As is newCity64 with bot i joined as who(i) (nil: anonymous).
+func newCity64As(b testing.TB, who func(i int) server.Who) *loadgen.Farm {
 	l, err := levels.Load("main-city")
 	if err != nil {
 		b.Fatal(err)
@@ -35,9 +38,18 @@ func newCity64(b testing.TB) *loadgen.Farm {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := loadgen.New(g, 64, 1)
+	f, err := loadgen.New(g, 0, 1)
 	if err != nil {
 		b.Fatal(err)
+	}
+	for i := range 64 {
+		var w server.Who
+		if who != nil {
+			w = who(i)
+		}
+		if _, err := f.AddAs(uint64(1+i), w); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for i := 0; i < 20*ecs.TickRate; i++ {
 		if err := f.Step(); err != nil {
@@ -72,22 +84,28 @@ func BenchmarkCity64(b *testing.B) {
 	for _, bt := range f.Bots {
 		after += bt.Session.Stats().BytesOut
 	}
-	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
-	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.5)), "p50-us/tick")
-	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.99)), "p99-us/tick")
-	entries := g.World().Sched.Entries()
-	for i, e := range entries {
-		b.ReportMetric(us(loadgen.Percentile(f.SystemTimes[i], 0.5)), e.Name+"-p50-us")
-		b.ReportMetric(us(loadgen.Percentile(f.SystemTimes[i], 0.99)), e.Name+"-p99-us")
-	}
-	b.ReportMetric(us(loadgen.Percentile(f.SnapshotTimes, 0.99)), "snapshots-p99-us")
+	reportTicks(b, f)
 	b.ReportMetric(float64(after-before)/64/(float64(b.N)/ecs.TickRate), "B/client/s")
 	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")
+	entries := g.World().Sched.Entries()
 	if *city64Plot != "" {
 		if err := plotSystems(*city64Plot, f, entries); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// reportTicks reports the recorded server ticks' p50 and p99, in total and
+// per system, and the snapshots' p99.
+func reportTicks(b *testing.B, f *loadgen.Farm) {
+	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.5)), "p50-us/tick")
+	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.99)), "p99-us/tick")
+	for i, e := range f.G.World().Sched.Entries() {
+		b.ReportMetric(us(loadgen.Percentile(f.SystemTimes[i], 0.5)), e.Name+"-p50-us")
+		b.ReportMetric(us(loadgen.Percentile(f.SystemTimes[i], 0.99)), e.Name+"-p99-us")
+	}
+	b.ReportMetric(us(loadgen.Percentile(f.SnapshotTimes, 0.99)), "snapshots-p99-us")
 }
 
 // TestCity64TickAllocatesNothing checks that once city-64 has played for a
@@ -111,6 +129,14 @@ func TestCity64TickAllocatesNothing(t *testing.T) {
 	// Every tick of half a minute counted (serverAllocs counts every
 	// other): spawns and blasts come a few a minute.
 	const n = 30 * ecs.TickRate
+	if total := tickAllocs(t, f, n, nil); total != 0 {
+		t.Errorf("city-64's server tick allocated %d times in %d ticks, want 0", total, n)
+	}
+}
+
+// tickAllocs counts the allocations of n server ticks of f (the bots' client
+// ticks run between them, uncounted, and then between(i) when given).
+func tickAllocs(t *testing.T, f *loadgen.Farm, n int, between func(i int)) uint64 {
 	// One processor, as testing.AllocsPerRun: the process's mallocs are
 	// counted, and no other goroutine should run beside the tick.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -120,15 +146,16 @@ func TestCity64TickAllocatesNothing(t *testing.T) {
 		if err := f.StepClients(); err != nil {
 			t.Fatal(err)
 		}
+		if between != nil {
+			between(i)
+		}
 		runtime.ReadMemStats(&ms)
 		m0 := ms.Mallocs
 		f.G.Tick()
 		runtime.ReadMemStats(&ms)
 		total += ms.Mallocs - m0
 	}
-	if total != 0 {
-		t.Errorf("city-64's server tick allocated %d times in %d ticks, want 0", total, n)
-	}
+	return total
 }
 
 // serverAllocs measures the server's own allocations per tick over n

@@ -32,10 +32,11 @@ const (
 	KindProjectile      // a thrown or fired object in flight (a grenade)
 	KindItem            // a light piece lying loose: a pickup, a dropped weapon
 	KindGate            // a gate or barrier of the level
+	KindCamera          // a security camera of the level
 	KindCount           // number of kinds; not a kind
 )
 
-var kindNames = [KindCount]string{"none", "character", "car", "trailer", "pedestrian", "police-car", "officer", "guard", "projectile", "item", "gate"}
+var kindNames = [KindCount]string{"none", "character", "car", "trailer", "pedestrian", "police-car", "officer", "guard", "projectile", "item", "gate", "camera"}
 
 // String returns the kind's name as the levels and the debug readout spell it.
 func (k Kind) String() string {
@@ -119,8 +120,8 @@ const (
 	FlagGhost                         // just respawned: no damage, no collision with players
 	FlagLocked                        // doors locked
 	FlagOpen                          // a gate or barrier is open
-	FlagAlert                         // an NPC is alerted ("!")
-	FlagSuspicious                    // an NPC is suspicious ("?")
+	FlagAlert                         // an NPC is alerted ("!"), a camera has a player in sight
+	FlagSuspicious                    // an NPC is suspicious ("?"); with FlagAlert, searching
 )
 
 // Flags is a bitset of visible states (Flag* constants).
@@ -139,6 +140,13 @@ const (
 	ActEntering // walking into a seat; SeatedIn says which
 	ActExiting  // getting out; SeatedIn still says where from
 	ActDead
+
+	// ActEmote is the first emote: a person on foot playing emote i has
+	// the action ActEmote + i (package social names them) while Timer
+	// counts its ticks down. The emotes take the values from 64 on, clear
+	// of the states above, so that a new state is appended there without
+	// moving them.
+	ActEmote Action = 64
 )
 
 // PersonAction is what a person does: the state, the weapon in hand, the aim.

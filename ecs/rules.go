@@ -28,10 +28,29 @@ type Rules struct {
 	// minute).
 	ClockStart float64 `json:"clockStart"`
 	ClockPace  float64 `json:"clockPace"`
+	// SafeZones are the ids of the level's zones the game makes safe
+	// (no damage inside) besides those of the safe kind. An id the level
+	// lacks is ignored, so that one game plays on many levels.
+	SafeZones []string `json:"safeZones,omitempty"`
+	// Phone is whether every character starts with a phone, in the last
+	// slot of its inventory (which then holds nothing else).
+	Phone bool `json:"phone"`
+	// Garages are the game's prices of the level's garages, over the
+	// level's own (levels.VehicleSpawner.Price).
+	Garages []GaragePrice `json:"garages,omitempty"`
+}
+
+// GaragePrice is what keeping a car in one of the level's garages costs.
+type GaragePrice struct {
+	// Garage is the id of the garage building.
+	Garage string `json:"garage"`
+	// Price is in cash.
+	Price int64 `json:"price"`
 }
 
 // FreeRoam returns the rules of free roam: police, players hurt each other,
-// respawn at a hospital, three seconds a ghost, noon at an hour a minute.
+// respawn at a hospital, three seconds a ghost, noon at an hour a minute,
+// no phone. The game free-roam (package games) plays them.
 func FreeRoam() Rules {
 	return Rules{
 		Name: "free-roam", PlayersHurt: "on", Police: true, Respawn: "hospital",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/fiveonit/engine/catalog"
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/levels"
 	arche "github.com/mlange-42/arche/ecs"
@@ -26,9 +27,11 @@ const Dt float32 = 1.0 / TickRate
 
 // Config makes a World.
 type Config struct {
-	Seed    uint64        // seeds World.RNG
-	Level   *levels.Level // the level the room plays; may be nil (a bare world for tests)
-	Rules   Rules
+	Seed  uint64        // seeds World.RNG
+	Level *levels.Level // the level the room plays; may be nil (a bare world for tests)
+	Rules Rules
+	// Items is the room's item catalog (its game's); nil is an empty one.
+	Items   *catalog.Catalog
 	MaxIDs  int // wire ids available; 0 means MaxWireIDs
 	Entries []Entry
 }
@@ -51,6 +54,9 @@ type World struct {
 	Level *levels.Level
 	// Rules are the game's rules for this room.
 	Rules Rules
+	// Items is the room's item catalog: read only, never nil (an empty
+	// catalog when the config gives none).
+	Items *catalog.Catalog
 	// Clock is the room's tick count and time of day.
 	Clock Clock
 	// RNG is the room's only random source: PCG, seeded from Config.Seed,
@@ -86,7 +92,11 @@ func New(cfg Config) (*World, error) {
 		IDs:   NewWireIDs(cfg.MaxIDs),
 		Level: cfg.Level,
 		Rules: cfg.Rules,
+		Items: cfg.Items,
 		RNG:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+	}
+	if w.Items == nil {
+		w.Items, _ = catalog.New(nil)
 	}
 	w.Clock.Set(0, cfg.Rules.ClockStart, cfg.Rules.ClockPace)
 	w.identity = generic.NewMap1[components.Identity](w.Arche)

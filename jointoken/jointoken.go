@@ -1,6 +1,7 @@
 // Package jointoken signs and verifies join tokens: who a player is (an
-// account, a name, a party) and whether their debug commands are honoured,
-// signed by the server's secret with HMAC-SHA256.
+// account, a name, a party key) and whether their debug commands are
+// honoured, signed by the server's secret with HMAC-SHA256. Handler issues
+// them over HTTP, for a platform that does not link this package.
 //
 // A token is base64url(JSON claims) "." base64url(HMAC-SHA256(secret,
 // first part)), both without padding. The claims carry an expiry (Unix
@@ -14,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,6 +26,13 @@ const MaxLen = 1024
 
 // MinSecretLen is the shortest secret Sign and Verify accept: 16 bytes.
 const MinSecretLen = 16
+
+// MaxAccountLen and MaxPartyLen bound a token's account and party key, in
+// bytes: a platform's ids, not prose.
+const (
+	MaxAccountLen = 64
+	MaxPartyLen   = 64
+)
 
 // Errors of Verify. Each is wrapped with detail; test with errors.Is.
 var (
@@ -37,9 +46,42 @@ var (
 type Claims struct {
 	Account string `json:"acc"`
 	Name    string `json:"name"`
-	Party   uint8  `json:"party,omitempty"`
+	// Party is the player's party key: the players whose tokens carry
+	// the same key play in one party, which each room numbers (1..N) as
+	// they come in. "" is no party. A token that carries a number (as
+	// tokens once did) reads as that number's decimal digits.
+	Party   string `json:"party,omitempty"`
 	Debug   bool   `json:"debug,omitempty"`
 	Expires int64  `json:"exp"` // Unix seconds
+}
+
+// UnmarshalJSON reads claims, the party key given as a string or, as
+// tokens once carried it, a number.
+func (c *Claims) UnmarshalJSON(b []byte) error {
+	type plain Claims
+	var v struct {
+		plain
+		Party json.RawMessage `json:"party"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*c = Claims(v.plain)
+	c.Party = ""
+	if len(v.Party) == 0 || string(v.Party) == "null" {
+		return nil
+	}
+	if v.Party[0] == '"' {
+		return json.Unmarshal(v.Party, &c.Party)
+	}
+	var n uint64
+	if err := json.Unmarshal(v.Party, &n); err != nil {
+		return fmt.Errorf("party: a string or a whole number: %w", err)
+	}
+	if n != 0 {
+		c.Party = strconv.FormatUint(n, 10)
+	}
+	return nil
 }
 
 var b64 = base64.RawURLEncoding
@@ -85,8 +127,13 @@ func Verify(secret []byte, token string, now time.Time) (Claims, error) {
 	if err := json.Unmarshal(body, &c); err != nil {
 		return Claims{}, fmt.Errorf("%w: claims: %v", ErrMalformed, err)
 	}
-	if c.Account == "" {
+	switch {
+	case c.Account == "":
 		return Claims{}, fmt.Errorf("%w: no account", ErrMalformed)
+	case len(c.Account) > MaxAccountLen:
+		return Claims{}, fmt.Errorf("%w: account over %d bytes", ErrMalformed, MaxAccountLen)
+	case len(c.Party) > MaxPartyLen:
+		return Claims{}, fmt.Errorf("%w: party key over %d bytes", ErrMalformed, MaxPartyLen)
 	}
 	if now.Unix() >= c.Expires {
 		return Claims{}, fmt.Errorf("%w at %s", ErrExpired, time.Unix(c.Expires, 0).UTC().Format(time.RFC3339))

@@ -11,7 +11,7 @@ var secret = []byte("0123456789abcdef-test-secret")
 
 func TestSignVerify(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	c := Claims{Account: "acc-1", Name: "Ada", Party: 2, Debug: true, Expires: now.Add(time.Hour).Unix()}
+	c := Claims{Account: "acc-1", Name: "Ada", Party: "crew-2", Debug: true, Expires: now.Add(time.Hour).Unix()}
 	tok, err := Sign(secret, c)
 	if err != nil {
 		t.Fatal(err)

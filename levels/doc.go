@@ -1,6 +1,7 @@
 // Package levels is the level format of the engine. It holds:
-//   - the Go types of a [Level]: ground, buildings, road graph, pavements,
-//     spawn points, zones, gates, spawners, shops and containers;
+//   - the Go types of a [Level]: ground, buildings, road graph and its
+//     traffic signals, pavements, spawn points, zones, gates, races,
+//     spawners, shops and containers;
 //   - a strict JSON loader whose errors name the file, the JSON path and the
 //     problem;
 //   - the levels shipped with the engine, embedded: main-city and

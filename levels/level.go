@@ -39,6 +39,8 @@ type Level struct {
 	// Gates are the gates and barriers that open for a car whose driver
 	// may pass.
 	Gates []Gate `json:"gates,omitempty"`
+	// Races are routes through race gates, for the missions (races.go).
+	Races []Race `json:"races,omitempty"`
 	// VehicleSpawners park cars in bays (a garage's, a car park's).
 	VehicleSpawners []VehicleSpawner `json:"vehicleSpawners,omitempty"`
 	// NPCSpawners put guards, civilians, drivers, targets and VIPs in
@@ -50,6 +52,9 @@ type Level struct {
 	Containers []Container `json:"containers,omitempty"`
 	// Pickups are items lying loose on the ground.
 	Pickups []Pickup `json:"pickups,omitempty"`
+	// Cameras are the security cameras: they sweep to and fro and see
+	// what comes within their arc and range.
+	Cameras []Camera `json:"cameras,omitempty"`
 
 	idx index // lookups built by Validate (query.go)
 }
@@ -124,6 +129,8 @@ type Roads struct {
 	Nodes []Node `json:"nodes,omitempty"`
 	// Lanes are the one-way lanes between nodes.
 	Lanes []Lane `json:"lanes,omitempty"`
+	// Signals are the traffic signals at intersections (signals.go).
+	Signals []Signal `json:"signals,omitempty"`
 }
 
 // Node is a point of the road graph, on a road's centreline.
@@ -428,4 +435,28 @@ type Pickup struct {
 	Count int `json:"count"`
 	// Pos is where it lies, in metres; never inside a building.
 	Pos Vec2 `json:"pos"`
+}
+
+// Camera is a security camera, mounted where it stands: it turns to and fro
+// by Sweep either side of Yaw, once there and back every Period seconds, and
+// sees a player within Range metres and Arc/2 of the way it faces, along a
+// clear line. It is laid out with the world and again, whole and on, on a
+// level reset; a camera shot out stays broken until then.
+type Camera struct {
+	// ID names the camera among all of the level's string ids.
+	ID string `json:"id"`
+	// Pos is where it is mounted, in metres; never inside a building.
+	Pos Vec2 `json:"pos"`
+	// Yaw is the heading it faces in the middle of its sweep, in radians.
+	Yaw float32 `json:"yaw"`
+	// Arc is its field of view, in radians: (0, 2π].
+	Arc float32 `json:"arc"`
+	// Range is how far it sees, in metres: (0, MaxCameraRange].
+	Range float32 `json:"range"`
+	// Sweep is how far it turns either side of Yaw, in radians: [0, π];
+	// 0 holds it still.
+	Sweep float32 `json:"sweep,omitempty"`
+	// Period is the seconds of one sweep there and back, > 0 when Sweep
+	// is; a still camera leaves it out.
+	Period float32 `json:"period,omitempty"`
 }

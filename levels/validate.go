@@ -32,6 +32,11 @@ const (
 	MaxSpeedLimit = 100
 	// MaxGateWidth caps a gate's width, in metres.
 	MaxGateWidth = 50
+	// MaxCameraRange caps a camera's range, in metres: a street's length,
+	// more than any camera of a city makes out a face at.
+	MaxCameraRange = 200
+	// MaxCameraPeriod caps a camera's sweep period, in seconds.
+	MaxCameraPeriod = 3600
 )
 
 // twoPi bounds a yaw: a level gives headings within one turn either way.
@@ -45,9 +50,9 @@ func (l *Level) Validate(file string) error {
 	l.idx = index{}
 	v := validator{file: file, l: l, ids: make(map[string]string)}
 	steps := []func(){
-		v.header, v.ground, v.rules, v.buildings, v.nodes, v.lanes, v.pavements,
-		v.spawns, v.zones, v.gates, v.vehicleSpawners, v.npcSpawners, v.shops,
-		v.containers, v.pickups, v.overlaps,
+		v.header, v.ground, v.rules, v.buildings, v.nodes, v.lanes, v.signals, v.pavements,
+		v.spawns, v.zones, v.gates, v.races, v.vehicleSpawners, v.npcSpawners, v.shops,
+		v.containers, v.pickups, v.cameras, v.overlaps,
 	}
 	for _, step := range steps {
 		step()
@@ -83,6 +88,10 @@ func (v *validator) fail(path, format string, args ...any) {
 }
 
 func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+
+// ValidName reports whether s is a valid name of the format: a level's
+// ids, key tags and item ids, and the games' names.
+func ValidName(s string) bool { return validName(s) }
 
 // validName reports whether s is a valid id: 1..MaxIDLen bytes of a-z, 0-9,
 // '-', '_' and '.', starting with a letter or digit.
@@ -571,6 +580,29 @@ func (v *validator) pickups() {
 		v.name(p+".item", s.Item)
 		v.count(p+".count", s.Count, 1, MaxStack)
 		v.clearPoint(p+".pos", s.Pos)
+		if v.err != nil {
+			return
+		}
+	}
+}
+
+func (v *validator) cameras() {
+	for i := range v.l.Cameras {
+		c := &v.l.Cameras[i]
+		p := fmt.Sprintf("cameras[%d]", i)
+		v.id(p+".id", c.ID)
+		v.clearPoint(p+".pos", c.Pos)
+		v.yaw(p+".yaw", c.Yaw)
+		v.positive(p+".arc", c.Arc, twoPi, "radians")
+		v.positive(p+".range", c.Range, MaxCameraRange, "m")
+		v.number(p+".sweep", c.Sweep, 0, math.Pi, "radians")
+		switch {
+		case v.err != nil:
+		case c.Sweep > 0:
+			v.positive(p+".period", c.Period, MaxCameraPeriod, "s")
+		case c.Period != 0:
+			v.fail(p+".period", "must be left out (0) for a camera that does not sweep, got %g", c.Period)
+		}
 		if v.err != nil {
 			return
 		}

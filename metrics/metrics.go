@@ -27,6 +27,8 @@
 //	foi_connections_pending     gauge      connections being set up (WebRTC: answered, not yet connected)
 //	foi_joins_refused_total     counter    joins refused (label reason: rooms.RefusalReasons)
 //
+// The account store's (foi_store_*): see Metrics.Store.
+//
 // The Go runtime's and the process's standard metrics (go_*, process_*)
 // come too.
 package metrics
@@ -95,7 +97,7 @@ func New() *Metrics {
 		entities: gauge("foi_entities", "Replicated entities in a room (wire ids in use)."),
 		players:  gauge("foi_players", "Clients joined to a room or joining."),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "foi_joins_refused_total",
-			Help: "Joins refused, by transport and reason: bad_request, token, origin, room_full, max_rooms, rooms_from, players_from, shutting_down, busy, busy_from, other."},
+			Help: "Joins refused, by transport and reason: bad_request, token, origin, room_full, max_rooms, rooms_from, players_from, shutting_down, busy, busy_from, account, store, other."},
 			[]string{"transport", "reason"}),
 		conns: newConnCollector(),
 	}

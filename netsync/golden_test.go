@@ -75,6 +75,17 @@ func TestGoldenFrames(t *testing.T) {
 		{"tier1", 11, func(g *goldenWorld) { g.ents[3].Pos.X = 170 }},                // 70 m: tier 1
 		{"tier3", 12, func(g *goldenWorld) { g.ents[3].Pos.X = 370 }},                // 270 m: tier 3, held (leave at 275)
 		{"removed", -1, func(g *goldenWorld) { delete(g.ents, 2); g.ents[3].Gen++ }}, // gone, and a new life
+		// A guard (a sentry, idle) and a camera of the level come near.
+		{"sentries", -1, func(g *goldenWorld) {
+			g.ents[6] = &wire.Entity{Kind: wire.KindGuard, Pos: wire.Vec3{X: 104, Y: 96}, Rot: yawQuat(2.5), HP: 100, MaxHP: 100}
+			g.ents[7] = &wire.Entity{Kind: wire.KindCamera, Pos: wire.Vec3{X: 95, Y: 110, Z: 3}, Rot: yawQuat(-1), HP: 50, MaxHP: 50}
+		}},
+		// The guard searches (alert and suspicious: its phase bits); the
+		// camera is shot out.
+		{"phases", wire.GroupFlags, func(g *goldenWorld) {
+			g.ents[6].Flags = wire.FlagAlert | wire.FlagSuspicious
+			g.ents[7].Flags, g.ents[7].HP = wire.FlagWrecked, 0
+		}},
 	}
 	dec := wire.NewDecoder()
 	enc := NewEncoder(g.a)

@@ -20,20 +20,21 @@ func TestWireMirrorsComponents(t *testing.T) {
 		{wire.KindPedestrian, components.KindPedestrian}, {wire.KindPoliceCar, components.KindPoliceCar},
 		{wire.KindOfficer, components.KindOfficer}, {wire.KindGuard, components.KindGuard},
 		{wire.KindProjectile, components.KindProjectile}, {wire.KindItem, components.KindItem},
-		{wire.KindGate, components.KindGate},
+		{wire.KindGate, components.KindGate}, {wire.KindCamera, components.KindCamera},
 	}
 	for _, k := range kinds {
 		if k.w != uint8(k.c) {
 			t.Errorf("kind %s: wire %d, components %d", k.c, k.w, k.c)
 		}
 	}
-	if int(wire.KindGate)+1 != int(components.KindCount) {
-		t.Errorf("components has %d kinds, wire mirrors %d", components.KindCount, wire.KindGate+1)
+	if int(wire.KindCamera)+1 != int(components.KindCount) {
+		t.Errorf("components has %d kinds, wire mirrors %d", components.KindCount, wire.KindCamera+1)
 	}
 	acts := [][2]uint8{
 		{wire.ActOnFoot, uint8(components.ActOnFoot)}, {wire.ActDriving, uint8(components.ActDriving)},
 		{wire.ActPassenger, uint8(components.ActPassenger)}, {wire.ActEntering, uint8(components.ActEntering)},
 		{wire.ActExiting, uint8(components.ActExiting)}, {wire.ActDead, uint8(components.ActDead)},
+		{wire.ActEmote, uint8(components.ActEmote)},
 	}
 	for _, a := range acts {
 		if a[0] != a[1] {

@@ -13,7 +13,9 @@ import (
 //
 //	police car:  the vehicle's and NPC Chaser
 //	NPC car:     the vehicle's and NPC (a spawner driver's car)
-//	NPC person:  the person's and NPC (guard, civilian, officer, driver, target, VIP)
+//	NPC person:  the person's and NPC (civilian, officer, driver, target, VIP)
+//	guard:       the NPC person's and Sentry Chaser (the Chaser's Target is
+//	             zero until the stealth system sends the guard after a player)
 //	gate:        the vehicle's with no seats: Kind gate, a Body of mass 0
 //
 // A gate has the vehicle's components so that the physics step, which
@@ -64,7 +66,8 @@ func (b *Builder) ParkedCar(model uint8, pos components.Vec3, yaw float32, locke
 // NPCPerson makes a person of kind (pedestrian, officer or guard) on foot
 // at pos facing yaw, run by the AI in role; spawner is the index of the
 // level's NPC spawner that made it, or -1. Guards, the enemies, go to every
-// client (Replicated.Always).
+// client (Replicated.Always), and see: they carry a Sentry, its Home where
+// they came in, and a Chaser with no Target.
 func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawner int16, pos components.Vec3, yaw float32) (ecs.Entity, error) {
 	if !kind.IsPerson() || kind == components.KindCharacter {
 		return ecs.Entity{}, fmt.Errorf("prefab: %s is not an NPC person", kind)
@@ -75,6 +78,9 @@ func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawn
 		&components.Drive{LookYaw: yaw}, &components.Health{HP: PersonHP, Max: PersonHP}, &components.Flags{}, &body,
 		&components.PersonAction{AimYaw: yaw}, &components.SeatedIn{}, &components.Replicated{Always: kind == components.KindGuard},
 		&components.NPC{Role: role, Spawner: spawner, Lane: -1})
+	if kind == components.KindGuard {
+		b.guard.Assign(e, &components.Sentry{Home: pos, HomeYaw: yaw}, &components.Chaser{})
+	}
 	return b.replicate(e)
 }
 
@@ -163,5 +169,25 @@ func (b *Builder) Gate(pos components.Vec3, yaw, width float32, barrier bool) (e
 	e := b.vehicle.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{},
 		&body, &components.Seats{}, &components.Replicated{})
+	return b.replicate(e)
+}
+
+// Camera sizes and strength: a small box on a wall, as a circle for the
+// rounds (two pistol rounds shoot it out). It collides with nothing.
+const (
+	CameraRadius = 0.3
+	CameraHP     = 50
+)
+
+// Camera makes the level's camera index (into the level's Cameras) at pos
+// facing yaw, and gives it a wire id. It is no physics body (nothing
+// collides with it) but the rounds find it: its Health at 0 is a camera
+// shot out.
+func (b *Builder) Camera(index int16, pos components.Vec3, yaw float32) (ecs.Entity, error) {
+	kind := components.KindCamera
+	body := components.Body{Shape: components.ShapeCircle, Radius: CameraRadius, Height: 2 * CameraRadius, Layer: components.LayerProp}
+	e := b.camera.NewWith(&kind, &components.Identity{}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
+		&components.Velocity{}, &components.Health{HP: CameraHP, Max: CameraHP}, &components.Flags{}, &body,
+		&components.Replicated{}, &components.Camera{Index: index})
 	return b.replicate(e)
 }

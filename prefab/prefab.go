@@ -8,7 +8,11 @@
 //	vehicle:   Kind Identity Pose Velocity Drive Health Flags Body Seats Replicated
 //	trailer:   the vehicle's and TrailerLink
 //	person:    Kind Identity Pose Velocity Drive Health Flags Body PersonAction SeatedIn Replicated
-//	character: the person's and Player Wanted Cash
+//	character: the person's and Player Wanted Cash Inventory
+//	item:      Kind Identity Pose Velocity Replicated Loose (a KindItem lying loose)
+//	container: Pose Container (a crate or locker of the level; not replicated)
+//	thrown:    Kind Identity Pose Velocity Body Replicated Projectile (a grenade in flight)
+//	camera:    Kind Identity Pose Velocity Health Flags Body Replicated Camera
 //
 // Seats and SeatedIn are always present (a zero Entity is an empty seat, or
 // a person on foot), so entering and leaving a car never changes an
@@ -54,7 +58,10 @@ type Builder struct {
 	vehicle   generic.Map10[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated]
 	trailer   generic.Map1[components.TrailerLink]
 	person    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated]
-	character generic.Map3[components.Player, components.Wanted, components.Cash]
+	character generic.Map4[components.Player, components.Wanted, components.Cash, components.Inventory]
+	item      generic.Map6[components.Kind, components.Identity, components.Pose, components.Velocity, components.Replicated, components.Loose]
+	container generic.Map2[components.Pose, components.Container]
+	thrown    generic.Map7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.Replicated, components.Projectile]
 
 	// The NPCs' maps, made once with the builder: a map made at each
 	// spawn is an allocation in the server's tick.
@@ -62,6 +69,8 @@ type Builder struct {
 	npcPerson generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC]
 	npcCar    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC]
 	police    generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser]
+	guard     generic.Map2[components.Sentry, components.Chaser]
+	camera    generic.Map9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera]
 }
 
 // New returns a Builder for w.
@@ -71,11 +80,16 @@ func New(w *ecs.World) *Builder {
 		vehicle:   generic.NewMap10[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated](w.Arche),
 		trailer:   generic.NewMap1[components.TrailerLink](w.Arche),
 		person:    generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated](w.Arche),
-		character: generic.NewMap3[components.Player, components.Wanted, components.Cash](w.Arche),
+		character: generic.NewMap4[components.Player, components.Wanted, components.Cash, components.Inventory](w.Arche),
+		item:      generic.NewMap6[components.Kind, components.Identity, components.Pose, components.Velocity, components.Replicated, components.Loose](w.Arche),
+		container: generic.NewMap2[components.Pose, components.Container](w.Arche),
+		thrown:    generic.NewMap7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.Replicated, components.Projectile](w.Arche),
 		npc:       generic.NewMap1[components.NPC](w.Arche),
 		npcPerson: generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC](w.Arche),
 		npcCar:    generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC](w.Arche),
 		police:    generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser](w.Arche),
+		guard:     generic.NewMap2[components.Sentry, components.Chaser](w.Arche),
+		camera:    generic.NewMap9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera](w.Arche),
 	}
 }
 
@@ -110,12 +124,57 @@ func (b *Builder) Person(kind components.Kind, model uint8, pos components.Vec3,
 
 // Character makes a player's body on foot at pos facing yaw: player is its
 // number in the room (1-based), party its party, session the server's
-// session index. Players go to every client (Replicated.Always).
+// session index. Players go to every client (Replicated.Always). It starts
+// with StartCash and an empty inventory, but for the phone in the last
+// slot when the rules give one and the catalog has one.
 func (b *Builder) Character(player, party uint8, session uint32, pos components.Vec3, yaw float32) (ecs.Entity, error) {
 	e := b.newPerson(components.KindCharacter, 0, player, party, pos, yaw, true)
-	b.character.Assign(e, &components.Player{Session: session}, &components.Wanted{}, &components.Cash{Amount: StartCash})
+	var inv components.Inventory
+	if phone := b.w.Items.Phone(); b.w.Rules.Phone && phone != 0 {
+		inv.Slots[components.InventorySlots-1] = components.Stack{Item: phone, Count: 1}
+	}
+	b.character.Assign(e, &components.Player{Session: session}, &components.Wanted{}, &components.Cash{Amount: StartCash}, &inv)
 	return b.replicate(e)
 }
+
+// Item makes an item lying loose (KindItem) at pos: n of item, laid out
+// from the level's pickup (an index of Level.Pickups) or dropped in play
+// (pickup -1). Loose pieces go to every client (Replicated.Always); the
+// item id is its Identity.Model and the count, up to 255, its Variant, so
+// that a client names and counts what it sees.
+func (b *Builder) Item(item components.ItemID, n uint16, pickup int16, pos components.Vec3) (ecs.Entity, error) {
+	if item == 0 || n == 0 {
+		return ecs.Entity{}, fmt.Errorf("prefab: an item of %d of item %d", n, item)
+	}
+	kind := components.KindItem
+	e := b.item.NewWith(&kind, &components.Identity{Model: uint8(item), Variant: uint8(min(n, 255))},
+		&components.Pose{Pos: pos, Rot: components.NoRotation}, &components.Velocity{}, &components.Replicated{Always: true},
+		&components.Loose{Stack: components.Stack{Item: item, Count: n}, Pickup: pickup})
+	return b.replicate(e)
+}
+
+// Container makes the level's container index (of Level.Containers) at
+// pos facing yaw, locked or not, with slots. It is not replicated: the
+// clients draw it from the level, and its holder gets it in a frame.
+func (b *Builder) Container(index int16, pos components.Vec3, yaw float32, locked bool, slots [components.ContainerSlots]components.Stack) ecs.Entity {
+	return b.container.NewWith(&components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
+		&components.Container{Level: index, Locked: locked, Slots: slots})
+}
+
+// Thrown makes a thrown object (KindProjectile) of item at pos, flying at
+// vel, its height and climb in p with the rest of its Projectile: a small
+// ball that bounces off the static world and passes through bodies.
+func (b *Builder) Thrown(pos components.Vec3, vel components.Vec3, p components.Projectile) (ecs.Entity, error) {
+	kind := components.KindProjectile
+	body := components.Body{Shape: components.ShapeCircle, Radius: ThrownRadius, Height: ThrownRadius * 2, Mass: 0.4,
+		Friction: 0.4, Restitution: 0.5, Layer: components.LayerProp}
+	e := b.thrown.NewWith(&kind, &components.Identity{Model: uint8(p.Item)}, &components.Pose{Pos: pos, Rot: components.NoRotation},
+		&components.Velocity{Lin: vel}, &body, &components.Replicated{}, &p)
+	return b.replicate(e)
+}
+
+// ThrownRadius (m) is a thrown object's radius: a grenade's.
+const ThrownRadius = 0.06
 
 func (b *Builder) newPerson(kind components.Kind, model, player, party uint8, pos components.Vec3, yaw float32, always bool) ecs.Entity {
 	body := physics.DefaultWalker.Body()

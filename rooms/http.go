@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
@@ -43,9 +44,11 @@ type HTTPConfig struct {
 // another origin, a full room, the rooms at -max-rooms, the rooms made
 // from the address at -max-rooms-from, its players at -max-players-from, a
 // shutdown, too many WebRTC connections being set up (in all, from the
-// address), and anything else.
+// address), a player the room voted out, an account refused (playing
+// already: ErrAccount), an account store that did not load it
+// (ErrAccountStore), and anything else.
 var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
-	"players_from", "shutting_down", "busy", "busy_from", "other"}
+	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "other"}
 
 func (hc HTTPConfig) refused(transport, reason string) {
 	if hc.Refused != nil {
@@ -69,6 +72,12 @@ func joinRefusal(err error) string {
 		return "shutting_down"
 	case errors.Is(err, ErrBadRoomName):
 		return "bad_request"
+	case errors.Is(err, server.ErrBanned):
+		return "banned"
+	case errors.Is(err, ErrAccount):
+		return "account"
+	case errors.Is(err, ErrAccountStore):
+		return "store"
 	}
 	return "other"
 }
@@ -85,12 +94,13 @@ type Counts struct {
 
 // Handler returns the routes: GET /rooms/{name} joins over a WebSocket,
 // POST /rooms/{name}/rtc joins over WebRTC (the offer in, the answer out:
-// package transport/webrtc), GET /rooms lists the rooms, GET
-// /levels/{name} returns a level's JSON.
+// package transport/webrtc), GET /rooms lists the rooms, GET /games the
+// games a room may play (GameList), GET /levels/{name} returns a level's
+// JSON.
 // The query of a join: token (a join token; without one the player is
 // "player N"), acked=1 (ask for the acked snapshots), spectate=1 and
 // watch=N (watch player N without a character), and the options of a new
-// room: level, traffic, pedestrians.
+// room: level, game, traffic, pedestrians.
 func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /rooms/{name}", func(w http.ResponseWriter, r *http.Request) { m.serveJoin(w, r, hc) })
@@ -98,6 +108,10 @@ func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 	mux.HandleFunc("GET /rooms", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(m.List())
+	})
+	mux.HandleFunc("GET /games", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(GameList())
 	})
 	mux.HandleFunc("GET /levels/{name}", func(w http.ResponseWriter, r *http.Request) {
 		b, err := levels.Raw(strings.TrimSuffix(r.PathValue("name"), ".json"))
@@ -193,8 +207,8 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 // serveRTC joins a client over WebRTC: its offer in the body, the query of
 // a WebSocket join, the answer back; the client joins its room once its
 // data channels are open (joinConnected). An error is an HTTP status with
-// the reason as text: 503 for a full room, too many rooms or connections
-// being set up, a shutdown; 429 for too many being set up from the same
+// the reason as text: 403 for a player the room voted out; 503 for a full
+// room, too many rooms or connections being set up, a shutdown; 429 for too many being set up from the same
 // address (webrtc.MaxPendingFrom), a room to make when the rooms made
 // from the address are Config.MaxRoomsFrom, or a player more when the
 // players joined from it are Config.MaxPlayersFrom; a room that fills
@@ -240,16 +254,9 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
-	if err := m.CanJoin(name, o); err != nil {
-		status := http.StatusServiceUnavailable // room full, too many rooms, shutting down
-		switch {
-		case errors.Is(err, ErrBadRoomName):
-			status = http.StatusBadRequest
-		case errors.Is(err, ErrRoomsFrom), errors.Is(err, ErrPlayersFrom):
-			status = http.StatusTooManyRequests
-		}
+	if err := m.CanJoin(name, o, who); err != nil {
 		hc.refused("webrtc", joinRefusal(err))
-		http.Error(w, err.Error(), status)
+		http.Error(w, err.Error(), rtcStatus(err))
 		return
 	}
 	conn, answer, err := hc.WebRTC.Accept(r.Context(), offer, remoteHost(r.RemoteAddr))
@@ -270,6 +277,19 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 	}
 	go m.joinConnected(name, o, conn, who, r.RemoteAddr, hc)
 	webrtc.WriteAnswer(w, answer)
+}
+
+// rtcStatus is the HTTP status of a WebRTC offer refused by CanJoin's err.
+func rtcStatus(err error) int {
+	switch {
+	case errors.Is(err, ErrBadRoomName):
+		return http.StatusBadRequest
+	case errors.Is(err, server.ErrBanned):
+		return http.StatusForbidden
+	case errors.Is(err, ErrRoomsFrom), errors.Is(err, ErrPlayersFrom):
+		return http.StatusTooManyRequests
+	}
+	return http.StatusServiceUnavailable // room full, too many rooms, shutting down
 }
 
 // remoteHost is the host of a request's RemoteAddr (host:port).
@@ -335,4 +355,20 @@ func checkOrigin(r *http.Request, o websocket.Options) error {
 		}
 	}
 	return fmt.Errorf("origin %q may not join this server", u.Host)
+}
+
+// GameInfo describes a game for the lobby.
+type GameInfo struct {
+	Name        string `json:"name"`
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+// GameList returns the built-in games, by name.
+func GameList() []GameInfo {
+	out := []GameInfo{}
+	for _, g := range games.All() {
+		out = append(out, GameInfo{Name: g.Name, Label: g.Label, Description: g.Description})
+	}
+	return out
 }

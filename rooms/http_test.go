@@ -272,7 +272,7 @@ func TestAckedJoinWithLoss(t *testing.T) {
 func TestJoinTokens(t *testing.T) {
 	_, url := newHTTP(t)
 	ctx := context.Background()
-	good, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Name: "Ada", Party: 3, Expires: time.Now().Add(time.Hour).Unix()})
+	good, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Name: "Ada", Party: "crew-3", Expires: time.Now().Add(time.Hour).Unix()})
 	expired, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Expires: time.Now().Add(-time.Minute).Unix()})
 	forged, _ := jointoken.Sign([]byte("not-the-servers-secret-at-all"), jointoken.Claims{Account: "a1", Debug: true, Expires: time.Now().Add(time.Hour).Unix()})
 	cases := []struct {
@@ -283,6 +283,7 @@ func TestJoinTokens(t *testing.T) {
 		{"forged", "?token=" + forged, "bad signature"},
 		{"garbage", "?token=xyz", "malformed"},
 		{"bad level", "?level=nowhere", "unknown level"},
+		{"bad game", "?game=deathmatch", "unknown game \"deathmatch\" (games: city-jobs, free-roam)"},
 		{"bad traffic", "?traffic=-3", "traffic must be"},
 	}
 	for _, c := range cases {
@@ -297,7 +298,7 @@ func TestJoinTokens(t *testing.T) {
 			frame, text, err := conn.Read(rctx)
 			var ce *websocket.CloseError
 			if c.want == "" {
-				if err != nil || !text || !strings.Contains(string(frame), `"name":"Ada"`) || !strings.Contains(string(frame), `"party":3`) {
+				if err != nil || !text || !strings.Contains(string(frame), `"name":"Ada"`) || !strings.Contains(string(frame), `"party":1`) { // the key's number in the room
 					t.Fatalf("welcome %q %v", frame, err)
 				}
 				return

@@ -22,9 +22,11 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/systems/ai"
 	sysphys "github.com/fiveonit/engine/systems/physics"
 )
@@ -74,9 +76,20 @@ var ErrShuttingDown = errors.New("rooms: shutting down")
 // 64 from 10.0.0.1".
 var ErrPlayersFrom = errors.New("rooms: too many players joined from one address")
 
+// ErrAccount is a join refused for its account: playing already, here or
+// on another server, or an id the store does not take. It is wrapped with
+// the reason.
+var ErrAccount = errors.New("rooms: account refused")
+
+// ErrAccountStore is a join refused because the account store did not
+// load the account: it did not answer within its claim timeout, or failed.
+// It is wrapped with the reason; the join may be tried again.
+var ErrAccountStore = errors.New("rooms: cannot load your account")
+
 // Options are a room's options, from the query of the request that made it.
 type Options struct {
 	Level       string // an embedded level's name
+	Game        string // a built-in game's name (package games); "": the manager's default
 	Traffic     int    // ambient cars; -1: the rules' or the level's
 	Pedestrians int    // pedestrians kept around the players; -1: the default
 	// From is the address (host) of the client whose join makes the room,
@@ -86,8 +99,9 @@ type Options struct {
 	From string
 }
 
-// ParseOptions reads a room's options from a query: level, traffic and
-// pedestrians. Missing ones are the defaults (level def).
+// ParseOptions reads a room's options from a query: level, game, traffic
+// and pedestrians. Missing ones are the defaults (level def, the manager's
+// game). An unknown level or game is an error that names the known ones.
 func ParseOptions(q url.Values, def string) (Options, error) {
 	o := Options{Level: def, Traffic: -1, Pedestrians: -1}
 	if l := q.Get("level"); l != "" {
@@ -95,6 +109,12 @@ func ParseOptions(q url.Values, def string) (Options, error) {
 			return o, fmt.Errorf("rooms: unknown level %q (levels: %s)", l, strings.Join(levels.Names(), ", "))
 		}
 		o.Level = l
+	}
+	if g := q.Get("game"); g != "" {
+		if _, err := games.Lookup(g); err != nil {
+			return o, fmt.Errorf("rooms: %w", err)
+		}
+		o.Game = g
 	}
 	var err error
 	if o.Traffic, err = count(q, "traffic", MaxTraffic); err != nil {
@@ -125,10 +145,19 @@ type Config struct {
 	// DefaultLevel is the default room's level, and any new room's when its
 	// request names none.
 	DefaultLevel string
+	// DefaultGame is the default room's game, and any new room's when its
+	// request names none ("": games.Default).
+	DefaultGame string
 	// Grace is how long a room other than the default stays open empty.
 	Grace time.Duration
 	// Debug honours every client's debug commands (FOI_DEBUG=1).
 	Debug bool
+	// DebugAccounts are the accounts whose debug commands are honoured in
+	// every room (FOI_DEBUG_ACCOUNTS), beside a join token with debug.
+	DebugAccounts []string
+	// Social sets up every room's chat: its moderation, its words, its
+	// quick-chat lines.
+	Social server.SocialConfig
 	// MaxRooms bounds the rooms (0: 64).
 	MaxRooms int
 	// MaxPlayers bounds the players of each room (0: server.MaxPlayers,
@@ -145,6 +174,13 @@ type Config struct {
 	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
+	// Accounts, if set, keeps what accounts own (package store): a join
+	// with a token's account claims it before its character comes in
+	// (waiting at most the store's claim timeout, on the joining
+	// goroutine, never the room's), and a join of an account already
+	// playing, here or on another server, is refused. nil: nothing is
+	// kept.
+	Accounts *store.Accounts
 	// Observe, if set, is called in a room's goroutine as the room
 	// starts; the observer it returns (nil: none) is told of each of the
 	// room's ticks and of its end, in that goroutine, where it may read
@@ -197,6 +233,12 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.DefaultLevel == "" {
 		cfg.DefaultLevel = "main-city"
 	}
+	if cfg.DefaultGame == "" {
+		cfg.DefaultGame = games.Default
+	}
+	if _, err := games.Lookup(cfg.DefaultGame); err != nil {
+		return nil, fmt.Errorf("rooms: default game: %w", err)
+	}
 	if cfg.Grace <= 0 {
 		cfg.Grace = 30 * time.Second
 	}
@@ -219,13 +261,17 @@ func NewManager(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
-// CanJoin returns the error Join(name, o, ...) would fail with now, or nil,
-// without joining or making the room: a WebRTC join checks before it
-// answers, and joins once the client's data channels are open.
-func (m *Manager) CanJoin(name string, o Options) error {
+// CanJoin returns the error Join(name, o, conn, who) would fail with now,
+// or nil, without joining or making the room: a WebRTC join checks before
+// it answers, and joins once the client's data channels are open.
+func (m *Manager) CanJoin(name string, o Options, who server.Who) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if r := m.rooms[name]; r != nil {
+		who.Addr = o.From
+		if err := r.gs.Refused(who); err != nil {
+			return err
+		}
 		if r.gs.Full() {
 			return server.ErrRoomFull
 		}
@@ -240,8 +286,54 @@ func (m *Manager) CanJoin(name string, o Options) error {
 }
 
 // Join joins conn as who to room name, creating the room with o if it does
-// not exist (an existing room keeps its own options).
+// not exist (an existing room keeps its own options). With
+// Config.Accounts, who's account is claimed first (see claim).
 func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
+	if m.cfg.Accounts == nil || who.Account == "" || who.Spectate {
+		return m.joinRoom(name, o, conn, who)
+	}
+	// A join refused anyway claims nothing.
+	if err := m.CanJoin(name, o, who); err != nil {
+		return nil, nil, err
+	}
+	h, err := m.claim(name, who.Account)
+	if err != nil {
+		return nil, nil, err
+	}
+	who.Keep = h
+	r, s, err := m.joinRoom(name, o, conn, who)
+	if err != nil {
+		h.Leave(nil)
+	}
+	return r, s, err
+}
+
+// claim claims account for a join to room name, on the joining goroutine:
+// the store's load, at most its claim timeout, happens before the
+// character comes in, and no room waits for it. The error, for the
+// player, wraps ErrAccount (the account refused) or ErrAccountStore (the
+// store did not load it; its detail is logged, not shown).
+func (m *Manager) claim(name, account string) (*store.Held, error) {
+	h, err := m.cfg.Accounts.Claim(context.Background(), account, name)
+	switch {
+	case err == nil:
+		return h, nil
+	case errors.Is(err, store.ErrPlaying):
+		return nil, fmt.Errorf("%w: %w", ErrAccount, err)
+	case errors.Is(err, store.ErrLeased):
+		return nil, fmt.Errorf("%w: your account is playing on another server", ErrAccount)
+	case errors.Is(err, store.ErrInvalid):
+		return nil, fmt.Errorf("%w: the account id is not one the store takes", ErrAccount)
+	}
+	m.log.Warn("account store: claim failed", "room", name, "account", account, "err", err)
+	if errors.Is(err, store.ErrTimeout) {
+		return nil, fmt.Errorf("%w: the account store did not answer in time; join again later", ErrAccountStore)
+	}
+	return nil, fmt.Errorf("%w: the account store is unavailable; join again later", ErrAccountStore)
+}
+
+// joinRoom is Join once the account is claimed.
+func (m *Manager) joinRoom(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
 	for {
 		// The join itself under m.mu: closeIfEmpty holds it too, so no
 		// join slips in between its check and the close.
@@ -268,10 +360,14 @@ func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who)
 }
 
 // join joins conn as who to the open room r, counting the player against
-// its address from until its connection closes. A full room is refused
-// first, so that a client sees "room full" whatever its address holds.
-// m.mu is held.
+// its address from until its connection closes. A player the room voted
+// out is refused first, then a full room, so that a client sees "room
+// full" whatever its address holds. m.mu is held.
 func (m *Manager) join(r *Room, from string, conn server.Conn, who server.Who) (*server.Session, error) {
+	who.Addr = from
+	if err := r.gs.Refused(who); err != nil {
+		return nil, err
+	}
 	if r.gs.Full() {
 		return nil, server.ErrRoomFull
 	}
@@ -383,7 +479,7 @@ func (m *Manager) make(name string, o Options) error {
 	}
 	m.rooms[name] = r
 	go r.run() // its wg.Done is run's
-	r.log.Info("room opened", "level", o.Level, "traffic", r.traffic, "pedestrians", r.pedestrians, "from", o.From)
+	r.log.Info("room opened", "level", o.Level, "game", r.Options.Game, "traffic", r.traffic, "pedestrians", r.pedestrians, "from", o.From)
 	return nil
 }
 
@@ -401,14 +497,25 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules := RulesFor(l)
+	if o.Game == "" {
+		o.Game = m.cfg.DefaultGame
+	}
+	game, err := games.Lookup(o.Game)
+	if err != nil {
+		return nil, fmt.Errorf("rooms: %w", err)
+	}
+	if err := game.Check(l); err != nil {
+		return nil, fmt.Errorf("rooms: %w", err)
+	}
+	rules := game.ForLevel(l)
 	if o.Traffic >= 0 {
 		rules.Traffic = o.Traffic
 	}
 	if o.Pedestrians >= 0 {
 		rules.Pedestrians = o.Pedestrians
 	}
-	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
+	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Game: game, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
+		DebugAccounts: m.cfg.DebugAccounts, Social: m.cfg.Social,
 		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
 	if err != nil {
 		return nil, err
@@ -464,15 +571,6 @@ func (m *Manager) canMake(name, from string) error {
 	return nil
 }
 
-// RulesFor returns the rules a room on level l plays: free roam on a city,
-// a quiet sandbox with damage on a test-* level.
-func RulesFor(l *levels.Level) ecs.Rules {
-	if strings.HasPrefix(l.Name, "test-") {
-		return ecs.Rules{Name: "test", PlayersHurt: "on", Respawn: "hospital", Traffic: -1, Pedestrians: -1, GhostSeconds: 3, ClockStart: 12 * 60}
-	}
-	return ecs.FreeRoam()
-}
-
 // seedOf gives each room name its own seed, the same on every run.
 func seedOf(name string) uint64 {
 	h := uint64(14695981039346656037)
@@ -486,6 +584,7 @@ func seedOf(name string) uint64 {
 type RoomInfo struct {
 	Name        string `json:"name"`
 	Level       string `json:"level"`
+	Game        string `json:"game"`
 	Players     int    `json:"players"`
 	Traffic     int    `json:"traffic"`     // ambient cars the room keeps: its option, else its level's
 	Pedestrians int    `json:"pedestrians"` // pedestrians it keeps around the players: likewise
@@ -588,7 +687,7 @@ func (r *Room) Server() *server.GameServer { return r.gs }
 
 // Info returns the room's description.
 func (r *Room) Info() RoomInfo {
-	return RoomInfo{Name: r.Name, Level: r.Options.Level, Players: r.gs.Players(), Traffic: r.traffic,
+	return RoomInfo{Name: r.Name, Level: r.Options.Level, Game: r.Options.Game, Players: r.gs.Players(), Traffic: r.traffic,
 		Pedestrians: r.pedestrians, Ticks: r.ticks.Load(), Overruns: r.overruns.Load()}
 }
 

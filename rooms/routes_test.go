@@ -13,21 +13,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
-// TestLobbyRoutes: GET /rooms lists the rooms with their level, players
-// and options (what the page's lobby shows), and GET /levels/{name} gives
-// a level's JSON (what the page draws), 404 for a level that is not there.
+// TestLobbyRoutes: GET /rooms lists the rooms with their level, game,
+// players and options (what the page's lobby shows), GET /games the games
+// a room may play, and GET /levels/{name} gives a level's JSON (what the
+// page draws), 404 for a level that is not there.
 func TestLobbyRoutes(t *testing.T) {
 	_, wsURL := newHTTP(t)
 	base := "http" + strings.TrimPrefix(wsURL, "ws")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := websocket.Dial(ctx, wsURL+"/rooms/lobby-test?level=test-flat&traffic=0&pedestrians=7")
+	c, err := websocket.Dial(ctx, wsURL+"/rooms/lobby-test?level=test-flat&game=city-jobs&traffic=0&pedestrians=7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +55,16 @@ func TestLobbyRoutes(t *testing.T) {
 			break
 		}
 	}
-	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Players: 1, Traffic: 0, Pedestrians: 7}
+	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Game: "city-jobs", Players: 1, Traffic: 0, Pedestrians: 7}
 	got.Ticks, got.Overruns = 0, 0
 	if got != want {
 		t.Fatalf("GET /rooms lists %+v, want %+v", got, want)
+	}
+
+	var gl []GameInfo
+	getJSON(t, base+"/games", &gl)
+	if len(gl) != 2 || gl[0].Name != "city-jobs" || gl[1].Name != "free-roam" || gl[1].Label == "" || gl[1].Description == "" {
+		t.Fatalf("GET /games lists %+v", gl)
 	}
 
 	resp, err := http.Get(base + "/levels/test-flat")
@@ -139,7 +147,7 @@ func TestCanJoin(t *testing.T) {
 	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}
 	check := func(when, name string, want error, wantText string) {
 		t.Helper()
-		err := m.CanJoin(name, o)
+		err := m.CanJoin(name, o, server.Who{})
 		switch {
 		case want != nil && !errors.Is(err, want), wantText != "" && (err == nil || !strings.Contains(err.Error(), wantText)):
 			t.Errorf("%s: CanJoin(%q) = %v, want %v %q", when, name, err, want, wantText)
@@ -204,10 +212,10 @@ func TestMakingBlocksNoOne(t *testing.T) {
 		if n := len(m.List()); n != 1 {
 			t.Errorf("the list has %d rooms while one is made, want 1 (the room made is not open yet)", n)
 		}
-		if err := m.CanJoin("slow", o); err != nil {
+		if err := m.CanJoin("slow", o, server.Who{}); err != nil {
 			t.Errorf("CanJoin of the room being made: %v", err)
 		}
-		if err := m.CanJoin("third", o); err == nil || !strings.Contains(err.Error(), "this server runs at most 2") {
+		if err := m.CanJoin("third", o, server.Who{}); err == nil || !strings.Contains(err.Error(), "this server runs at most 2") {
 			t.Errorf("CanJoin of a third room with MaxRooms 2, one being made: %v, want this server runs at most 2", err)
 		}
 	}()
@@ -252,7 +260,7 @@ func TestRoomsFrom(t *testing.T) {
 		}
 	}
 	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: "10.0.0.1"}
-	if err := m.CanJoin("a3", o); !errors.Is(err, ErrRoomsFrom) {
+	if err := m.CanJoin("a3", o, server.Who{}); !errors.Is(err, ErrRoomsFrom) {
 		t.Errorf("CanJoin of a third room from the same address: %v, want ErrRoomsFrom", err)
 	}
 	if err := join("a3", "10.0.0.1"); !errors.Is(err, ErrRoomsFrom) {
@@ -403,7 +411,7 @@ func TestPlayersFrom(t *testing.T) {
 		if _, err := join(room, "10.0.0.1"); !errors.Is(err, ErrPlayersFrom) {
 			t.Errorf("a third player from 10.0.0.1, to %s: %v, want ErrPlayersFrom", room, err)
 		}
-		if err := m.CanJoin(room, o("10.0.0.1")); !errors.Is(err, ErrPlayersFrom) {
+		if err := m.CanJoin(room, o("10.0.0.1"), server.Who{}); !errors.Is(err, ErrPlayersFrom) {
 			t.Errorf("CanJoin(%s) from 10.0.0.1: %v, want ErrPlayersFrom", room, err)
 		}
 	}
@@ -423,16 +431,16 @@ func TestPlayersFrom(t *testing.T) {
 			break
 		}
 	}
-	if err := m.CanJoin("default", o("10.0.0.1")); !errors.Is(err, server.ErrRoomFull) {
+	if err := m.CanJoin("default", o("10.0.0.1"), server.Who{}); !errors.Is(err, server.ErrRoomFull) {
 		t.Errorf("CanJoin of the full room from 10.0.0.1: %v, want ErrRoomFull", err)
 	}
 	// One leaves: its place is the address's again once the room has
 	// taken it out (at its next tick).
 	mine[1].Leave()
 	deadline := time.Now().Add(5 * time.Second)
-	for m.CanJoin("third", o("10.0.0.1")) != nil {
+	for m.CanJoin("third", o("10.0.0.1"), server.Who{}) != nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("a player left, and CanJoin from 10.0.0.1 still says %v", m.CanJoin("third", o("10.0.0.1")))
+			t.Fatalf("a player left, and CanJoin from 10.0.0.1 still says %v", m.CanJoin("third", o("10.0.0.1"), server.Who{}))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -448,5 +456,14 @@ func TestPlayersFrom(t *testing.T) {
 	defer m.mu.Unlock()
 	if len(m.players) != 0 {
 		t.Errorf("after the shutdown, players still counted: %v", m.players)
+	}
+}
+
+// TestDefaultGameMustExist: a manager whose default game is unknown is not
+// made, and says which games there are.
+func TestDefaultGameMustExist(t *testing.T) {
+	_, err := NewManager(Config{DefaultLevel: "test-flat", DefaultGame: "deathmatch"})
+	if !errors.Is(err, games.ErrUnknownGame) || !strings.Contains(err.Error(), "free-roam") {
+		t.Fatalf("got %v, want games.ErrUnknownGame with the names", err)
 	}
 }

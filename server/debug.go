@@ -11,7 +11,9 @@ import (
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/gates"
+	"github.com/fiveonit/engine/systems/items"
 	"github.com/fiveonit/engine/systems/police"
+	"github.com/fiveonit/engine/systems/signals"
 	"github.com/fiveonit/engine/systems/spawners"
 )
 
@@ -29,6 +31,9 @@ var debugCommands = map[string]struct {
 	"wanted":      {police.Name, (*GameServer).debugWanted},
 	"give-key":    {gates.Name, (*GameServer).debugGiveKey},
 	"reset-level": {spawners.Name, (*GameServer).debugResetLevel},
+	"cash":        {"", (*GameServer).debugCash},
+	"give-item":   {items.Name, (*GameServer).debugGiveItem},
+	"signal":      {signals.Name, (*GameServer).debugSignal},
 }
 
 // ErrDebugOff is the reply to a debug command from a client whose debug
@@ -41,7 +46,7 @@ func (g *GameServer) debugCommand(s *Session, c *textframe.Command) error {
 	}
 	cmd, ok := debugCommands[c.Cmd]
 	if !ok {
-		return fmt.Errorf("unknown debug command %q (known: teleport, spawn-car, clock, kill, wanted, give-key, reset-level)", c.Cmd)
+		return fmt.Errorf("unknown debug command %q (known: teleport, spawn-car, clock, kill, wanted, give-key, reset-level, cash, give-item, signal)", c.Cmd)
 	}
 	if cmd.needs != "" && g.w.Sched.System(cmd.needs) == nil {
 		return fmt.Errorf("not available: the %s system is not running in this room", cmd.needs)

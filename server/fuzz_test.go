@@ -30,7 +30,15 @@ func FuzzClientFrames(f *testing.F) {
 	f.Add(seed(good, []byte(`{"type":"debug","cmd":"spawn-car","model":1}`)))
 	f.Add(seed(good, []byte(`{"type":"debug","cmd":"clock","minutes":100,"pace":3}`)))
 	f.Add(seed(good, []byte(`{"type":"phone","cmd":"call"}`)))
+	f.Add(seed([]byte(`{"type":"debug","cmd":"give-item","item":"grenade","count":3}`), good, []byte(`{"type":"use","slot":0}`),
+		[]byte(`{"type":"move","slot":0,"to":5,"count":2}`), []byte(`{"type":"drop","slot":5}`), []byte(`{"type":"pickup","target":3}`)))
+	f.Add(seed([]byte(`{"type":"drop","slot":-3,"count":-1}`), []byte(`{"type":"buy","place":"x","item":"water","count":99999}`),
+		[]byte(`{"type":"open","place":"a"}`), []byte(`{"type":"take","slot":70}`), []byte(`{"type":"close"}`)))
 	f.Add(seed([]byte{7, 0, 0, 0, 0, 1, 255, 255, 255, 255, 1}))
+	// The social commands (a vote can never pass: two players are too few).
+	f.Add(seed(good, []byte(`{"type":"chat","text":"hi <b>\u202e"}`), good, []byte(`{"type":"quickchat","line":2}`)))
+	f.Add(seed(good, []byte(`{"type":"emote","emote":1}`), good, []byte(`{"type":"vote","cmd":"kick","session":1}`)))
+	f.Add(seed(good, []byte(`{"type":"party","cmd":"invite","session":1}`), good, []byte(`{"type":"party","cmd":"accept","session":1}`)))
 	l, _ := levels.Load("test-flat")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := New(Config{Room: "fuzz", Level: l, Seed: 1})

@@ -61,6 +61,7 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	}
 	newAck := f.Ack > s.ack && f.Ack <= uint32(g.w.Tick())
 	if newAck {
+		g.samplePing(s, f.Ack)
 		s.ack = f.Ack
 		if s.snap != nil {
 			s.snap.Ack(f.Ack)
@@ -232,6 +233,7 @@ func (g *GameServer) readout(s *Session) bool {
 		f.Chasers = append(f.Chasers, textframe.ReadoutChaser{ID: c.WireID, Target: c.Target, Mode: ai.ModeName(c.Mode),
 			Dist: c.Dist, Speed: c.Speed, Sees: c.Sees, Lane: c.Lane})
 	}
+	f.Stealth = g.stealthReadout()
 	return g.sendText(s, f)
 }
 
@@ -240,8 +242,10 @@ func (g *GameServer) readout(s *Session) bool {
 // meter on the screen needs no more; a change of stars goes at once.
 const HeatEvery = ecs.TickRate / 2
 
-// notify sends s the text frames whose content changed: the clock, its
-// Wanted level, its health and cash.
+// notify sends s the text frames whose content changed: the clock, the
+// signals held by hand, its Wanted level, what the guards and cameras see
+// of it, its health and cash, and on its snapshot ticks what it holds
+// (notifyItems).
 func (g *GameServer) notify(s *Session) {
 	if s.closed || !s.joined {
 		return
@@ -258,10 +262,13 @@ func (g *GameServer) notify(s *Session) {
 			return
 		}
 	}
+	if !g.notifySignals(s) {
+		return
+	}
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return
 	}
-	if !g.notifyInputs(s) || !g.notifyWanted(s) {
+	if !g.notifyInputs(s) || !g.notifyWanted(s) || !g.notifyStealth(s) {
 		return
 	}
 	_, cash := g.wanted.Get(s.char)
@@ -274,7 +281,12 @@ func (g *GameServer) notify(s *Session) {
 		}
 		s.sent.status, s.sent.hp = true, h.HP
 		g.text = f.AppendJSON(g.text[:0])
-		g.sendTextBytes(s, g.text)
+		if !g.sendTextBytes(s, g.text) {
+			return
+		}
+	}
+	if g.snapshotDue(s) {
+		g.notifyItems(s)
 	}
 }
 
@@ -346,6 +358,12 @@ func (g *GameServer) command(s *Session, b []byte) error {
 		err = g.debugCommand(s, &c)
 	case "phone":
 		err = errors.New("not available: this room runs no missions")
+	case "chat", "quickchat", "emote", "vote", "party":
+		if err = g.socialCommand(s, &c); errors.Is(err, errReplyLater) {
+			return nil // the reply goes with the verdict
+		}
+	case "pickup", "drop", "use", "move", "open", "take", "put", "close", "buy":
+		err = g.itemCommand(s, &c)
 	case "mode":
 		if c.Acked == nil {
 			err = errors.New(`mode needs "acked": true or false`)

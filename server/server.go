@@ -15,14 +15,17 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
 	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -51,13 +54,25 @@ type Config struct {
 	// Static is the level's baked geometry; nil bakes it (rooms share one
 	// per level: systems/physics.BakeLevel).
 	Static *phys.Static
-	// Rules are the game's rules (ecs.FreeRoam for free roam).
+	// Game is the game the room plays: its catalog and prices (nil: the
+	// default game, games.Default). New refuses a level that names an
+	// item the game's catalog lacks.
+	Game *games.Game
+	// Rules are the room's rules: usually the game's (Game.ForLevel) with
+	// the room's options (ecs.FreeRoam for free roam). Their safe zones
+	// reach the damage system and the welcome.
 	Rules ecs.Rules
 	// Seed seeds the world's random source.
 	Seed uint64
 	// Debug honours every client's debug commands (FOI_DEBUG=1). A test-*
 	// level honours them whatever Debug says.
 	Debug bool
+	// DebugAccounts are the accounts whose debug commands are honoured
+	// (FOI_DEBUG_ACCOUNTS), beside a join token that carries debug.
+	DebugAccounts []string
+	// Social sets up the room's chat, its moderation and its quick-chat
+	// lines.
+	Social SocialConfig
 	// MaxPlayers bounds the players, at most MaxPlayers; 0 means
 	// MaxPlayers.
 	MaxPlayers int
@@ -104,7 +119,13 @@ type GameServer struct {
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
 	due      []*Session    // the sessions whose snapshot is due this tick
 	enc      *encoders
-	text     []byte // the text frame being sent, reused: see sendTextBytes
+	text     []byte                  // the text frame being sent, reused: see sendTextBytes
+	items    []textframe.WelcomeItem // the catalog for the welcome, made once
+
+	social *socialRoom
+
+	stealth     *stealth.System // nil in a room with no level
+	stealthRead stealth.Readout // the debug readout's, reused
 
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
@@ -112,8 +133,12 @@ type GameServer struct {
 	ids      generic.Map1[components.Identity]
 	health   generic.Map1[components.Health]
 	wanted   generic.Map2[components.Wanted, components.Cash]
+	inv      generic.Map1[components.Inventory]
+	boxes    generic.Map1[components.Container]
 	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
+
+	signals signalNotes // the signals held by hand, for the players: signals.go
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
@@ -135,7 +160,17 @@ func New(cfg Config) (*GameServer, error) {
 			return nil, fmt.Errorf("server: level %s: %w", cfg.Level.Name, err)
 		}
 	}
-	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules})
+	if cfg.Game == nil {
+		g, err := games.Lookup(games.Default)
+		if err != nil {
+			return nil, fmt.Errorf("server: %w", err)
+		}
+		cfg.Game = g
+	}
+	if err := cfg.Game.Check(cfg.Level); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules, Items: cfg.Game.Items})
 	if err != nil {
 		return nil, err
 	}
@@ -153,21 +188,30 @@ func New(cfg Config) (*GameServer, error) {
 		ids:      generic.NewMap1[components.Identity](w.Arche),
 		health:   generic.NewMap1[components.Health](w.Arche),
 		wanted:   generic.NewMap2[components.Wanted, components.Cash](w.Arche),
+		inv:      generic.NewMap1[components.Inventory](w.Arche),
+		boxes:    generic.NewMap1[components.Container](w.Arche),
 		links:    generic.NewMap1[components.TrailerLink](w.Arche),
 		trailers: generic.NewFilter1[components.TrailerLink](),
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
+	if g.social, err = newSocialRoom(cfg.Social); err != nil {
+		return nil, err
+	}
 	entries := systems.Entries(w, systems.Options{
-		Level:  cfg.Level,
-		Static: st,
-		Input:  ecs.SystemFunc(g.applyInputs),
-		Arena:  g.arena,
+		Level:     cfg.Level,
+		Static:    st,
+		SafeZones: cfg.Rules.SafeZones,
+		Prices:    cfg.Game.Price,
+		Input:     ecs.SystemFunc(g.applyInputs),
+		Arena:     g.arena,
 	})
 	if err := w.SetSchedule(entries); err != nil {
 		return nil, err
 	}
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
+	g.items = g.welcomeItems()
+	g.stealth = systems.Stealth(w)
 	return g, nil
 }
 
@@ -216,10 +260,14 @@ func (g *GameServer) Full() bool {
 // Join admits a client on conn as who: it returns its session at once (the
 // transport hands the client's frames to Session.Receive from then on), and
 // the client's character and car come into the world at the next tick, with
-// the welcome. It fails with ErrRoomFull. Safe from any goroutine.
+// the welcome. It fails with ErrBanned for a player voted out of the room
+// and ErrRoomFull. Safe from any goroutine.
 func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.banned(who) {
+		return nil, ErrBanned
+	}
 	if g.count >= g.cfg.MaxPlayers {
 		return nil, ErrRoomFull
 	}
@@ -244,6 +292,7 @@ func (g *GameServer) Tick() {
 	for _, s := range g.sessions {
 		g.drain(s)
 	}
+	g.socialTick()
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 	g.w.Step()
 	g.stats.Ticks++
@@ -262,6 +311,7 @@ func (g *GameServer) Tick() {
 	g.lastSnap = time.Since(start)
 	for _, s := range g.sessions {
 		g.notify(s)
+		g.persist(s)
 	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 }
@@ -285,6 +335,7 @@ func (g *GameServer) admit() {
 	g.mu.Unlock()
 	for _, s := range joining {
 		if err := g.enter(s); err != nil {
+			g.leaveAccount(s)
 			s.conn.Close(err.Error())
 			g.mu.Lock()
 			g.count--
@@ -299,7 +350,7 @@ func (g *GameServer) admit() {
 // enter makes s's character and car at a player spawn, seats it at the
 // wheel and sends the welcome.
 func (g *GameServer) enter(s *Session) error {
-	s.debug = g.debug || s.who.Debug
+	s.debug = g.debug || s.who.Debug || s.who.Account != "" && slices.Contains(g.cfg.DebugAccounts, s.who.Account)
 	s.acked = s.conn.Lossy() || s.who.Acked
 	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
 	// Each its own frames for the check: clients that joined together
@@ -307,28 +358,25 @@ func (g *GameServer) enter(s *Session) error {
 	s.snap.SetCheckPhase(uint32(s.id))
 	s.keyWanted, s.keyWhy = true, KeyframeFirst
 	if s.who.Spectate {
-		if s.who.Name == "" {
-			s.who.Name = "spectator"
-		}
+		g.enterSocial(s, "spectator")
 		s.joined = true
 		g.sendWelcome(s, 0)
 		return nil
 	}
 	s.player = g.freePlayerNumber()
-	if s.who.Name == "" {
-		s.who.Name = fmt.Sprintf("player %d", s.player)
-	}
 	pos, yaw := g.spawnPoint(s.player)
 	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
 	if err != nil {
 		return fmt.Errorf("no room for your car: %w", err)
 	}
-	char, err := g.pf.Character(s.player, s.who.Party, s.id, pos, yaw)
+	char, err := g.pf.Character(s.player, 0, s.id, pos, yaw)
 	if err != nil {
 		g.w.Despawn(car)
 		return fmt.Errorf("no room for you: %w", err)
 	}
+	g.ids.Get(char).Party = g.enterSocial(s, fmt.Sprintf("player %d", s.player))
 	g.seat(char, car, 0)
+	g.loadAccount(s, char)
 	s.char, s.car, s.joined = char, car, true
 	s.charWire = g.ids.Get(char).WireID
 	g.sendWelcome(s, g.ids.Get(car).WireID)
@@ -340,14 +388,16 @@ func (g *GameServer) enter(s *Session) error {
 func (g *GameServer) sendWelcome(s *Session, car uint16) {
 	s.rtt.welcome = g.w.Tick()
 	g.sendText(s, textframe.Welcome{
-		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: s.who.Party,
+		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: g.social.parties.Of(s.id),
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
-		Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
+		Game: g.cfg.Game.Name, Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
 		Consts: textframe.WelcomeConsts{
 			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
-		Zones: welcomeZones(g.cfg.Level),
+		Zones: welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
+		Items: g.items,
+		Races: welcomeRaces(g.cfg.Level),
 	})
 }
 
@@ -358,10 +408,15 @@ func (g *GameServer) inputsPerFrame(s *Session) int {
 	return wire.InputsOrdered
 }
 
-func welcomeZones(l *levels.Level) []textframe.WelcomeZone {
+// welcomeZones lists the level's zones for the welcome; a zone the game's
+// rules make safe (safe) is listed as safe.
+func welcomeZones(l *levels.Level, safe []string) []textframe.WelcomeZone {
 	var out []textframe.WelcomeZone
 	for _, z := range l.Zones {
 		wz := textframe.WelcomeZone{ID: z.ID, Kind: string(z.Kind)}
+		if slices.Contains(safe, z.ID) {
+			wz.Kind = string(levels.ZoneSafe)
+		}
 		for _, p := range z.Polygon {
 			wz.Polygon = append(wz.Polygon, [2]float32{p.X, p.Y})
 		}
@@ -453,6 +508,7 @@ func (g *GameServer) leave(s *Session, reason string) {
 		return
 	}
 	s.closed = true
+	g.leaveAccount(s)
 	s.conn.Close(reason)
 	g.stats.Leaves++
 	g.mu.Lock()
@@ -461,6 +517,7 @@ func (g *GameServer) leave(s *Session, reason string) {
 	if !s.joined {
 		return
 	}
+	g.leaveSocial(s)
 	w := g.w
 	if w.Arche.Alive(s.char) {
 		_, in, _ := g.persons.Get(s.char)
@@ -515,6 +572,7 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 		}
 		seq, d, guessed, ok := s.queue.Take()
 		act, _, drive := g.persons.Get(s.char)
+		social.Step(act, &d) // an emote plays on, or the input ends it
 		if !ok || act.Act == components.ActDead {
 			*drive = components.Drive{LookYaw: drive.LookYaw}
 			if ok {

@@ -34,6 +34,7 @@ type probe struct {
 	dec     *wire.Decoder
 	welcome textframe.Welcome
 	texts   []map[string]any
+	events  []wire.Event
 	seq     uint32
 	frames  int
 }
@@ -61,9 +62,11 @@ func (p *probe) read() {
 			p.texts = append(p.texts, m)
 			continue
 		}
-		if _, err := p.dec.Apply(f.Data); err != nil {
+		df, err := p.dec.Apply(f.Data)
+		if err != nil {
 			p.t.Fatalf("decode: %v", err)
 		}
+		p.events = append(p.events, df.Events...)
 		p.frames++
 	}
 }
@@ -97,7 +100,7 @@ func (p *probe) lastText(typ string) map[string]any {
 func TestJoinDriveLeave(t *testing.T) {
 	g := newServer(t, "test-flat")
 	a := join(t, g, Who{})
-	b := join(t, g, Who{Name: "Bea", Party: 2})
+	b := join(t, g, Who{Name: "Bea", Party: "crew"})
 	for i := 0; i < 3; i++ {
 		g.Tick()
 	}

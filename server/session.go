@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/store"
 )
 
 // Limits on what a client may send. A client over any of them is
@@ -48,7 +49,13 @@ var (
 type Who struct {
 	Account string
 	Name    string
-	Party   uint8
+	// Party is the join token's party key: the players with the same key
+	// play in one party, numbered in the room (1..N) as they come in. ""
+	// is none.
+	Party string
+	// Addr is the address the client joined from (its connection's): a
+	// player without an account who is voted out is refused by it.
+	Addr string
 	// Debug honours the client's debug commands (a join token that
 	// carries debug).
 	Debug bool
@@ -60,6 +67,11 @@ type Who struct {
 	// player there is, or the level's centre while there is none).
 	Spectate bool
 	Watch    uint8
+	// Keep is the account's claim in the account store (rooms makes it
+	// before the join): its character comes in with what the account
+	// kept, and its changes are posted back. nil: nothing is kept (an
+	// anonymous player, a spectator, or a server without a store).
+	Keep *store.Held
 }
 
 // KeyframeReason says why a client was sent a keyframe.
@@ -140,12 +152,15 @@ type Session struct {
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 	inputs    inputsState    // what the inputs frame last told (inputs.go)
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
+	social    socialSession  // the social side's: ping, the roster sent
+	kept      store.Account  // the account state last posted to the store (who.Keep)
 }
 
 // sentState is what the session last told its client in text frames, so
 // that only changes are sent.
 type sentState struct {
 	clock   uint32
+	signals uint32 // the signals' revision
 	stars   uint8
 	heat    float32
 	arrests uint32
@@ -153,6 +168,8 @@ type sentState struct {
 	cash    int64
 	status  bool
 	wanted  bool
+	items   itemsSent
+	stealth stealthSent
 }
 
 // ID returns the session's number in its room (Player.Session).

@@ -13,8 +13,10 @@ import (
 
 // TestEntriesOrder holds the schedule to its order. The pre-step's order
 // is what the systems' own docs rely on: the spawners put their NPCs in
-// first, a gate opened then lets a car through in the same step, the police
-// come out before the pedestrians and the AI, and the AI drives a chaser
+// first, a gate opened then lets a car through in the same step, the
+// signals show this tick's lights before the AI's traffic reads them, the
+// police come out before the pedestrians and the AI, the stealth sets the
+// sentries' phases before the AI reads them, and the AI drives a chaser
 // the tick it comes out. ecs.NewSchedule checks only the phases; this test
 // checks the order within them.
 func TestEntriesOrder(t *testing.T) {
@@ -34,13 +36,13 @@ func TestEntriesOrder(t *testing.T) {
 	}{
 		{"police", ecs.FreeRoam(), map[ecs.Phase][]string{
 			ecs.PhaseInput:    {"input", "seats", "weapons"},
-			ecs.PhasePreStep:  {"spawners", "gates", "police", "pedestrians", "ai"},
+			ecs.PhasePreStep:  {"spawners", "gates", "signals", "police", "pedestrians", "stealth", "ai"},
 			ecs.PhaseStep:     {"physics"},
-			ecs.PhasePostStep: {"damage", "city"},
+			ecs.PhasePostStep: {"damage", "city", "items"},
 			ecs.PhaseSync:     {"sync", "pedestrians-watch"},
 		}},
 		{"no police", ecs.Rules{}, map[ecs.Phase][]string{
-			ecs.PhasePreStep: {"spawners", "gates", "pedestrians", "ai"},
+			ecs.PhasePreStep: {"spawners", "gates", "signals", "pedestrians", "stealth", "ai"},
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,6 +5,7 @@
 package systems
 
 import (
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/nav"
@@ -15,12 +16,15 @@ import (
 	"github.com/fiveonit/engine/systems/city/zones"
 	"github.com/fiveonit/engine/systems/damage"
 	"github.com/fiveonit/engine/systems/gates"
+	"github.com/fiveonit/engine/systems/items"
 	"github.com/fiveonit/engine/systems/pedestrians"
 	"github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/police"
 	"github.com/fiveonit/engine/systems/replicate"
 	"github.com/fiveonit/engine/systems/seats"
+	"github.com/fiveonit/engine/systems/signals"
 	"github.com/fiveonit/engine/systems/spawners"
+	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/fiveonit/engine/systems/weapons"
 )
 
@@ -37,6 +41,9 @@ type Options struct {
 	// SafeZones are the ids of zones the game's rules make safe besides
 	// the level's safe zones.
 	SafeZones []string
+	// Prices are the game's shop prices (games.Game.Price); nil sells
+	// nothing.
+	Prices func(components.ItemID) (int64, bool)
 	// Input writes the players' inputs onto their characters' Drive.
 	Input ecs.System
 	// Arena is what the sync system (systems/replicate) quantizes the
@@ -47,9 +54,11 @@ type Options struct {
 // Entries returns the schedule of a room, in the order the systems run:
 //
 //	input      input (the server's), seats, weapons
-//	pre-step   spawners, gates, police, pedestrians, ai
+//	pre-step   spawners, gates, signals, police, pedestrians, stealth, ai
 //	step       physics
-//	post-step  damage, city (respawn, zones), missions (not built yet)
+//	post-step  damage, city (respawn, zones), items (lays the level's
+//	           pickups and containers out, shuts containers left),
+//	           missions (not built yet)
 //	sync       sync (replicate: the world into the arena), pedestrians-watch
 //	           (keeps the tick's dangers for the pedestrians, since the
 //	           events are emptied next tick)
@@ -65,22 +74,29 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	add(weapons.Name, ecs.PhaseInput, weapons.New(w))
 	var z *zones.Zones
 	var peds *pedestrians.System
+	var it *items.System
 	if o.Level != nil {
 		z = zones.New(o.Level, o.SafeZones...)
 		add(spawners.Name, ecs.PhasePreStep, spawners.New(w, o.Level, o.Static))
-		add(gates.Name, ecs.PhasePreStep, gates.New(w, o.Level))
+		g := gates.New(w, o.Level)
+		it = items.New(w, o.Level, o.Prices, g.KeyID)
+		g.HasKey = it.HasKey // a key item opens a keyed gate as a key on the ring does
+		add(gates.Name, ecs.PhasePreStep, g)
+		add(signals.Name, ecs.PhasePreStep, signals.New(w, o.Level))
 		if w.Rules.Police {
 			add(police.Name, ecs.PhasePreStep, police.New(w, o.Level, o.Static))
 		}
 		m := nav.New(o.Level)
 		peds = pedestrians.NewWithMap(w, m, o.Static)
 		add(pedestrians.Name, ecs.PhasePreStep, peds)
+		add(stealth.Name, ecs.PhasePreStep, stealth.New(w, o.Level, o.Static))
 		add(ai.Name, ecs.PhasePreStep, ai.NewWithMap(w, m, o.Static))
 	}
 	add(physics.Name, ecs.PhaseStep, physics.New(w, o.Static))
 	if o.Level != nil {
 		add(damage.Name, ecs.PhasePostStep, damage.New(w, z, o.Static))
 		add(city.Name, ecs.PhasePostStep, city.New(w, o.Level, o.Static, z))
+		add(items.Name, ecs.PhasePostStep, it)
 	}
 	if o.Arena != nil {
 		add(replicate.Name, ecs.PhaseSync, replicate.New(w, o.Arena))
@@ -93,9 +109,13 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 
 // ResetLevel puts w's level back as it was made, as far as the schedule's
 // systems can: the spawners park every bay again and put back their NPCs
-// (spawners.System.Reset), and the gates shut (gates.System.Reset). It
-// takes effect at the next tick. It reports false when the schedule has
-// neither system (a room with no level).
+// (spawners.System.Reset), the gates shut (gates.System.Reset), the
+// pickups and containers are laid out again (items.System.Reset), the
+// traffic signals held by hand go back to their cycles
+// (signals.System.Reset), and the stealth empties its book and puts every
+// camera back on and whole (stealth.System.Reset). It takes effect at the
+// next tick. It reports false when the schedule has none of these systems
+// (a room with no level).
 func ResetLevel(w *ecs.World) bool {
 	if w.Sched == nil {
 		return false
@@ -109,7 +129,50 @@ func ResetLevel(w *ecs.World) bool {
 		g.Reset()
 		done = true
 	}
+	if it := Items(w); it != nil {
+		it.Reset()
+		done = true
+	}
+	if sg := Signals(w); sg != nil {
+		sg.Reset()
+		done = true
+	}
+	if st := Stealth(w); st != nil {
+		st.Reset()
+		done = true
+	}
 	return done
+}
+
+// Items returns the items system of w's schedule, nil when it has none (a
+// room with no level).
+func Items(w *ecs.World) *items.System {
+	if w.Sched == nil {
+		return nil
+	}
+	it, _ := w.Sched.System(items.Name).(*items.System)
+	return it
+}
+
+// Signals returns the traffic signals system of w's schedule, nil when it
+// has none (a room with no level). A mission holds and releases a signal
+// through it (signals.System.Hold, Release).
+func Signals(w *ecs.World) *signals.System {
+	if w.Sched == nil {
+		return nil
+	}
+	s, _ := w.Sched.System(signals.Name).(*signals.System)
+	return s
+}
+
+// Stealth returns the stealth system of w's schedule, nil when it has none
+// (a room with no level).
+func Stealth(w *ecs.World) *stealth.System {
+	if w.Sched == nil {
+		return nil
+	}
+	st, _ := w.Sched.System(stealth.Name).(*stealth.System)
+	return st
 }
 
 // Gates returns the gates system of w's schedule, nil when it has none (a

@@ -21,14 +21,18 @@ type warmKind struct {
 // each step (one component added or removed) the first time it is taken:
 // in play that is in the middle of a tick, minutes in (the first police car
 // recalled, the first carjacked traffic car, the first player ghost who
-// holds a key), and each is an allocation. Warm takes them all up front: for
-// each of prefab's archetypes and each combination of the components the
-// systems add and remove on it (the AI's NPC and Route, the police's
-// Chaser on a vehicle; a trailer's TrailerLink; the gates' Keys and the respawn's Ghost on a
-// character), it makes a bare entity, adds and removes each of those
-// components once, and removes the entity. No entity, wire id or event
-// stays; what stays is about 20 archetypes' storage (arche's first
-// capacity, 128 entities, each), most of which a city room makes anyway.
+// holds a key, the first grenade thrown), and each is an allocation. Warm
+// takes them all up front: for each of prefab's archetypes and each
+// combination of the components the systems add and remove on it (the AI's
+// NPC and Route, the police's Chaser on a vehicle; a trailer's TrailerLink;
+// the gates' Keys and the respawn's Ghost on a character; none on a loose
+// item, a container or a thrown grenade), it makes a bare entity, adds and
+// removes each of those components once, and removes the entity; so too a
+// guard (an NPC person given its Sentry and Chaser in one step) and a
+// camera. No
+// entity, wire id or event stays; what stays is about 20 archetypes'
+// storage (arche's first capacity, 128 entities, each), most of which a
+// city room makes anyway.
 func Warm(w *ecs.World) {
 	a := w.Arche
 	id := func(ids ...arche.ID) []arche.ID { return ids }
@@ -46,14 +50,36 @@ func Warm(w *ecs.World) {
 		arche.ComponentID[components.PersonAction](a), arche.ComponentID[components.SeatedIn](a),
 		arche.ComponentID[components.Replicated](a))
 	character := append(id(arche.ComponentID[components.Player](a), arche.ComponentID[components.Wanted](a),
-		arche.ComponentID[components.Cash](a)), person...)
+		arche.ComponentID[components.Cash](a), arche.ComponentID[components.Inventory](a)), person...)
+	item := id(arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
+		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
+		arche.ComponentID[components.Replicated](a), arche.ComponentID[components.Loose](a))
+	thrown := id(arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
+		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
+		arche.ComponentID[components.Body](a), arche.ComponentID[components.Replicated](a),
+		arche.ComponentID[components.Projectile](a))
+	container := id(arche.ComponentID[components.Pose](a), arche.ComponentID[components.Container](a))
 	npc, route := arche.ComponentID[components.NPC](a), arche.ComponentID[ai.Route](a)
 	kinds := []warmKind{
 		{base: vehicle, extra: id(npc, route, arche.ComponentID[components.Chaser](a))},
 		{base: vehicle, extra: id(arche.ComponentID[components.TrailerLink](a))},
 		{base: person, extra: id(npc)},
 		{base: character, extra: id(arche.ComponentID[components.Keys](a), arche.ComponentID[components.Ghost](a))},
+		{base: item}, {base: thrown}, {base: container},
 	}
+	// A guard is made an NPC person, then given its Sentry and Chaser in
+	// one step; a camera is made whole.
+	guard := append(id(npc), person...)
+	e := a.NewEntity(guard...)
+	a.Add(e, arche.ComponentID[components.Sentry](a), arche.ComponentID[components.Chaser](a))
+	a.RemoveEntity(e)
+	camera := id(
+		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
+		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
+		arche.ComponentID[components.Health](a), arche.ComponentID[components.Flags](a),
+		arche.ComponentID[components.Body](a), arche.ComponentID[components.Replicated](a),
+		arche.ComponentID[components.Camera](a))
+	a.RemoveEntity(a.NewEntity(camera...))
 	var ids []arche.ID
 	for _, k := range kinds {
 		for set := 0; set < 1<<len(k.extra); set++ {

@@ -1,9 +1,9 @@
 package textframe
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // The frames a server sends many times a second across its clients (the
@@ -58,19 +58,10 @@ func (f *StatusFrame) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// appendType opens the object with its "type". A type that JSON must
-// escape (never one of this package's) goes through json.Marshal.
+// appendType opens the object with its "type".
 func appendType(b []byte, t string) []byte {
 	b = append(b, `{"type":`...)
-	for i := 0; i < len(t); i++ {
-		if c := t[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(t)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, t...)
-	return append(b, '"')
+	return appendString(b, t)
 }
 
 // appendFloat appends f as encoding/json does for a float of bits bits: the
@@ -99,4 +90,58 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 		}
 	}
 	return b
+}
+
+// appendString appends s as a JSON string as json.Marshal writes it: '"'
+// and '\\' escaped, the control characters as \n, \r, \t, \b, \f or
+// \u00XX, '<', '>' and '&' as \u003c, \u003e and \u0026, U+2028 and U+2029
+// as \u2028 and \u2029, and each byte of invalid UTF-8 as \ufffd.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -1,34 +1,40 @@
 // Package textframe defines the protocol's text frames: JSON objects with a
 // "type", sent on the reliable channel (the welcome, the clock, Wanted and
-// status updates, replies and errors from the server; debug and phone
-// commands from a client). The binary frames are package netsync/wire's.
-// Each frame is documented on its type below, field by field.
+// status updates, the inventory and container frames, replies and errors,
+// the room's roster, chat and votes from the server; debug, phone, item and
+// social commands from a client). The binary frames are package
+// netsync/wire's. Each frame is documented on its type, field by field:
+// here, in items.go for what players hold, and in social.go.
 package textframe
 
 import (
 	"encoding/json"
 )
 
-// Welcome is the first frame a client gets: who it is, where, and the rules
-// and constants its client needs.
+// Welcome is the first frame a client gets: who it is, where, the rules
+// and constants its client needs, and the level's zones and races for the
+// minimap.
 type Welcome struct {
 	Type      string          `json:"type"` // "welcome"
 	Session   uint32          `json:"session"`
 	Player    uint8           `json:"player"`
 	Name      string          `json:"name"`
-	Party     uint8           `json:"party"`
+	Party     uint8           `json:"party"`              // your party's number in the room, 0 none
 	Character uint16          `json:"character"`          // wire id, 0 for a spectator
 	Car       uint16          `json:"car"`                // wire id of the car you start in
 	Spectate  bool            `json:"spectate,omitempty"` // you watch without a character
 	Watch     uint8           `json:"watch,omitempty"`    // the player you watch (0: the first)
 	Room      string          `json:"room"`
 	Level     string          `json:"level"`
+	Game      string          `json:"game"`   // the game the room plays (package games)
 	Rules     json.RawMessage `json:"rules"`  // the game's rules (ecs.Rules)
 	Debug     bool            `json:"debug"`  // your debug commands are honoured
 	Acked     bool            `json:"acked"`  // you get acked snapshots (kind 6)
 	Tick      uint64          `json:"tick"`   // the server's tick now
 	Consts    WelcomeConsts   `json:"consts"` //
 	Zones     []WelcomeZone   `json:"zones,omitempty"`
+	Items     []WelcomeItem   `json:"items,omitempty"` // the room's item catalog, by id (items.go)
+	Races     []WelcomeRace   `json:"races,omitempty"` // signals.go
 }
 
 // WelcomeConsts are the protocol constants a client needs.
@@ -77,9 +83,9 @@ type StatusFrame struct {
 
 // ReplyFrame answers a command: OK, or the reason it was refused.
 type ReplyFrame struct {
-	Type  string `json:"type"` // "reply"
-	ID    uint32 `json:"id,omitempty"`
-	Cmd   string `json:"cmd"`
+	Type  string `json:"type"`         // "reply"
+	ID    uint32 `json:"id,omitempty"` // the command's id
+	Cmd   string `json:"cmd"`          // the command's cmd; an item command's type
 	OK    bool   `json:"ok"`
 	Error string `json:"error,omitempty"`
 }
@@ -90,10 +96,11 @@ type ErrorFrame struct {
 	Error string `json:"error"`
 }
 
-// Command is a text frame from a client: a debug command or a phone
-// command. Unknown fields are refused.
+// Command is a text frame from a client: a debug command, a phone command,
+// a mode switch, an item command (items.go lists them) or a social command
+// (social.go). Unknown fields are refused.
 type Command struct {
-	Type string `json:"type"` // "debug", "phone" or "mode"
+	Type string `json:"type"` // "debug", "phone", "mode", an item command ("pickup", "drop", "use", "move", "open", "take", "put", "close", "buy") or a social one ("chat", "quickchat", "emote", "vote", "party")
 	ID   uint32 `json:"id,omitempty"`
 	Cmd  string `json:"cmd"`
 	// Arguments, by command.
@@ -106,10 +113,22 @@ type Command struct {
 	Target  uint16   `json:"target,omitempty"` // a wire id; 0 is yourself
 	Stars   *uint8   `json:"stars,omitempty"`
 	Value   string   `json:"value,omitempty"`
+	// Slot, To and Count, for an item command: an inventory's or a
+	// container's slot (from 0), the slot to move to, how many (0 or
+	// none: all; a buy's default is one). Item is an item's name (buy, and
+	// the debug command give-item); Place a level's container or shop id.
+	Slot  *int   `json:"slot,omitempty"`
+	To    *int   `json:"to,omitempty"`
+	Count int    `json:"count,omitempty"`
+	Item  string `json:"item,omitempty"`
+	Place string `json:"place,omitempty"`
+	Phase *int   `json:"phase,omitempty"` // "signal": the phase to hold, -1 red; none releases
 	// Acked, for a "mode" frame: switch to the acked snapshots (true) or
 	// the ordered ones (false); the first frame of the new kind is a
 	// keyframe.
 	Acked *bool `json:"acked,omitempty"`
+	// SocialArgs are the social commands' arguments.
+	SocialArgs
 }
 
 // Marshal returns the JSON of one of this package's frames.
@@ -134,7 +153,8 @@ func Type(b []byte) string {
 
 // ReadoutFrame is the debug readout, twice a second to every client whose
 // debug commands are honoured: the traffic and crowd against what the room
-// keeps, and every chaser's state.
+// keeps, every chaser's state, and in a room with guards or cameras the
+// stealth's.
 type ReadoutFrame struct {
 	Type            string          `json:"type"` // "readout"
 	Tick            uint64          `json:"tick"`
@@ -143,6 +163,7 @@ type ReadoutFrame struct {
 	Pedestrians     int             `json:"pedestrians"`
 	PedestriansWant int             `json:"pedestriansWant"`
 	Chasers         []ReadoutChaser `json:"chasers"`
+	Stealth         *ReadoutStealth `json:"stealth,omitempty"`
 }
 
 // ReadoutChaser is one chaser of the readout.

@@ -67,6 +67,8 @@ type Bot struct {
 	Controls func(seq uint32) components.Drive
 	// Err is the last error the client returned for a frame.
 	Err error
+	// Events is how many events its client showed.
+	Events uint64
 
 	seed     uint64
 	up, down *link.Pipe
@@ -128,10 +130,15 @@ func NewWith(g *server.GameServer, n int, seed uint64, o Options) (*Farm, error)
 	return f, nil
 }
 
-// Add joins one bot.
-func (f *Farm) Add(seed uint64) (*Bot, error) {
+// Add joins one bot, an anonymous player.
+func (f *Farm) Add(seed uint64) (*Bot, error) { return f.AddAs(seed, server.Who{}) }
+
+// AddAs joins one bot as who (an account, its claim in the store); the
+// farm's options choose its link and its snapshots.
+func (f *Farm) AddAs(seed uint64, who server.Who) (*Bot, error) {
 	conn := server.NewMemConn(f.opt.Lossy, 0)
-	s, err := f.G.Join(conn, server.Who{Acked: f.opt.Acked})
+	who.Acked = who.Acked || f.opt.Acked
+	s, err := f.G.Join(conn, who)
 	if err != nil {
 		return nil, err
 	}
@@ -322,6 +329,7 @@ func (b *Bot) step(sched *client.Schedule) error {
 			b.Err = err
 		}
 	}
+	b.Events += uint64(len(b.Client.TakeEvents())) // drained as the page does
 	b.down.Release(b.due)
 	n := 1
 	if sched != nil {

@@ -48,14 +48,14 @@ func chromium(t *testing.T) string {
 }
 
 // startServer runs the server in-process on loopback with level as the
-// default room's level and returns its address.
-func startServer(t *testing.T, level string) string {
+// default room's level, and the flags of more, and returns its address.
+func startServer(t *testing.T, level string, more ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan string, 1)
 	done := make(chan error, 1)
-	c, err := parseFlags([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", level,
-		"-drain", "3s", "-log-level", "warn", "-rtc=true", "-rtc-ips", "127.0.0.1"})
+	c, err := parseFlags(append([]string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", level,
+		"-drain", "3s", "-log-level", "warn", "-rtc=true", "-rtc-ips", "127.0.0.1", "-data", t.TempDir()}, more...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +112,23 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 }
 
 // pageState is what the test reads of the page: the wasm client's state
+// joinPage opens the page in the tab ctx and joins the default room.
+func joinPage(t *testing.T, ctx context.Context, addr string) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate("http://"+addr+"/"),
+		chromedp.WaitEnabled(chromedp.ID("join")),
+		chromedp.SetValue(chromedp.ID("room"), "default"),
+		chromedp.Click(chromedp.ID("join")),
+	)
+	if err != nil {
+		t.Fatalf("open the page and join: %v", err)
+	}
+	waitPage(t, ctx, "joined", 15*time.Second, func(ps pageState) bool {
+		return ps.State != nil && ps.State.Joined && ps.Status == "connected"
+	})
+}
+
 // (web/wasm State) and the HUD's status line.
 type pageState struct {
 	Status string `json:"status"`

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -28,10 +29,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/internal/envflag"
+	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/social/httpmod"
+	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 	"github.com/fiveonit/engine/web"
@@ -41,10 +46,15 @@ import (
 type config struct {
 	addr, adminAddr string
 	level           string
+	game            string
 	secret          string
 	origins         string
 	anyOrigin       bool
 	debug           bool
+	debugAccounts   string
+	chatWords       string
+	moderationURL   string
+	moderationWait  time.Duration
 	grace           time.Duration
 	maxRooms        int
 	maxRoomsFrom    int
@@ -57,6 +67,8 @@ type config struct {
 	rtcIPs          string
 	rtcPublicIPs    string
 	rtcPorts        string
+	data            string
+	store           string
 	// logTo is where the logs go; nil is stderr. Not a flag: the tests
 	// set it to read the records back.
 	logTo io.Writer
@@ -68,10 +80,15 @@ var envFlags = [][2]string{
 	{"addr", "FOI_ADDR"},
 	{"admin-addr", "FOI_ADMIN_ADDR"},
 	{"level", "FOI_LEVEL"},
+	{"game", "FOI_GAME"},
 	{"secret", "FOI_SECRET"},
 	{"origins", "FOI_ORIGINS"},
 	{"any-origin", "FOI_ANY_ORIGIN"},
 	{"debug", "FOI_DEBUG"},
+	{"debug-accounts", "FOI_DEBUG_ACCOUNTS"},
+	{"chat-words", "FOI_CHAT_WORDS"},
+	{"moderation-url", "FOI_MODERATION_URL"},
+	{"moderation-timeout", "FOI_MODERATION_TIMEOUT"},
 	{"grace", "FOI_GRACE"},
 	{"max-rooms", "FOI_MAX_ROOMS"},
 	{"max-rooms-from", "FOI_MAX_ROOMS_FROM"},
@@ -84,6 +101,8 @@ var envFlags = [][2]string{
 	{"rtc-ips", "FOI_RTC_IPS"},
 	{"rtc-public-ips", "FOI_RTC_PUBLIC_IPS"},
 	{"rtc-ports", "FOI_RTC_PORTS"},
+	{"data", "FOI_DATA"},
+	{"store", "FOI_STORE"},
 }
 
 // parseFlags reads the flags in args over the environment's defaults
@@ -94,10 +113,15 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.addr, "addr", ":8080", "game and web listener (env FOI_ADDR)")
 	fs.StringVar(&c.adminAddr, "admin-addr", "127.0.0.1:6060", "admin listener: /metrics and /debug/pprof (env FOI_ADMIN_ADDR)")
 	fs.StringVar(&c.level, "level", "main-city", "the default room's level (env FOI_LEVEL)")
+	fs.StringVar(&c.game, "game", games.Default, fmt.Sprintf("the default room's game, and a new room's when its join names none: %s (env FOI_GAME)", strings.Join(games.Names(), ", ")))
 	fs.StringVar(&c.secret, "secret", "", "join token secret, at least 16 bytes; empty: a random one for this run (env FOI_SECRET)")
 	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origins allowed besides the same origin (env FOI_ORIGINS)")
 	fs.BoolVar(&c.anyOrigin, "any-origin", false, "allow WebSocket joins from any origin, for development (env FOI_ANY_ORIGIN)")
 	fs.BoolVar(&c.debug, "debug", false, "honour every client's debug commands (env FOI_DEBUG=1)")
+	fs.StringVar(&c.debugAccounts, "debug-accounts", "", "comma-separated accounts whose debug commands are honoured in every room (env FOI_DEBUG_ACCOUNTS)")
+	fs.StringVar(&c.chatWords, "chat-words", "", "a file of words the chat refuses, one per line, # for comments (env FOI_CHAT_WORDS)")
+	fs.StringVar(&c.moderationURL, "moderation-url", "", "a moderation service each chat message is POSTed to, failing closed; empty: the word list alone (env FOI_MODERATION_URL)")
+	fs.DurationVar(&c.moderationWait, "moderation-timeout", httpmod.DefaultTimeout, "how long a chat message waits for the moderation service before it is refused (env FOI_MODERATION_TIMEOUT)")
 	fs.DurationVar(&c.grace, "grace", 30*time.Second, "how long an empty room other than the default stays open (env FOI_GRACE)")
 	fs.IntVar(&c.maxRooms, "max-rooms", 64, "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
 	fs.IntVar(&c.maxRoomsFrom, "max-rooms-from", 8, "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
@@ -110,6 +134,8 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.rtcIPs, "rtc-ips", "", "comma-separated local IPs WebRTC gathers host candidates on; empty: every interface's and loopback (env FOI_RTC_IPS)")
 	fs.StringVar(&c.rtcPublicIPs, "rtc-public-ips", "", "comma-separated public IPs announced instead of the host candidates', behind a 1:1 NAT (env FOI_RTC_PUBLIC_IPS)")
 	fs.StringVar(&c.rtcPorts, "rtc-ports", "", "UDP port range MIN-MAX for WebRTC; empty: ephemeral ports (env FOI_RTC_PORTS)")
+	fs.StringVar(&c.data, "data", "data", "directory of the account store's SQLite file, accounts.db, made if missing (env FOI_DATA)")
+	fs.StringVar(&c.store, "store", "", "account store: empty for SQLite in -data, a postgres:// URL for PostgreSQL, none to keep nothing (env FOI_STORE)")
 	if err := envflag.Set(fs, envFlags); err != nil {
 		return c, err
 	}
@@ -162,6 +188,12 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	if c.maxPlayers < 0 || c.maxPlayers > server.MaxPlayers {
 		return fmt.Errorf("-max-players %d: a number of players, at most %d (0: %d)", c.maxPlayers, server.MaxPlayers, server.MaxPlayers)
 	}
+	if c.game == "" {
+		c.game = games.Default
+	}
+	if _, err := games.Lookup(c.game); err != nil {
+		return fmt.Errorf("-game: %w", err)
+	}
 	if c.maxPlayersFrom < 0 {
 		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.maxPlayersFrom, server.MaxPlayers)
 	}
@@ -191,16 +223,34 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	} else if len(secret) < 16 {
 		return errors.New("-secret must be at least 16 bytes")
 	}
+	soc, err := c.social(log)
+	if err != nil {
+		return err
+	}
 	met := metrics.New()
-	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
+	st, where, err := openStore(ctx, c)
+	if err != nil {
+		return err
+	}
+	var accounts *store.Accounts
+	if st != nil {
+		written, stats := met.Store()
+		accounts = store.NewAccounts(st, store.AccountsConfig{Log: log, Written: written})
+		stats(accounts.Stats)
+		defer st.Close()
+	}
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: c.level, DefaultGame: c.game, Grace: c.grace, MaxRooms: c.maxRooms, MaxRoomsFrom: c.maxRoomsFrom, MaxPlayers: c.maxPlayers, MaxPlayersFrom: c.maxPlayersFrom, Debug: c.debug, Log: log,
+		DebugAccounts: list(c.debugAccounts), Social: soc, Accounts: accounts,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{met.Room(r.Name)} }})
 	if err != nil {
+		closeAccounts(accounts)
 		return err
 	}
 	var rtc *webrtc.Transport
 	if c.rtc {
 		if rtc, err = webrtc.New(rtcOpts); err != nil {
 			m.Shutdown(context.Background(), "server failed to start")
+			closeAccounts(accounts)
 			return err
 		}
 		met.Pending("webrtc", rtc.Pending)
@@ -218,6 +268,7 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	mux.Handle("/rooms", routes)
 	mux.Handle("/rooms/", routes)
 	mux.Handle("/levels/", routes)
+	mux.Handle("/games", routes)
 	mux.Handle("/", web.Handler()) // the page at / and its files; the routes above win
 	// handlers counts the requests being served, the WebSocket joins
 	// (hijacked: http.Server.Shutdown does not wait for them) included.
@@ -230,19 +281,23 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
+		m.Shutdown(context.Background(), "server failed to start")
+		closeAccounts(accounts)
 		return err
 	}
 	aln, err := net.Listen("tcp", c.adminAddr)
 	if err != nil {
 		ln.Close()
+		m.Shutdown(context.Background(), "server failed to start")
+		closeAccounts(accounts)
 		return err
 	}
 	srv := &http.Server{Handler: public, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
-	admin := &http.Server{Handler: adminMux(met), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
+	admin := &http.Server{Handler: adminMux(met, secret), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	go func() { errc <- admin.Serve(aln) }()
-	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "default_level", c.level, "webrtc", c.rtc)
+	log.Info("serving", "addr", ln.Addr().String(), "admin", aln.Addr().String(), "default_level", c.level, "default_game", c.game, "webrtc", c.rtc, "store", where)
 	if ready != nil {
 		ready(ln.Addr().String(), aln.Addr().String())
 	}
@@ -258,6 +313,12 @@ func run(ctx context.Context, c config, ready func(addr, admin string)) error {
 	defer cancel()
 	const reason = "server shutting down"
 	rerr := m.Shutdown(dctx, reason)
+	// The rooms closed have posted every player's last state: write it.
+	if accounts != nil {
+		if err := accounts.Close(dctx); err != nil && rerr == nil {
+			rerr = err
+		}
+	}
 	if rtc != nil {
 		if err := rtc.Shutdown(dctx, reason); err != nil && rerr == nil {
 			rerr = err
@@ -317,6 +378,34 @@ func (c config) rtcOptions() (webrtc.Options, error) {
 	return o, nil
 }
 
+// social reads the chat's flags: the word list's file and the moderation
+// service.
+func (c config) social(log *slog.Logger) (server.SocialConfig, error) {
+	var sc server.SocialConfig
+	if c.chatWords != "" {
+		b, err := os.ReadFile(c.chatWords)
+		if err != nil {
+			return sc, fmt.Errorf("-chat-words: %w", err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				sc.Words = append(sc.Words, l)
+			}
+		}
+	}
+	if c.moderationURL != "" {
+		u, err := url.Parse(c.moderationURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return sc, fmt.Errorf("-moderation-url %q: an http or https URL", c.moderationURL)
+		}
+		if c.moderationWait <= 0 {
+			return sc, fmt.Errorf("-moderation-timeout %s: a duration above 0", c.moderationWait)
+		}
+		sc.Moderator = httpmod.New(c.moderationURL, httpmod.Options{Timeout: c.moderationWait, Log: log.With("moderation", c.moderationURL)})
+	}
+	return sc, nil
+}
+
 // list splits a comma-separated flag, dropping blanks.
 func list(s string) []string {
 	var out []string
@@ -334,11 +423,13 @@ type roomMetrics struct{ m *metrics.Room }
 func (o roomMetrics) Ticked(r *rooms.Room) { o.m.Observe(r.Server(), r.LastTick(), r.Overruns()) }
 func (o roomMetrics) Closed(*rooms.Room)   { o.m.Close() }
 
-// adminMux serves the metrics and pprof: the admin listener only
-// (127.0.0.1 by default), never the public one.
-func adminMux(met *metrics.Metrics) *http.ServeMux {
+// adminMux serves the metrics, pprof and the join tokens (POST /tokens,
+// jointoken.Handler): the admin listener only (127.0.0.1 by default), never
+// the public one.
+func adminMux(met *metrics.Metrics, secret []byte) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", met.Handler())
+	mux.Handle("/tokens", jointoken.Handler(secret, nil))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)

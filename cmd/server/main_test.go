@@ -23,7 +23,7 @@ func testConfig() config {
 	return config{
 		addr: "127.0.0.1:0", adminAddr: "127.0.0.1:0", level: "test-flat",
 		secret: "drain-test-secret-0123456789", grace: time.Second, drain: 10 * time.Second,
-		logLevel: "warn", logFormat: "text", rtc: true, rtcIPs: "127.0.0.1",
+		logLevel: "warn", logFormat: "text", rtc: true, rtcIPs: "127.0.0.1", store: "none",
 	}
 }
 
@@ -208,15 +208,18 @@ func grep(body, prefix string) string {
 // the command line wins, and a value that does not parse, from either, is
 // an error; the environment's names the variable and what its flag takes.
 func TestFlagsAndEnv(t *testing.T) {
-	def := config{addr: ":8080", adminAddr: "127.0.0.1:6060", level: "main-city", grace: 30 * time.Second,
+	def := config{addr: ":8080", adminAddr: "127.0.0.1:6060", level: "main-city", game: "free-roam", grace: 30 * time.Second,
 		maxRooms: 64, maxRoomsFrom: 8, maxPlayers: 64, maxPlayersFrom: 64, drain: 5 * time.Second,
-		logLevel: "info", logFormat: "text", rtc: true}
+		logLevel: "info", logFormat: "text", rtc: true, moderationWait: 2 * time.Second, data: "data"}
 	every := map[string]string{
-		"FOI_ADDR": ":9000", "FOI_ADMIN_ADDR": "127.0.0.1:7000", "FOI_LEVEL": "test-flat",
+		"FOI_ADDR": ":9000", "FOI_ADMIN_ADDR": "127.0.0.1:7000", "FOI_LEVEL": "test-flat", "FOI_GAME": "city-jobs",
 		"FOI_SECRET": "a-secret-of-16-bytes", "FOI_ORIGINS": "a.example", "FOI_ANY_ORIGIN": "1", "FOI_DEBUG": "true",
-		"FOI_GRACE": "1m", "FOI_MAX_ROOMS": "5", "FOI_MAX_ROOMS_FROM": "3", "FOI_MAX_PLAYERS": "2",
+		"FOI_DEBUG_ACCOUNTS": "ops-1,ops-2", "FOI_CHAT_WORDS": "/etc/words", "FOI_MODERATION_URL": "http://mod.internal/check",
+		"FOI_MODERATION_TIMEOUT": "500ms",
+		"FOI_GRACE":              "1m", "FOI_MAX_ROOMS": "5", "FOI_MAX_ROOMS_FROM": "3", "FOI_MAX_PLAYERS": "2",
 		"FOI_MAX_PLAYERS_FROM": "7", "FOI_DRAIN": "2s", "FOI_LOG_LEVEL": "warn", "FOI_LOG_FORMAT": "json",
 		"FOI_RTC": "false", "FOI_RTC_IPS": "127.0.0.1", "FOI_RTC_PUBLIC_IPS": "192.0.2.1", "FOI_RTC_PORTS": "50000-50100",
+		"FOI_DATA": "/var/lib/foi", "FOI_STORE": "postgres://db/foi",
 	}
 	cases := []struct {
 		name    string
@@ -229,10 +232,12 @@ func TestFlagsAndEnv(t *testing.T) {
 		{
 			name: "every variable",
 			env:  every,
-			want: config{addr: ":9000", adminAddr: "127.0.0.1:7000", level: "test-flat", secret: "a-secret-of-16-bytes",
-				origins: "a.example", anyOrigin: true, debug: true, grace: time.Minute, maxRooms: 5, maxRoomsFrom: 3,
+			want: config{addr: ":9000", adminAddr: "127.0.0.1:7000", level: "test-flat", game: "city-jobs", secret: "a-secret-of-16-bytes",
+				origins: "a.example", anyOrigin: true, debug: true, debugAccounts: "ops-1,ops-2", chatWords: "/etc/words",
+				moderationURL: "http://mod.internal/check", moderationWait: 500 * time.Millisecond,
+				grace: time.Minute, maxRooms: 5, maxRoomsFrom: 3,
 				maxPlayers: 2, maxPlayersFrom: 7, drain: 2 * time.Second, logLevel: "warn", logFormat: "json",
-				rtcIPs: "127.0.0.1", rtcPublicIPs: "192.0.2.1", rtcPorts: "50000-50100"},
+				rtcIPs: "127.0.0.1", rtcPublicIPs: "192.0.2.1", rtcPorts: "50000-50100", data: "/var/lib/foi", store: "postgres://db/foi"},
 		},
 		{
 			name: "flags win",
@@ -297,6 +302,13 @@ func TestSettingsRefused(t *testing.T) {
 		{"-log-format", func(c *config) { c.logFormat = "xml" }},
 		{"-max-players", func(c *config) { c.maxPlayers = -1 }},
 		{"-max-players", func(c *config) { c.maxPlayers = 65 }},
+		{"-chat-words", func(c *config) { c.chatWords = "/no/such/file" }},
+		{"-moderation-url", func(c *config) { c.moderationURL = "ftp://x" }},
+		{"-moderation-timeout", func(c *config) { c.moderationURL, c.moderationWait = "http://x", 0 }},
+		{"-store", func(c *config) { c.store = "mysql://db/foi" }},
+		{"-data", func(c *config) { c.store, c.data = "", "" }},
+		{"-data", func(c *config) { c.store, c.data = "", "/dev/null/not-a-dir" }},
+		{"-game", func(c *config) { c.game = "deathmatch" }},
 	} {
 		bad := testConfig()
 		c.set(&bad)

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/fiveonit/engine/bot"
+	"github.com/fiveonit/engine/internal/pgtest"
 	"github.com/fiveonit/engine/transport/websocket"
 )
 
@@ -28,7 +29,23 @@ func TestMain(m *testing.M) {
 		main() // os.Args[1:] are the server's flags; main exits 1 or 2 on an error
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopPostgres()
+	os.Exit(code)
+}
+
+// The PostgreSQL server of the tests that need one (TestStoreFleet),
+// started by the first, stopped by TestMain.
+var pg struct {
+	once sync.Once
+	srv  *pgtest.Server
+	err  error
+}
+
+func stopPostgres() {
+	if pg.srv != nil {
+		pg.srv.Stop()
+	}
 }
 
 // logBuf collects a server's log output; the server writes from many

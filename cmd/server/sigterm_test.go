@@ -30,7 +30,7 @@ func TestSIGTERM(t *testing.T) {
 	// Port 0: the process picks free ports and logs them ("serving").
 	cmd := exec.Command(self, "-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", "test-flat",
 		"-rtc=false", "-drain", drain.String(), "-log-level", "info", "-log-format", "json",
-		"-secret", "sigterm-test-secret-0123456789")
+		"-secret", "sigterm-test-secret-0123456789", "-data", t.TempDir())
 	cmd.Env = append(os.Environ(), asServer+"=1")
 	cmd.Stderr = &logs
 	if err := cmd.Start(); err != nil {

@@ -149,9 +149,12 @@ func city() *levels.Level {
 	b.roads()
 	b.drivewayLanes(policeLot)
 	b.drivewayLanes(yardIn)
+	b.signals() // signals.go
+	b.races()
 	b.playerSpawns()
 	b.blocks()
 	b.trafficSpawns()
+	b.cameras()
 	return b.l
 }
 

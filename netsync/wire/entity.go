@@ -55,6 +55,7 @@ const (
 	KindProjectile
 	KindItem
 	KindGate
+	KindCamera
 )
 
 // The person actions (components.Action).
@@ -65,6 +66,8 @@ const (
 	ActEntering
 	ActExiting
 	ActDead
+	// ActEmote is the first emote: ActEmote + i plays emote i.
+	ActEmote uint8 = 64
 )
 
 // The flag bits of Entity.Flags (components.Flag*).

@@ -14,8 +14,10 @@
 //     point on the lane and the next, the next chosen at each node from the
 //     world's random source), keeps them behind what is in their way
 //     (cars, people, players), within the speed limits and slow through the
-//     turns, takes them through the crossings by the junction rules of
-//     junction.go, and takes them away far from every player, unseen. A car
+//     turns, takes them through the crossings by the traffic signals
+//     (stopping at amber and red: the components.Signals resource the
+//     signals system writes) and the junction rules of junction.go, and
+//     takes them away far from every player, unseen. A car
 //     whose driver is no longer its NPC (carjacked) is released: it becomes
 //     an ordinary car, and its driver, on foot, a pedestrian (the
 //     pedestrian system makes them flee). A spawner's driver (RoleDriver)
@@ -31,8 +33,10 @@
 //     round buildings by probing ahead, past slower vehicles on the left,
 //     ramming a moving target and boxing a standing one in. Chaser.Sees says
 //     whether it has the target in sight, for the police. An officer on foot
-//     with a Chaser walks (runs) to the target. An NPC's vehicle the AI has
-//     no job for (a police car taken off its chase) is braked to a stop.
+//     with a Chaser walks (runs) to the target; so does an alert guard (the
+//     stealth system sets its Chaser's target), which stops and fires at a
+//     target it sees within FireRange. An NPC's vehicle the AI has no job
+//     for (a police car taken off its chase) is braked to a stop.
 //
 // The AI keeps its state in the world: the NPC components, and a Route on
 // every vehicle it drives (a component of this package, plain data). It
@@ -159,6 +163,12 @@ type System struct {
 	action  generic.Map1[components.PersonAction]
 	health  generic.Map1[components.Health]
 	chaserM generic.Map1[components.Chaser]
+	signals generic.Resource[components.Signals]
+
+	// lights is this tick's light at the end of each lane (the signals
+	// system's resource), nil in a world without one.
+	lights []components.Light
+	sentry generic.Map[components.Sentry]
 
 	players       []player
 	bodies        []body
@@ -262,6 +272,8 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 		action:   generic.NewMap1[components.PersonAction](w.Arche),
 		health:   generic.NewMap1[components.Health](w.Arche),
 		chaserM:  generic.NewMap1[components.Chaser](w.Arche),
+		signals:  generic.NewResource[components.Signals](w.Arche),
+		sentry:   generic.NewMap[components.Sentry](w.Arche),
 		grid:     nav.NewGrid(m.Bounds(), BodyCell),
 		byWire:   make([]int32, ecs.MaxWireIDs+1),
 	}
@@ -338,6 +350,10 @@ func want(room int, l *levels.Level, field func(levels.Rules) *int, mainDefault 
 func (s *System) Update(w *ecs.World) {
 	s.trafficWant = TrafficWant(&w.Rules, s.level)
 	s.crowdWant = PedestriansWant(&w.Rules, s.level)
+	s.lights = nil
+	if s.signals.Has() {
+		s.lights = s.signals.Get().Lanes
+	}
 	s.gather(w)
 	s.driveTraffic(w)
 	s.driveChasers(w)

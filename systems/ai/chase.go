@@ -454,8 +454,19 @@ func (s *System) clearAlong(b *body, dir nav.Vec, look float32) bool {
 		s.static.SegmentClear(b.pos.Sub(side), end.Sub(side))
 }
 
+// Armed chasers on foot (a guard alert, its weapon drawn): within FireRange
+// of a target they see they stop and fire, in bursts of FireBurst ticks
+// with as long between, aiming within AimError (rad) either way of it.
+const (
+	FireRange = 18
+	FireBurst = ecs.TickRate
+	AimError  = 0.1
+)
+
 // walkOfficers walks every officer on foot with a Chaser (not a player's
-// character) to its target: at a run when it is far.
+// character) to its target: at a run when it is far. One with a weapon in
+// hand fires at a target it sees within FireRange. A sentry whose Chaser
+// has no target is left alone: its patrol or the stealth system moves it.
 func (s *System) walkOfficers(w *ecs.World) {
 	q := s.officerQ.Query(w.Arche)
 	for q.Next() {
@@ -464,6 +475,9 @@ func (s *System) walkOfficers(w *ecs.World) {
 			continue // a seated officer rides their car, which chases
 		}
 		e := q.Entity()
+		if c.Target.IsZero() && s.sentry.Has(e) {
+			continue
+		}
 		p, _ := s.pose.Get(e)
 		d := s.drive.Get(e)
 		pos := phys.Flat(p.Pos)
@@ -484,7 +498,26 @@ func (s *System) walkOfficers(w *ecs.World) {
 			if dist > 6 {
 				d.Held |= components.BtnSprint
 			}
+			if act := s.action.Get(e); act != nil && act.Weapon != 0 && c.Sees && dist <= FireRange {
+				d.MoveY, d.Held = 0, 0
+				d.LookYaw += AimError * aimJitter(w.Tick(), id.WireID)
+				if (w.Tick()/FireBurst+uint64(id.WireID))%2 == 0 {
+					d.Held |= components.BtnFire
+				}
+			}
 		}
 		s.chasers = append(s.chasers, ch)
 	}
+}
+
+// aimJitter returns a number in [-1, 1) that stands for a shooter's hand:
+// the same for a shooter (wire id) and a round's worth of ticks, different
+// from round to round. A hash, not the room's random source, so that it
+// draws nothing and depends on nothing but its arguments.
+func aimJitter(tick uint64, wid uint16) float32 {
+	x := (tick/15)*0x9e3779b97f4a7c15 ^ uint64(wid)*0xbf58476d1ce4e5b9
+	x ^= x >> 31
+	x *= 0x94d049bb133111eb
+	x ^= x >> 29
+	return float32(x>>40)/float32(1<<23) - 1
 }

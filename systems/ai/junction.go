@@ -3,6 +3,7 @@ package ai
 import (
 	"github.com/chewxy/math32"
 
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/nav"
 )
 
@@ -13,6 +14,11 @@ import (
 // stops at the edge. A car that could no longer stop before the edge goes
 // in first. So the cars at a crossing take turns by who is nearest, and
 // never lock each other in the middle.
+//
+// At a signalled intersection the light of a car's lane comes first: at
+// amber or red it stops at the box's edge (unless it could no longer stop:
+// it goes in), and the cars that go at green take no turns with it; among
+// themselves, and with the cars still in the box, the rules above hold.
 const (
 	// Clearance (m) is how much nearer than their half widths two ways
 	// through a box may not come; a long vehicle's front swings wide
@@ -20,16 +26,24 @@ const (
 	Clearance = 0.8
 	// JunctionLook (m) is how far before a box a car starts to care.
 	JunctionLook = 40
+	// LightDecel (m/s²) is how hard a car plans to brake for an amber or
+	// red light: gently, and from as far as that takes, so that it keeps
+	// to the plan and does not come to the line too fast to stop.
+	LightDecel = 3
+	// LightStop (m) is how far before the box's edge a car stops at a
+	// light.
+	LightStop = 1.5
 )
 
 // junction is a car at or near an intersection's box this tick.
 type junction struct {
 	node      int32
 	inside    bool
-	committed bool       // too near and fast to stop: it goes in
-	dEntry    float32    // from its front to the box's edge
-	dExit     float32    // from its centre along its path to the way out
-	way       [3]nav.Vec // its way through the box: in, the joint, out
+	committed bool             // too near and fast to stop: it goes in
+	light     components.Light // its lane's light at the box's edge (coming to it)
+	dEntry    float32          // from its front to the box's edge
+	dExit     float32          // from its centre along its path to the way out
+	way       [3]nav.Vec       // its way through the box: in, the joint, out
 }
 
 // findJunction fills c's junction: the box it is in (of its lane's ends),
@@ -63,13 +77,21 @@ func (s *System) findJunction(c *car, b *body) {
 	rad := m.NodeRadius[n]
 	entry := along - math32.Sqrt(max(rad*rad-left*left, 0))
 	d := entry - c.path.along - b.hx
-	if d > JunctionLook {
+	v := max(c.speed, 0)
+	light, look := components.LightNone, float32(JunctionLook)
+	if int(r.Lane) < len(s.lights) {
+		light = s.lights[r.Lane]
+	}
+	if light != components.LightNone {
+		// A light is seen from afar: far enough to stop gently.
+		look = max(look, v*v/(2*LightDecel)+LightStop+5)
+	}
+	if d > look {
 		return
 	}
-	v := max(c.speed, 0)
 	// Committed: it could not stop before the edge braking hard.
 	hard := 0.8 * c.spec.BrakeDecel
-	c.junc = junction{node: n, dEntry: d, committed: d < v*v/(2*hard)+0.5 && v > 1}
+	c.junc = junction{node: n, dEntry: d, committed: d < v*v/(2*hard)+0.5 && v > 1, light: light}
 	c.junc.way[0] = la.A.Add(la.Dir.Scale(entry))
 	s.wayOn(c, n)
 	c.junc.dExit = d + b.hx + c.junc.way[1].Sub(c.junc.way[0]).Len() + c.junc.way[2].Sub(c.junc.way[1]).Len()
@@ -98,11 +120,17 @@ func (s *System) boxExit(lane, n int32) nav.Vec {
 }
 
 // yieldAtJunctions stops at its box's edge every car coming to an
-// intersection that must let another go first.
+// intersection that shows it amber or red, or that must let another go
+// first.
 func (s *System) yieldAtJunctions() {
 	for i := range s.cars {
 		x := &s.cars[i]
 		if !x.driven || x.junc.node < 0 || x.junc.inside || x.junc.committed {
+			continue
+		}
+		if x.junc.light.Stop() {
+			x.vWant = min(x.vWant, math32.Sqrt(2*LightDecel*max(x.junc.dEntry-LightStop, 0)))
+			x.atLight = true
 			continue
 		}
 		for j := range s.cars {
@@ -110,8 +138,8 @@ func (s *System) yieldAtJunctions() {
 			if j == i || !y.driven || y.junc.node != x.junc.node || y.route.Lane == x.route.Lane {
 				continue
 			}
-			if !y.junc.inside && !y.junc.committed && !ahead(y, x) {
-				continue
+			if !y.junc.inside && !y.junc.committed && (y.junc.light.Stop() || !ahead(y, x)) {
+				continue // it waits at its edge, for its light or for x
 			}
 			if y.blocker == x.body {
 				continue // it waits for x: x goes first

@@ -14,18 +14,20 @@ import (
 	"github.com/fiveonit/engine/systems/pedestrians"
 	sysphys "github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/seats"
+	"github.com/fiveonit/engine/systems/signals"
 	"github.com/mlange-42/arche/generic"
 )
 
 // rig is a world on a level with the systems of a room's tick: the
-// players' inputs (scripted), seats, pedestrians, ai, physics and the
-// pedestrians' watcher.
+// players' inputs (scripted), seats, signals, pedestrians, ai, physics and
+// the pedestrians' watcher.
 type rig struct {
 	w      *ecs.World
 	l      *levels.Level
 	st     *phys.Static
 	ai     *ai.System
 	peds   *pedestrians.System
+	sig    *signals.System
 	b      *prefab.Builder
 	drive  func(tick uint64, e ecs.Entity, d *components.Drive)
 	pre    func(w *ecs.World) // runs in the input phase, after the inputs
@@ -68,6 +70,7 @@ func newRig(t testing.TB, l *levels.Level, rules ecs.Rules, seed uint64, tune fu
 		tune(&r.ai.Tuning)
 	}
 	r.peds = pedestrians.New(w, l, st)
+	r.sig = signals.New(w, l)
 	input := ecs.SystemFunc(func(w *ecs.World) {
 		for _, e := range r.inputs {
 			if !w.Arche.Alive(e) {
@@ -86,6 +89,7 @@ func newRig(t testing.TB, l *levels.Level, rules ecs.Rules, seed uint64, tune fu
 	err = w.SetSchedule([]ecs.Entry{
 		{Name: "input", Phase: ecs.PhaseInput, System: input},
 		{Name: seats.Name, Phase: ecs.PhaseInput, System: seats.New(w, st)},
+		{Name: signals.Name, Phase: ecs.PhasePreStep, System: r.sig},
 		{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: r.peds},
 		{Name: ai.Name, Phase: ecs.PhasePreStep, System: r.ai},
 		{Name: "check", Phase: ecs.PhasePreStep, System: ecs.SystemFunc(func(w *ecs.World) {

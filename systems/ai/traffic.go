@@ -36,6 +36,8 @@ type car struct {
 	reversing bool  // backing off (Route.Mode ModeReverse)
 	backOff   bool  // to start backing off: it stands in another's way
 	yieldTo   int32 // the car it lets go first at a box's edge, -1
+	atLight   bool  // it stops at a box's edge for its light
+	queued    bool  // it stands for its light, or for a car that does
 	waitFor   int32 // the car it stands for, -1
 	mark      uint8 // cycle search: 0 new, 1 on the walk, 2 done
 }
@@ -70,6 +72,7 @@ func (s *System) driveTraffic(w *ecs.World) {
 	s.resolveMutual()
 	s.yieldAtJunctions()
 	s.breakCycles()
+	s.markQueues()
 	s.backOff()
 	s.traffic = 0
 	for i := range s.cars {
@@ -398,6 +401,9 @@ func (s *System) breakCycles() {
 			continue
 		}
 		switch {
+		case c.atLight:
+			// The light holds it, not a car: it is in no cycle, and
+			// never the one to creep on.
 		case c.yieldTo >= 0:
 			c.waitFor = c.yieldTo
 		case c.blocker >= 0:
@@ -440,6 +446,25 @@ func (s *System) breakCycles() {
 		}
 		for j = int32(i); j >= 0 && s.cars[j].mark == 1; j = s.cars[j].waitFor {
 			s.cars[j].mark = 2
+		}
+	}
+}
+
+// queueLook is how far along the cars waiting for each other markQueues
+// looks for one standing at a light.
+const queueLook = 16
+
+// markQueues marks the cars that stand at a light, or wait for one that
+// does (a queue at a red light): they stand for the road's own sake, so
+// they neither count the time nor sound the horn.
+func (s *System) markQueues() {
+	for i := range s.cars {
+		c := &s.cars[i]
+		for j, k := int32(i), 0; j >= 0 && k < queueLook; j, k = s.cars[j].waitFor, k+1 {
+			if s.cars[j].atLight {
+				c.queued = true
+				break
+			}
 		}
 	}
 }
@@ -539,7 +564,7 @@ func (s *System) finishCar(w *ecs.World, c *car) {
 		speedTo(&d, c.speed, c.vWant)
 	}
 	switch {
-	case c.speed < 0.5 && r.Mode == ModeFollow && c.vCap > 0.5:
+	case c.speed < 0.5 && r.Mode == ModeFollow && c.vCap > 0.5 && !c.queued:
 		r.Waited++ // standing, and not for the road's own sake
 		if r.Waited > HornAfter && c.vWant < 0.5 && (r.Waited/30)%4 == 0 {
 			d.Held |= components.BtnHorn

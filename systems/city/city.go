@@ -12,7 +12,9 @@
 //     LayerGhost colliding only with the world's props (gates) and
 //     buildings, not with players or cars, until it runs out.
 //   - Restricted zones: a player entering one (on foot or in a car)
-//     commits a CrimeRestricted, which the police turn into Heat.
+//     commits a CrimeRestricted, which the police turn into Heat; in a
+//     watched zone (guards or cameras in it: zones.Watched) only when they
+//     see it, which the stealth system files.
 //   - Safe zones are the zones package's: the damage system asks it.
 //   - The room clock: ecs.New sets it from the rules (free roam: noon, an
 //     hour a minute); it is a pure function of the tick. ResetClock sets it
@@ -169,7 +171,7 @@ func (s *System) Update(w *ecs.World) {
 		}
 		st.dead = false
 		z := int16(s.zones.Restricted(pose.Pos))
-		if z >= 0 && z != st.zone && !fresh {
+		if z >= 0 && z != st.zone && !fresh && !s.zones.Watched(int(z)) {
 			w.Crimes = append(w.Crimes, components.Crime{Kind: components.CrimeRestricted, Offender: e, Pos: pose.Pos})
 		}
 		st.zone = z

@@ -9,6 +9,10 @@
 // Nobody is hurt inside a safe zone or while a ghost (just respawned); a
 // player hurts another player only where the game's rules let them.
 //
+// A thrown grenade (a components.Projectile) blows here when its fuse runs
+// out (Projectile.Blast): a blast like a wreck's, of its own radius and
+// harm, the thrower the offender of what it does; the grenade is gone.
+//
 // Shots (EventShot, from the weapons system) are resolved here too: the
 // round flies from the muzzle along its direction up to ShotRange and hits
 // the first body in its way, unless a building is nearer; the body takes
@@ -19,6 +23,8 @@
 package damage
 
 import (
+	"slices"
+
 	"github.com/chewxy/math32"
 
 	"github.com/fiveonit/engine/components"
@@ -91,18 +97,22 @@ type System struct {
 
 	moving *generic.Filter3[components.Flags, components.Velocity, components.Seats]
 	all    *generic.Filter3[components.Kind, components.Pose, components.Health]
+	fused  *generic.Filter2[components.Projectile, components.Pose]
 
 	blasts []pending
 	due    []pending
 	near   []nearby
 }
 
-// pending is a wrecked car waiting to explode; by is the player who
-// wrecked it (the offender of what the blast does), or zero.
+// pending is a wrecked car (or a grenade) waiting to explode; by is the
+// player who wrecked it or threw it (the offender of what the blast
+// does), or zero. A grenade's blast has its own radius and harm.
 type pending struct {
-	car ecs.Entity
-	at  uint64
-	by  ecs.Entity
+	car    ecs.Entity
+	at     uint64
+	by     ecs.Entity
+	radius float32
+	person float32
 }
 
 // roomWrecks and roomNear are the room made once for the wrecks waiting to
@@ -137,6 +147,7 @@ func New(w *ecs.World, z *zones.Zones, static *phys.Static) *System {
 		ghosts:  generic.NewMap1[components.Ghost](w.Arche),
 		moving:  generic.NewFilter3[components.Flags, components.Velocity, components.Seats](),
 		all:     generic.NewFilter3[components.Kind, components.Pose, components.Health](),
+		fused:   generic.NewFilter2[components.Projectile, components.Pose](),
 		// Room made once for many wrecks waiting and for a blast's
 		// neighbours: the lists are kept, so a blast in play allocates
 		// only past these.
@@ -146,6 +157,7 @@ func New(w *ecs.World, z *zones.Zones, static *phys.Static) *System {
 	}
 	s.moving.Register(w.Arche)
 	s.all.Register(w.Arche)
+	s.fused.Register(w.Arche)
 	return s
 }
 
@@ -289,10 +301,12 @@ func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount 
 			if sd := s.seated.Get(victim); sd.Vehicle.IsZero() {
 				*vel = components.Velocity{}
 			}
+		} else if kind == components.KindCamera {
+			fl.Bits |= components.FlagWrecked // shot out: the stealth system blinds it
 		} else if fl != nil {
 			fl.Bits |= components.FlagWrecked
 			fl.Bits &^= components.FlagSiren | components.FlagHorn
-			s.blasts = append(s.blasts, pending{car: victim, at: w.Tick() + BlastDelay, by: offender})
+			s.blasts = append(s.blasts, pending{car: victim, at: w.Tick() + BlastDelay, by: offender, radius: BlastRadius, person: BlastPerson})
 		}
 	}
 	s.crime(w, kind, victim, offender, killed, at)
@@ -319,13 +333,29 @@ func (s *System) crime(w *ecs.World, kind components.Kind, victim, offender ecs.
 	w.Crimes = append(w.Crimes, components.Crime{Kind: k, Offender: offender, Victim: victim, Pos: at})
 }
 
-// explode sets off the blasts that are due, in the order the cars were
-// wrecked. A blast may wreck more cars: they wait their own delay.
+// explode sets off the blasts that are due: the grenades whose fuse ran
+// out (by wire id), then the wrecks in the order they were wrecked. A
+// blast may wreck more cars: they wait their own delay.
 func (s *System) explode(w *ecs.World) {
+	tick := w.Tick()
+	s.due = s.due[:0]
+	q := s.fused.Query(w.Arche)
+	for q.Next() {
+		p, _ := q.Get()
+		if p.Blast <= tick {
+			s.due = append(s.due, pending{car: q.Entity(), at: p.Blast, by: p.By, radius: p.Radius, person: p.Harm})
+		}
+	}
+	if len(s.due) > 1 {
+		slices.SortFunc(s.due, func(a, b pending) int { return int(s.ids.Get(a.car).WireID) - int(s.ids.Get(b.car).WireID) })
+	}
+	for _, p := range s.due {
+		s.blast(w, p)
+		w.Despawn(p.car)
+	}
 	if len(s.blasts) == 0 {
 		return
 	}
-	tick := w.Tick()
 	s.due = s.due[:0]
 	keep := s.blasts[:0]
 	for _, p := range s.blasts {
@@ -341,21 +371,23 @@ func (s *System) explode(w *ecs.World) {
 	}
 }
 
-// blast explodes the wreck of p: an EventBlast, then harm and a push to
-// everything with health within BlastRadius.
+// blast explodes the wreck (or grenade) of p: an EventBlast, then harm
+// and a push to everything with health within p's radius. Vehicles take
+// BlastVehicle/BlastPerson times a person's harm.
 func (s *System) blast(w *ecs.World, p pending) {
 	if !s.alive(w, p.car) {
 		return
 	}
 	pose, _ := s.poses.Get(p.car)
 	c := pose.Pos
-	w.Events = append(w.Events, components.Event{Kind: components.EventBlast, Source: p.car, Pos: c, Amount: BlastRadius})
+	r := p.radius
+	w.Events = append(w.Events, components.Event{Kind: components.EventBlast, Source: p.car, Other: p.by, Pos: c, Amount: r})
 	s.near = s.near[:0]
 	q := s.all.Query(w.Arche)
 	for q.Next() {
 		_, pp, _ := q.Get()
 		dx, dy := pp.Pos.X-c.X, pp.Pos.Y-c.Y
-		if d2 := dx*dx + dy*dy; d2 < BlastRadius*BlastRadius && q.Entity() != p.car {
+		if d2 := dx*dx + dy*dy; d2 < r*r && q.Entity() != p.car {
 			s.near = append(s.near, nearby{q.Entity(), math32.Sqrt(d2)})
 		}
 	}
@@ -363,13 +395,13 @@ func (s *System) blast(w *ecs.World, p pending) {
 		if !s.alive(w, n.e) {
 			continue
 		}
-		f := 1 - n.dist/BlastRadius
+		f := 1 - n.dist/r
 		kind := *s.kinds.Get(n.e)
 		switch {
 		case kind.IsPerson():
-			s.harm(w, n.e, p.car, p.by, BlastPerson*f, c)
+			s.harm(w, n.e, p.car, p.by, p.person*f, c)
 		case kind.IsVehicle():
-			s.harm(w, n.e, p.car, p.by, BlastVehicle*f, c)
+			s.harm(w, n.e, p.car, p.by, p.person*BlastVehicle/BlastPerson*f, c)
 		default:
 			continue
 		}

@@ -5,9 +5,18 @@
 // solver of package physics and writes Pose and Velocity back. It then
 // carries every seated person along with their vehicle, and publishes the
 // step's collisions as the world's Contacts.
+//
+// A thrown object (a components.Projectile: a grenade) is a body of the
+// step too, driven by nothing: it flies on, bounces off the static world
+// and passes through the other bodies (its mask is empty). The flat step
+// keeps it on the ground; its height is its own (Projectile.Height and
+// Climb), fallen by Gravity and bounced off the ground here, and while it
+// rolls on the ground it slows by RollDecel.
 package physics
 
 import (
+	"github.com/chewxy/math32"
+
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
@@ -28,6 +37,7 @@ type System struct {
 	wids    []uint16     // body index -> wire id
 	byWire  []int32      // wire id -> body index this tick, -1 when none
 
+	thrown   *generic.Filter5[components.Identity, components.Pose, components.Velocity, components.Body, components.Projectile]
 	vehicles *generic.Filter7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Body, components.Seats]
 	people   *generic.Filter7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Body, components.SeatedIn]
 	links    generic.Map1[components.TrailerLink]
@@ -49,6 +59,7 @@ func New(w *ecs.World, static *phys.Static) *System {
 		byWire:   make([]int32, ecs.MaxWireIDs+1),
 		vehicles: generic.NewFilter7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Body, components.Seats](),
 		people:   generic.NewFilter7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Body, components.SeatedIn](),
+		thrown:   generic.NewFilter5[components.Identity, components.Pose, components.Velocity, components.Body, components.Projectile](),
 		links:    generic.NewMap1[components.TrailerLink](w.Arche),
 		ids:      generic.NewMap1[components.Identity](w.Arche),
 		poses:    generic.NewMap2[components.Pose, components.Velocity](w.Arche),
@@ -60,6 +71,7 @@ func New(w *ecs.World, static *phys.Static) *System {
 	s.scratch.Reserve(roomBodies)
 	s.vehicles.Register(w.Arche)
 	s.people.Register(w.Arche)
+	s.thrown.Register(w.Arche)
 	for i := range s.byWire {
 		s.byWire[i] = -1
 	}
@@ -94,6 +106,7 @@ func (s *System) Update(w *ecs.World) {
 	s.gather(w)
 	phys.Step(s.static, &s.bodies, &s.scratch, ecs.Dt)
 	s.scatter(w)
+	s.fly(w)
 	s.carrySeated(w)
 	s.publishHits(w)
 	for _, wid := range s.wids {
@@ -133,7 +146,56 @@ func (s *System) gather(w *ecs.World) {
 		}
 		s.add(e, id, pose, vel, body)
 	}
+	tq := s.thrown.Query(w.Arche)
+	for tq.Next() {
+		id, pose, vel, body, _ := tq.Get()
+		s.add(tq.Entity(), id, pose, vel, body)
+	}
 	s.hitch()
+}
+
+// The thrown objects' own vertical motion: Gravity (m/s²) pulls them
+// down; on the ground one falling faster than BounceSpeed (m/s) bounces
+// back up at Bounce of its speed, keeping Skid of its speed along the
+// ground, and one rolling slows by RollDecel (m/s²) until it lies still.
+const (
+	Gravity     = 9.81
+	BounceSpeed = 1.5
+	Bounce      = 0.35
+	Skid        = 0.6
+	RollDecel   = 8
+)
+
+// fly moves the thrown objects up and down after the flat step, and slows
+// those rolling on the ground.
+func (s *System) fly(w *ecs.World) {
+	ground := float32(0)
+	if s.static != nil {
+		ground = s.static.GroundZ
+	}
+	q := s.thrown.Query(w.Arche)
+	for q.Next() {
+		_, pose, vel, _, p := q.Get()
+		p.Climb -= Gravity * ecs.Dt
+		p.Height += p.Climb * ecs.Dt
+		if p.Height <= 0 {
+			p.Height = 0
+			if p.Climb < -BounceSpeed {
+				p.Climb = -p.Climb * Bounce
+				vel.Lin.X *= Skid
+				vel.Lin.Y *= Skid
+			} else {
+				p.Climb = 0
+				v := math32.Sqrt(vel.Lin.X*vel.Lin.X + vel.Lin.Y*vel.Lin.Y)
+				if v > 0 {
+					k := max(v-RollDecel*ecs.Dt, 0) / v
+					vel.Lin.X *= k
+					vel.Lin.Y *= k
+				}
+			}
+		}
+		pose.Pos.Z = ground + p.Height
+	}
 }
 
 func (s *System) add(e ecs.Entity, id *components.Identity, pose *components.Pose, vel *components.Velocity, body *components.Body) {

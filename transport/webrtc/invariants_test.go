@@ -118,15 +118,22 @@ func ackedEvents(f []byte) (first uint32, evs []wire.Event, err error) {
 	return first, evs, nil
 }
 
-// armPlayers gives every player's character the pistol, so that the
-// clients' trigger fires rounds: shots, and the hits they make, are the
-// events. Room goroutine only (a stack hook).
+// armPlayers gives every player's character the pistol in hand and rounds
+// enough, so that the clients' trigger fires rounds: shots, and the hits
+// they make, are the events. Room goroutine only (a stack hook).
 func armPlayers(g *server.GameServer) {
-	f := generic.NewFilter2[components.PersonAction, components.Player]()
-	q := f.Query(g.World().Arche)
+	w := g.World()
+	pistol, _ := w.Items.ByName("pistol")
+	ammo, _ := w.Items.ByName("pistol-ammo")
+	f := generic.NewFilter3[components.PersonAction, components.Player, components.Inventory]()
+	q := f.Query(w.Arche)
 	for q.Next() {
-		act, _ := q.Get()
+		act, _, inv := q.Get()
 		act.Weapon = weapons.Pistol
+		if inv.Count(pistol) == 0 {
+			w.Items.Add(inv, pistol, 1, false)
+			w.Items.Add(inv, ammo, 9999, false)
+		}
 	}
 }
 

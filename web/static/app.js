@@ -7,7 +7,7 @@
 
 // Key bits: web/wasm/page.go Key*; both change together.
 const KEY_UP = 1, KEY_DOWN = 2, KEY_LEFT = 4, KEY_RIGHT = 8, KEY_HANDBRAKE = 16,
-  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256, KEY_WEAPON = 512;
+  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256, KEY_WEAPON = 512, KEY_PIN = 1024;
 
 // Draw list layout: web/wasm/page.go Draw*; both change together.
 const D_EID = 0, D_KIND = 1, D_MODEL = 2, D_X = 3, D_Y = 4, D_YAW = 5, D_HX = 6, D_HY = 7,
@@ -17,8 +17,8 @@ const OWN_PREDICTED = 1, OWN_CHARACTER = 2, OWN_WATCHED = 4;
 
 // netsync/wire Kind*, Act*, Flag*.
 const K_CHARACTER = 1, K_CAR = 2, K_TRAILER = 3, K_PEDESTRIAN = 4, K_POLICE_CAR = 5,
-  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10;
-const ACT_DEAD = 5;
+  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10, K_CAMERA = 11;
+const ACT_DEAD = 5, ACT_EMOTE = 64; // ACT_EMOTE + i: emote i (social.js)
 const F_SIREN = 1, F_HEADLIGHTS = 2, F_BRAKING = 4, F_WRECKED = 16, F_GHOST = 32, F_OPEN = 128,
   F_ALERT = 256, F_SUSPICIOUS = 512;
 
@@ -86,6 +86,8 @@ function onFrame(data) {
 function onText(s) {
   let m;
   try { m = JSON.parse(s); } catch (e) { return; }
+  foiItems.onText(m); // items.js: the inventory, the container, the replies
+  stealthText(m);
   switch (m.type) {
     case "welcome":
       game.welcome = m;
@@ -94,7 +96,11 @@ function onText(s) {
         ? `spectating${m.watch ? " player " + m.watch : ""} in ${m.room} (${m.level})`
         : `${m.name || "player " + m.player} in ${m.room} (${m.level})`;
       $("watchPanel").hidden = !m.spectate;
+      foiSignals.onWelcome(m);
       loadLevel(m.level);
+      break;
+    case "signals":
+      foiSignals.onSignals(m);
       break;
     case "wanted":
       game.wanted = m;
@@ -115,6 +121,7 @@ function onText(s) {
       console.warn("server:", m.error);
       break;
   }
+  if (window.foiSocial) foiSocial.onText(m); // the roster, chat, votes, parties
 }
 
 function banner(text) {
@@ -204,13 +211,16 @@ function join(room, opts) {
   leave();
   const q = new URLSearchParams();
   if (opts.level) q.set("level", opts.level);
+  if (opts.game) q.set("game", opts.game);
   if (opts.traffic !== "" && opts.traffic != null) q.set("traffic", opts.traffic);
   if (opts.pedestrians !== "" && opts.pedestrians != null) q.set("pedestrians", opts.pedestrians);
   if (opts.spectate) { q.set("spectate", "1"); if (opts.watch) q.set("watch", opts.watch); }
   game.room = room; game.query = q; game.lossy = !!opts.webrtc; game.opts = opts;
   game.welcome = null; game.state = null; game.closeReason = "";
   game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
+  stealthReset();
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
+  foiItems.reset();
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
@@ -268,6 +278,7 @@ const KEYMAP = {
   KeyW: KEY_UP, ArrowUp: KEY_UP, KeyS: KEY_DOWN, ArrowDown: KEY_DOWN,
   KeyA: KEY_LEFT, ArrowLeft: KEY_LEFT, KeyD: KEY_RIGHT, ArrowRight: KEY_RIGHT,
   Space: KEY_HANDBRAKE, ShiftLeft: KEY_SPRINT, ShiftRight: KEY_SPRINT, KeyH: KEY_HORN,
+  KeyG: KEY_PIN, // held: a grenade's pin out (items.js draws the arc)
 };
 
 window.addEventListener("keydown", (e) => {
@@ -301,6 +312,7 @@ async function loadLevel(name) {
   if (!res.ok) { console.warn("level", name, res.status); return; }
   game.level = await res.json();
   game.paths = buildPaths(game.level);
+  foiSignals.onLevel(game.level, game.paths);
   const g = game.level.ground;
   game.cam = { x: (g.min[0] + g.max[0]) / 2, y: (g.min[1] + g.max[1]) / 2 };
 }
@@ -391,6 +403,8 @@ function draw(now) {
   // World to screen: x east, y north (up).
   ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
   drawLevel(ctx, s);
+  foiSignals.drawMap(ctx, s);
+  stealthCones(ctx, f, n, s);
   const blink = Math.floor(now / 180) % 2;
   // Vehicles under people.
   for (let pass = 0; pass < 2; pass++) {
@@ -400,9 +414,11 @@ function draw(now) {
       const vehicle = k === K_CAR || k === K_POLICE_CAR || k === K_TRAILER;
       if ((pass === 0) !== vehicle) continue;
       if (vehicle) drawVehicle(ctx, f, b, s, blink);
+      else if (k === K_CAMERA) stealthCamera(ctx, f, b, s, blink);
       else drawThing(ctx, f, b, s);
     }
   }
+  foiItems.drawWorld(ctx, s, f, n, focus, now); // items.js: shops, containers, the arc, blasts
   // Labels, in screen space.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = "bold 12px system-ui, sans-serif";
@@ -411,14 +427,17 @@ function draw(now) {
     const b = i * D_STRIDE;
     const player = f[b + D_PLAYER];
     const k = f[b + D_KIND];
-    if (!player && !(f[b + D_FLAGS] & (F_ALERT | F_SUSPICIOUS))) continue;
-    if (k === K_CHARACTER && f[b + D_ACT] !== 0 && f[b + D_ACT] !== ACT_DEAD && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
+    const mark = player || k === K_CAMERA ? null : stealthLabel(f, b); // "?" or "!" over a guard
+    if (!player && !mark) continue;
+    const act = f[b + D_ACT];
+    if (k === K_CHARACTER && act !== 0 && act !== ACT_DEAD && act < ACT_EMOTE && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
     const x = W / 2 + (f[b + D_X] - cx) * s, y = H / 2 - (f[b + D_Y] - cy) * s;
-    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player)
-      : (f[b + D_FLAGS] & F_ALERT ? "!" : "?");
+    const emote = act >= ACT_EMOTE && window.foiSocial ? foiSocial.emoteLabel(act) : "";
+    if (emote) ctx.fillText(emote, x, y - 32);
+    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player) : mark.text;
     ctx.fillStyle = "rgba(0,0,0,0.6)";
     ctx.fillText(label, x + 1, y - 15);
-    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#ffd23f";
+    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : mark.colour;
     if (label === "you") ctx.fillStyle = "#ffd23f";
     ctx.fillText(label, x, y - 16);
   }
@@ -611,6 +630,7 @@ function hud() {
   if (!game.running) return;
   const st = JSON.parse(foi.state());
   game.state = st;
+  foiSignals.hud(st, game.ownPos);
   const now = performance.now();
   if (now - game.lastBytesAt >= 1000) {
     game.bps = (st.bytesIn - game.lastBytes) * 1000 / (now - game.lastBytesAt);
@@ -672,7 +692,7 @@ async function refreshRooms() {
     tb.innerHTML = "";
     for (const r of rooms) {
       const tr = document.createElement("tr");
-      for (const v of [r.name, r.level, r.players, r.traffic, r.pedestrians]) {
+      for (const v of [r.name, r.level, r.game, r.players, r.traffic, r.pedestrians]) {
         const td = document.createElement("td");
         td.textContent = v;
         tr.appendChild(td);
@@ -700,6 +720,7 @@ async function refreshRooms() {
 function formOpts(spectate) {
   return {
     level: $("level").value,
+    game: $("gameName").value,
     traffic: $("traffic").value,
     pedestrians: $("pedestrians").value,
     webrtc: $("webrtc").checked,

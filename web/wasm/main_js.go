@@ -35,6 +35,7 @@ func main() {
 	g.export("view", g.view)
 	g.export("state", g.state)
 	g.export("command", g.command)
+	g.export("blasts", g.blasts)
 	g.api.Set("goVersion", runtime.Version())
 	g.api.Set("levels", strings.Join(levels.Names(), ","))
 	js.Global().Set("foi", g.api)
@@ -152,4 +153,12 @@ func (g *glue) command(args []js.Value) any {
 		return err.Error()
 	}
 	return ""
+}
+
+// blasts() returns the blasts shown since the last call as JSON, or "".
+func (g *glue) blasts(args []js.Value) any {
+	if g.page == nil {
+		return ""
+	}
+	return g.page.Blasts()
 }

@@ -33,6 +33,7 @@ const (
 	KeyHorn                  // H
 	KeyAim                   // a mouse button held: LookYaw follows the mouse; on foot, the trigger too
 	KeyWeapon                // Q: a one-shot press: draw or holster the pistol
+	KeyPin                   // G held: a grenade's pin out; its release throws
 )
 
 // SteerRate is how far keyboard steering moves per tick toward the key's
@@ -190,6 +191,9 @@ func (p *Page) Controls(keys uint32, mouseYaw float32) components.Drive {
 	if keys&KeyWeapon != 0 {
 		d.Pressed |= components.BtnWeapon
 	}
+	if keys&KeyPin != 0 {
+		d.Held |= components.BtnPin
+	}
 	var dx, dy float32
 	if keys&KeyUp != 0 {
 		dy++
@@ -306,6 +310,29 @@ func (p *Page) View() ([]byte, int) {
 		n++
 	}
 	return p.draw, n
+}
+
+// Blasts returns the blasts the snapshots showed since the last call, as
+// JSON for the page ("[{"x":..,"y":..,"r":..},...]"), or "" when there
+// were none; the client's other events are let go, so that its list stays
+// short. The page calls it every frame: with no blast it allocates nothing.
+func (p *Page) Blasts() string {
+	var b []byte
+	for _, ev := range p.c.TakeEvents() {
+		if ev.Kind != uint8(components.EventBlast) {
+			continue
+		}
+		if b == nil {
+			b = append(b, '[')
+		} else {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `{"x":%.2f,"y":%.2f,"r":%.2f}`, ev.Pos.X, ev.Pos.Y, ev.Amount)
+	}
+	if b == nil {
+		return ""
+	}
+	return string(append(b, ']'))
 }
 
 // driver is a vehicle a player drives.

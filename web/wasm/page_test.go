@@ -103,6 +103,7 @@ func TestControlsOnFoot(t *testing.T) {
 		{"sprint and use", KeySprint | KeyUse | KeyRight, nan, 0, 0, 1, components.BtnSprint, components.BtnUse},
 		{"handbrake and horn", KeyHandbrake | KeyHorn, nan, 0, 0, 0, components.BtnHandbrake | components.BtnHorn, 0},
 		{"draw the pistol", KeyWeapon, nan, 0, 0, 0, 0, components.BtnWeapon},
+		{"a grenade's pin", KeyPin, nan, 0, 0, 0, components.BtnPin, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -309,4 +310,58 @@ func BenchmarkView(b *testing.B) {
 		p.View()
 	}
 	b.ReportMetric(float64(n), "entities")
+}
+
+// TestBlastsInRoom: a grenade thrown from the page blows once, and Blasts
+// hands the page its place and radius once; with no blast it says nothing
+// and allocates nothing.
+func TestBlastsInRoom(t *testing.T) {
+	r := newRoom(t, "test-flat")
+	p := r.join(server.Who{})
+	for i := 0; i < 30; i++ {
+		r.step()
+	}
+	r.step(KeyUse) // out of the start car
+	for i := 0; i < 60; i++ {
+		r.step()
+	}
+	if _, car, _ := p.Client().Controlled(); car {
+		t.Fatal("still in the car after use")
+	}
+	if err := p.Command(`{"type":"debug","cmd":"give-item","item":"grenade"}`); err != nil {
+		t.Fatal(err)
+	}
+	var blasts []string
+	collect := func(keys uint32, n int) {
+		for i := 0; i < n; i++ {
+			r.step(keys)
+			if b := p.Blasts(); b != "" {
+				blasts = append(blasts, b)
+			}
+		}
+	}
+	collect(0, 10)
+	collect(KeyPin, 20)
+	if len(blasts) != 0 {
+		t.Fatalf("blasts %q with the pin still held", blasts)
+	}
+	collect(0, 4*ecs.TickRate)
+	if len(blasts) != 1 {
+		t.Fatalf("blasts %q, want one", blasts)
+	}
+	var got []struct{ X, Y, R float32 }
+	if err := json.Unmarshal([]byte(blasts[0]), &got); err != nil || len(got) != 1 {
+		t.Fatalf("blasts %q: %v", blasts[0], err)
+	}
+	st := p.State()
+	if got[0].R <= 0 || math32.Hypot(got[0].X-st.Own.X, got[0].Y-st.Own.Y) > 40 {
+		t.Errorf("blast %+v, thrown from (%.1f, %.1f)", got[0], st.Own.X, st.Own.Y)
+	}
+	if a := testing.AllocsPerRun(100, func() {
+		if p.Blasts() != "" {
+			t.Fatal("a blast out of nothing")
+		}
+	}); a != 0 {
+		t.Errorf("Blasts with no blast: %v allocations, want 0", a)
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
@@ -91,7 +92,11 @@ func New(t testing.TB, l *levels.Level, o Options) *Rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := ecs.New(ecs.Config{Seed: o.Seed, Level: l, Rules: o.Rules})
+	game, err := games.Lookup(games.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ecs.New(ecs.Config{Seed: o.Seed, Level: l, Rules: o.Rules, Items: game.Items})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,6 +193,17 @@ func (r *Rig) Character(t testing.TB, x, y, yaw float32) ecs.Entity {
 	}
 	r.Inputs = append(r.Inputs, e)
 	return e
+}
+
+// Give puts n of the item named name (of the default game's catalog) into
+// e's inventory.
+func (r *Rig) Give(t testing.TB, e ecs.Entity, name string, n int) {
+	t.Helper()
+	id, ok := r.W.Items.ByName(name)
+	inv := Get[components.Inventory](r.W, e)
+	if !ok || inv == nil || r.W.Items.Add(inv, id, n, false) != n {
+		t.Fatalf("give %d %s: no such item, no inventory or no room", n, name)
+	}
 }
 
 // Car makes a car of model at (x, y) facing yaw.

@@ -1,7 +1,9 @@
 // Package zones answers where a point lies among a level's zones: in a safe
-// zone (no damage), in a restricted one (entering it is a crime). It is the
-// lookup the city and damage systems share, built once per level; it holds
-// no state of a room, so rooms on one level may share one.
+// zone (no damage), in a restricted one (entering it is a crime, unless the
+// zone is watched: then the guards and cameras that see the intruder raise
+// the alarm). It is the lookup the city, damage and stealth systems share,
+// built once per level; it holds no state of a room, so rooms on one level
+// may share one.
 package zones
 
 import (
@@ -22,6 +24,7 @@ type zone struct {
 	index                  int // into Level.Zones
 	minX, minY, maxX, maxY float32
 	poly                   []levels.Vec2
+	watched                bool
 }
 
 // New returns the zones of l: the safe zones are those of kind safe and
@@ -40,10 +43,43 @@ func New(l *levels.Level, safeIDs ...string) *Zones {
 		case lz.Kind == levels.ZoneSafe || slices.Contains(safeIDs, lz.ID):
 			z.safe = append(z.safe, zz)
 		case lz.Kind == levels.ZoneRestricted:
+			zz.watched = watched(l, lz.Polygon)
 			z.restricted = append(z.restricted, zz)
 		}
 	}
 	return z
+}
+
+// watched reports whether a guard spawner of l or one of its cameras stands
+// inside poly.
+func watched(l *levels.Level, poly []levels.Vec2) bool {
+	for i := range l.NPCSpawners {
+		if s := &l.NPCSpawners[i]; s.Role == levels.NPCGuard && levels.PointInPolygon(s.Pos, poly) {
+			return true
+		}
+	}
+	for i := range l.Cameras {
+		if levels.PointInPolygon(l.Cameras[i].Pos, poly) {
+			return true
+		}
+	}
+	return false
+}
+
+// Watched reports whether the restricted zone of level index i has guards
+// (a guard spawner stands in it) or cameras in it. Entering a watched zone
+// is no crime by itself: the stealth system files the crime when a guard or
+// a camera sees the intruder there.
+func (z *Zones) Watched(i int) bool {
+	if z == nil {
+		return false
+	}
+	for k := range z.restricted {
+		if z.restricted[k].index == i {
+			return z.restricted[k].watched
+		}
+	}
+	return false
 }
 
 // Safe reports whether p lies in a safe zone.

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserItems plays the items on the page, on main-city: out of the
+// car, at the corner shop's counter the prompt offers the shop, R opens its
+// window, Buy puts a water in the inventory bar and takes its price off the
+// Cash shown; at the yard's crowbar the prompt offers it and R picks it up
+// into the bar. The walks are debug teleports (the server runs -debug).
+func TestBrowserItems(t *testing.T) {
+	addr := startServer(t, "main-city", "-debug")
+	ctx := browser(t, 60*time.Second)
+	joinPage(t, ctx, addr)
+	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {
+		return ps.State != nil && ps.State.Joined && ps.State.Own != nil && ps.State.Own.Car && ps.State.Snapshots > 5
+	})
+	eval := func(js string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return v
+	}
+	waitFor := func(what, js string, d time.Duration) string {
+		t.Helper()
+		deadline := time.Now().Add(d)
+		var v string
+		for time.Now().Before(deadline) {
+			if v = eval(js); v != "" {
+				return v
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		screenshot(t, ctx, "foi-web-items-failed")
+		t.Fatalf("%s: not within %s", what, d)
+		return ""
+	}
+	cash := func() string { return eval(`document.getElementById("invCash").textContent`) }
+	if err := holdKey(ctx, "e", "KeyE", 69, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, ctx, "out of the car", 10*time.Second, func(ps pageState) bool {
+		return ps.State != nil && ps.State.Own != nil && !ps.State.Own.Car
+	})
+	eval(`foi.command('{"type":"debug","cmd":"teleport","x":117.25,"y":10.9}')`)
+	waitFor("the shop's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("corner-shop") ? p.textContent : ""; })()`, 10*time.Second)
+	before := cash()
+	if err := holdKey(ctx, "r", "KeyR", 82, 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the shop window", `document.getElementById("shopWindow").hidden ? "" : "open"`, 5*time.Second)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#shopItems button[data-buy="water"]`))); err != nil {
+		t.Fatalf("buy: %v", err)
+	}
+	waitFor("the water in the inventory bar", `document.querySelector('#slots .slot[data-item="water"]') ? "yes" : ""`, 5*time.Second)
+	if after := cash(); after == before {
+		t.Errorf("the cash shown is %s before and after the buy", after)
+	}
+	t.Logf("bought a water: cash %s -> %s", before, cash())
+	screenshot(t, ctx, "foi-web-items-shop")
+
+	eval(`foi.command('{"type":"debug","cmd":"teleport","x":268,"y":221}')`)
+	prompt := waitFor("the crowbar's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("pick up") ? p.textContent : ""; })()`, 10*time.Second)
+	if !strings.Contains(prompt, "Crowbar") {
+		t.Errorf("prompt %q, want the crowbar named", prompt)
+	}
+	if err := holdKey(ctx, "r", "KeyR", 82, 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the crowbar in the inventory bar", `document.querySelector('#slots .slot[data-item="crowbar"]') ? "yes" : ""`, 5*time.Second)
+	screenshot(t, ctx, "foi-web-items-pickup")
+}
