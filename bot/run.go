@@ -36,6 +36,9 @@ type Result struct {
 	// Seq: the presses run are Inputs.Presses.
 	Inputs      textframe.InputsFrame
 	PressesMade uint64
+	// Events is how many events its client showed (a bot drains them
+	// every tick, as the page does).
+	Events uint64
 	// Stalled says the bot froze (Options.Stall), and StallGuessed is
 	// how many ticks the server guessed from the freeze's start to the
 	// end of the run beyond the freeze's own ticks: the guesses the
@@ -179,6 +182,7 @@ loop:
 				lastResync = time.Now()
 			}
 		}
+		res.Events += uint64(len(c.TakeEvents()))
 		// The client ticks owed: one, and more after a stall (a fixed-step
 		// loop catches up, at most client.MaxCatchUp at once, so that its
 		// inputs come late rather than never).

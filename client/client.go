@@ -169,6 +169,7 @@ func New(cfg Config) *Client {
 	c.pacer.buffer = c.target()
 	c.smooth.reset(0)
 	c.scratch.Reserve(maxNear + 1)
+	c.events = make([]wire.Event, 0, 2*wire.MaxEvents) // a busy tick's frames without growing
 	return c
 }
 

@@ -83,6 +83,7 @@ func TestClientTickAllocatesNothing(t *testing.T) {
 					b.Client.HandleFrame(fr.Data, false)
 				}
 			}
+			b.Client.TakeEvents()
 			if err := b.Client.Tick(b.Brain.Controls()); err != nil {
 				t.Fatal(err)
 			}

@@ -87,7 +87,7 @@ type AckedStats struct {
 }
 
 // NewAckedDecoder returns a decoder holding nothing, waiting for a keyframe.
-func NewAckedDecoder() *AckedDecoder { return &AckedDecoder{} }
+func NewAckedDecoder() *AckedDecoder { return &AckedDecoder{frame: newDecodedFrame()} }
 
 // Store returns the state of the last frame shown. It must not be changed.
 func (d *AckedDecoder) Store() *Store { return &d.cur }

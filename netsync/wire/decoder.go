@@ -93,11 +93,18 @@ type Decoder struct {
 // NewDecoder returns a decoder holding nothing, waiting for a keyframe.
 func NewDecoder() *Decoder {
 	return &Decoder{
+		frame: newDecodedFrame(),
 		rmAt:  make([]uint32, 1<<16),
 		chAt:  make([]uint32, 1<<16),
 		oldAt: make([]uint32, 1<<16),
 		oldGK: make([]uint16, 1<<16),
 	}
+}
+
+// newDecodedFrame returns a frame's record sized for a busy frame at once,
+// so that a busy frame late in play grows nothing in the client's tick.
+func newDecodedFrame() DecodedFrame {
+	return DecodedFrame{Events: make([]Event, 0, MaxEvents), Removed: make([]Removed, 0, 256)}
 }
 
 // Store returns what the decoder holds. It must not be changed.
