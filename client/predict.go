@@ -32,10 +32,10 @@ func (c *Client) Controlled() (wid uint16, car bool, model uint8) {
 		return 0, false, 0
 	}
 	h.Rec.Decode(&c.ent, h.PoseFull)
-	switch c.ent.Act {
-	case wire.ActOnFoot:
+	switch {
+	case onFoot(c.ent.Act):
 		return c.welcome.Character, false, 0
-	case wire.ActDriving:
+	case c.ent.Act == wire.ActDriving:
 		v := st.Get(c.ent.Vehicle)
 		if v == nil {
 			return 0, false, 0
@@ -44,6 +44,10 @@ func (c *Client) Controlled() (wid uint16, car bool, model uint8) {
 	}
 	return 0, false, 0
 }
+
+// onFoot reports whether a person with the action act stands on its own
+// feet: on foot, or playing an emote (which the next move ends).
+func onFoot(act uint8) bool { return act == wire.ActOnFoot || act >= wire.ActEmote }
 
 // Predicted returns the own body's predicted pose and velocity after the
 // last client tick, and false when the client predicts nothing. It is the
@@ -98,7 +102,7 @@ func (c *Client) gatherNear(own *body, tick uint32) {
 		}
 		h.Rec.Decode(&c.ent, h.PoseFull)
 		e := &c.ent
-		if person && e.Act != wire.ActOnFoot && e.Act != wire.ActDead {
+		if person && !onFoot(e.Act) && e.Act != wire.ActDead {
 			continue // a seated person rides their vehicle: no body of its own
 		}
 		if e.Tractor == own.wid {
