@@ -36,6 +36,11 @@ type Result struct {
 	// Seq: the presses run are Inputs.Presses.
 	Inputs      textframe.InputsFrame
 	PressesMade uint64
+	// SnapshotTicks is how many server ticks its snapshots spanned, from
+	// the first applied to the last: the frames the server sent it in
+	// that time are SnapshotTicks/wire.SnapshotEvery + 1, however late the
+	// bot came to run on a busy machine.
+	SnapshotTicks uint32
 	// Events is how many events its client showed (a bot drains them
 	// every tick, as the page does).
 	Events uint64
@@ -150,6 +155,7 @@ func RunWith(ctx context.Context, conn Conn, seed uint64, d time.Duration, o Opt
 	var brain *Brain
 	var res Result
 	var stallGuessed0, stallTicks uint64
+	var firstTick uint32
 	lastResync := time.Time{}
 	var sched client.Schedule
 	t := time.NewTimer(client.Nominal)
@@ -183,6 +189,12 @@ loop:
 			}
 		}
 		res.Events += uint64(len(c.TakeEvents()))
+		if tick := c.Decoder().Tick(); tick != 0 {
+			if firstTick == 0 {
+				firstTick = tick
+			}
+			res.SnapshotTicks = tick - firstTick
+		}
 		// The client ticks owed: one, and more after a stall (a fixed-step
 		// loop catches up, at most client.MaxCatchUp at once, so that its
 		// inputs come late rather than never).
