@@ -74,12 +74,16 @@ func TestFarCarDrawnMoving(t *testing.T) {
 		t.Fatalf("the car is of tier %d, want the farthest, %d", tier, wire.TierCount-1)
 	}
 	want := float32(speed) * phys.Dt
+	var worst float32
 	for i := 60; i < len(drawn); i++ {
 		step := math32.Hypot(drawn[i].X-drawn[i-1].X, drawn[i].Y-drawn[i-1].Y)
 		if math32.Abs(step-want) > want/10 {
 			t.Fatalf("tick %d: drawn %.3f m on, want %.3f (±10 %%)", i, step, want)
 		}
+		worst = max(worst, math32.Abs(step-want)/want)
 	}
+	// Before, it stood for 8 snapshots, then jumped: an error of 1700 %.
+	t.Logf("a far car at %d m/s: drawn speed error at most %.1f %% a tick", speed, 100*worst)
 
 	// Turning at 0.5 rad/s from tick 120: the velocity of each pose is
 	// off by the time the next comes, and the drawn pose eases.
