@@ -135,7 +135,7 @@ func TestFiguresCity(t *testing.T) {
 // connection (the acked snapshots) at a 100 ms round trip and 5 % loss,
 // one every 2 ticks: on average at most 1.2 keyframes a join, and every
 // client applies one and goes on with deltas. Before, every frame until
-// the first acknowledgement came back was a keyframe: 3.2 a join.
+// the first acknowledgement came back was a keyframe: 2.91 a join.
 func TestFiguresAckedJoins(t *testing.T) {
 	o := each(50*time.Millisecond, 5*time.Millisecond, 0.05)
 	o.Lossy = true
