@@ -84,7 +84,12 @@ func TestClientTickAllocatesNothing(t *testing.T) {
 				}
 			}
 			b.Client.TakeEvents()
-			if err := b.Client.Tick(b.Brain.Controls()); err != nil {
+			runtime.ReadMemStats(&ms)
+			total += ms.Mallocs - m0
+			d := b.Brain.Controls() // the bot's, not the client's: not counted
+			runtime.ReadMemStats(&ms)
+			m0 = ms.Mallocs
+			if err := b.Client.Tick(d); err != nil {
 				t.Fatal(err)
 			}
 			runtime.ReadMemStats(&ms)
