@@ -48,11 +48,12 @@ type stallFigures struct {
 	guessedAfter  int           // ticks the server guessed after the freeze's end
 	lastGuess     time.Duration // the last guessed tick, after the freeze's end
 	outOfBand     int           // ticks from 0.5 s after the freeze with the queue out of its band
+	healed        time.Duration // the last tick out of band or guessed, after the freeze's end
 }
 
 func (s stallFigures) String() string {
-	return fmt.Sprintf("%d ticks guessed after the freeze, the last %v after it; %d ticks out of band from 0.5 s on; %d guessed in the 3 s before",
-		s.guessedAfter, s.lastGuess.Round(time.Millisecond), s.outOfBand, s.guessedBefore)
+	return fmt.Sprintf("healed %v after the freeze; %d ticks guessed after it, the last %v after it; %d ticks out of band from 0.5 s on; %d guessed in the 3 s before",
+		s.healed.Round(time.Millisecond), s.guessedAfter, s.lastGuess.Round(time.Millisecond), s.outOfBand, s.guessedBefore)
 }
 
 // stall runs one bot driving on test-flat over o, freezes it for a second
@@ -80,7 +81,11 @@ func stall(t testing.TB, o Options) stallFigures {
 			fig.guessedBefore += int(st.Guessed - guessed)
 		}
 		guessed = st.Guessed
-		if n := b.Session.InputBuffer(); f.Now > until+500*time.Millisecond && (n < low || n > high) {
+		n := b.Session.InputBuffer()
+		if f.Now > until && (n < low || n > high || fig.lastGuess == f.Now-until) {
+			fig.healed = f.Now - until
+		}
+		if f.Now > until+500*time.Millisecond && (n < low || n > high) {
 			fig.outOfBand++
 		}
 	}
@@ -95,7 +100,9 @@ func stall(t testing.TB, o Options) stallFigures {
 // its band, no more guesses), at most 30 ticks guessed after it, over an
 // ordered and a lossy connection, for the bots' loop (which would catch up
 // on half a second of ticks at once) and the page's (which drops the ticks
-// of a freeze); and before it, nothing was guessed.
+// of a freeze); and before it, nothing was guessed. It heals in 50 to
+// 217 ms. Before, the bots' loop left the queue out of its band for 6.7
+// to 8.9 s, and the page's guessed up to 495 ticks, healing in up to 9.5 s.
 func TestFiguresStall(t *testing.T) {
 	for _, catchUp := range []int{0, 1} {
 		for _, lossy := range []bool{false, true} {
@@ -104,7 +111,7 @@ func TestFiguresStall(t *testing.T) {
 				o.Lossy, o.CatchUp = lossy, catchUp
 				fig := stall(t, o)
 				t.Logf("catch-up %d, lossy %v, %d ms each way, 10 ms jitter: %v", catchUp, lossy, ms, fig)
-				if fig.guessedAfter > 30 || fig.lastGuess > 500*time.Millisecond || fig.outOfBand != 0 || fig.guessedBefore != 0 {
+				if fig.guessedAfter > 30 || fig.healed > 500*time.Millisecond || fig.outOfBand != 0 || fig.guessedBefore != 0 {
 					t.Errorf("catch-up %d, lossy %v, %d ms: not healed within 0.5 s", catchUp, lossy, ms)
 				}
 			}
