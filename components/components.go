@@ -81,7 +81,7 @@ const (
 	BtnHandbrake Buttons = 1 << iota // held: lock the rear wheels
 	BtnSprint                        // held: run on foot
 	BtnUse                           // press: enter or exit a vehicle (carjack when a driver sits)
-	BtnFire                          // held: the trigger (a guess never holds it)
+	BtnFire                          // held: the trigger (a guess never holds it); pressed too on its first tick held, so that a tap is a press
 	BtnJump                          // press
 	BtnHorn                          // held
 	BtnReload                        // press

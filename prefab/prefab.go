@@ -111,7 +111,7 @@ func (b *Builder) Vehicle(kind components.Kind, model uint8, pos components.Vec3
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{},
 		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{}, &components.CarLock{})
 	if kind == components.KindTrailer {
-		b.trailer.Assign(e, &components.TrailerLink{Tractor: tractor, Length: spec.HalfX + physics.CarModel(physics.ModelTruck).HalfX + 1})
+		b.trailer.Assign(e, &components.TrailerLink{Tractor: tractor, Length: physics.TrailerLength(model)})
 	}
 	return b.replicate(e)
 }

@@ -389,6 +389,7 @@ func (g *GameServer) enter(s *Session) error {
 // sendWelcome sends s its welcome: who it is, the level, the rules and the
 // constants its client needs.
 func (g *GameServer) sendWelcome(s *Session, car uint16) {
+	s.rtt.welcome = g.w.Tick()
 	g.sendText(s, textframe.Welcome{
 		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: g.social.parties.Of(s.id),
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
@@ -584,6 +585,7 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 			continue
 		}
 		*drive = d
+		s.countPresses(&d)
 		s.lastSeq = seq
 		if guessed {
 			g.stats.Guesses++

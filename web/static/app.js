@@ -260,7 +260,7 @@ function pump() {
   game.maxGap = Math.max(game.maxGap || 0, now - lastPump);
   lastPump = now;
   // A stall: do not race to catch up. The server ran those ticks on guesses;
-  // the next snapshot makes the client skip them (client.SkipAhead).
+  // the next snapshots make the client skip them (client.SkipMin).
   if (now - nextTick > 250) nextTick = now;
   for (let n = 0; now >= nextTick && n < 5; n++) {
     nextTick += foi.tick(game.keys | game.pressed, mouseYaw());
@@ -622,7 +622,9 @@ $("view").addEventListener("wheel", (e) => {
   game.zoom = Math.min(40, Math.max(0.5, game.zoom * Math.pow(1.0015, -e.deltaY)));
 }, { passive: false });
 $("view").addEventListener("mousemove", (e) => { game.mouse.x = e.offsetX; game.mouse.y = e.offsetY; });
-$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; });
+// A click shorter than a tick still holds the trigger for one (pressed):
+// the client makes a tap of it, which the server never loses.
+$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; game.pressed |= KEY_AIM; });
 window.addEventListener("mouseup", () => { game.keys &= ~KEY_AIM; });
 
 // ---- the HUD -----------------------------------------------------------------
