@@ -190,21 +190,31 @@ func (b *Brain) follow(p levels.Vec2) levels.Vec2 {
 func (b *Brain) nextLane(lane int) int {
 	from, to := b.l.LaneNodes(lane)
 	out := b.l.LanesOut(to)
-	var choices []int
+	// The choices are the lanes out but the one back, or all of them at a
+	// dead end; counted, then the k-th taken, so that nothing is built.
+	n := 0
 	for _, o := range out {
 		if _, t := b.l.LaneNodes(int(o)); t != from {
-			choices = append(choices, int(o))
+			n++
 		}
 	}
-	if len(choices) == 0 {
-		for _, o := range out {
-			choices = append(choices, int(o))
-		}
+	all := n == 0
+	if all {
+		n = len(out)
 	}
-	if len(choices) == 0 {
+	if n == 0 {
 		return lane
 	}
-	return choices[b.rng.IntN(len(choices))]
+	k := b.rng.IntN(n)
+	for _, o := range out {
+		if _, t := b.l.LaneNodes(int(o)); all || t != from {
+			if k == 0 {
+				return int(o)
+			}
+			k--
+		}
+	}
+	return lane
 }
 
 func (b *Brain) walk(me wire.Entity) components.Drive {

@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/client"
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/textframe"
 )
 
 // Conn is a bot's connection to the server, whatever the transport.
@@ -29,6 +31,39 @@ type Result struct {
 	Seconds  float64
 	Desynced bool  // its decoder was refusing frames at the end
 	Err      error // why it ended early, if it did
+	// Inputs is the server's last inputs frame (what it did with the
+	// bot's inputs), and PressesMade the presses the bot sent up to its
+	// Seq: the presses run are Inputs.Presses.
+	Inputs      textframe.InputsFrame
+	PressesMade uint64
+	// SnapshotTicks is how many server ticks its snapshots spanned, from
+	// the first applied to the last: the frames the server sent it in
+	// that time are SnapshotTicks/wire.SnapshotEvery + 1, however late the
+	// bot came to run on a busy machine.
+	SnapshotTicks uint32
+	// Events is how many events its client showed (a bot drains them
+	// every tick, as the page does).
+	Events uint64
+	// Stalled says the bot froze (Options.Stall), and StallGuessed is
+	// how many ticks the server guessed from the freeze's start to the
+	// end of the run beyond the freeze's own ticks: the guesses the
+	// freeze cost once it was over. StallGuessedOK says the server's
+	// inputs frame came late enough to tell.
+	Stalled        bool
+	StallGuessed   int64
+	StallGuessedOK bool
+}
+
+// Options are a bot's settings beyond its connection and its seed.
+type Options struct {
+	// Stall freezes the bot once for this long (0: never): no tick and
+	// no frame read, as a frozen browser tab, while the server goes on.
+	Stall time.Duration
+	// StallAt is when the freeze starts, from the start of the run.
+	StallAt time.Duration
+	// Controls, when set, gives the bot's controls for its client tick
+	// seq instead of its brain (which still follows the level).
+	Controls func(seq uint32) components.Drive
 }
 
 // levelCache bakes each level once for every bot in the process.
@@ -58,11 +93,6 @@ func StaticOf(name string) (*levels.Level, *phys.Static, error) {
 	return l, st, nil
 }
 
-// MaxCatchUp is the most client ticks a bot runs at once after a stall:
-// half a second's worth. Further behind, it skips the rest, as the server's
-// guesses have spent those ticks anyway.
-const MaxCatchUp = 30
-
 type inFrame struct {
 	data []byte
 	text bool
@@ -72,13 +102,18 @@ type inFrame struct {
 // i, for d (or until ctx ends), and returns their results in the order of
 // conns.
 func RunAll(ctx context.Context, conns []Conn, d time.Duration) []Result {
+	return RunAllWith(ctx, conns, d, Options{})
+}
+
+// RunAllWith is RunAll with o for every bot.
+func RunAllWith(ctx context.Context, conns []Conn, d time.Duration, o Options) []Result {
 	res := make([]Result, len(conns))
 	var wg sync.WaitGroup
 	for i, conn := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i] = Run(ctx, conn, uint64(i), d)
+			res[i] = RunWith(ctx, conn, uint64(i), d, o)
 		}()
 	}
 	wg.Wait()
@@ -88,6 +123,11 @@ func RunAll(ctx context.Context, conns []Conn, d time.Duration) []Result {
 // Run plays one bot on conn for d (or until ctx ends): a 60 Hz client
 // tick, the frames received handed to the client between ticks.
 func Run(ctx context.Context, conn Conn, seed uint64, d time.Duration) Result {
+	return RunWith(ctx, conn, seed, d, Options{})
+}
+
+// RunWith is Run with o.
+func RunWith(ctx context.Context, conn Conn, seed uint64, d time.Duration, o Options) Result {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	start := time.Now()
@@ -114,11 +154,12 @@ func Run(ctx context.Context, conn Conn, seed uint64, d time.Duration) Result {
 	}})
 	var brain *Brain
 	var res Result
+	var stallGuessed0, stallTicks uint64
+	var firstTick uint32
 	lastResync := time.Time{}
-	const nominal = time.Second / 60
-	t := time.NewTimer(nominal)
+	var sched client.Schedule
+	t := time.NewTimer(client.Nominal)
 	defer t.Stop()
-	next := time.Now().Add(nominal)
 loop:
 	for {
 		select {
@@ -131,24 +172,34 @@ loop:
 			break loop
 		case <-t.C:
 		}
-		// The client ticks owed: one, and more after a stall (a fixed-step
-		// loop catches up, at most MaxCatchUp at once, so that its inputs
-		// come late rather than never).
-		owed := 1
-		for now := time.Now(); owed < MaxCatchUp && !next.Add(c.TickPeriod(nominal)).After(now); owed++ {
-			next = next.Add(c.TickPeriod(nominal))
+		if o.Stall > 0 && !res.Stalled && time.Since(start) >= o.StallAt {
+			res.Stalled = true
+			in, _ := c.ServerInputs()
+			stallGuessed0, stallTicks = in.Guessed, uint64(o.Stall*60/time.Second)
+			select {
+			case <-ctx.Done():
+				break loop
+			case <-time.After(o.Stall):
+			}
 		}
-		next = next.Add(c.TickPeriod(nominal))
-		if now := time.Now(); next.Before(now) {
-			next = now // further behind than MaxCatchUp: skip the rest
-		}
-		t.Reset(time.Until(next))
 		for n := len(frames); n > 0; n-- {
 			f := <-frames
 			if err := c.HandleFrame(f.data, f.text); err != nil {
 				lastResync = time.Now()
 			}
 		}
+		res.Events += uint64(len(c.TakeEvents()))
+		if tick := c.Decoder().Tick(); tick != 0 {
+			if firstTick == 0 {
+				firstTick = tick
+			}
+			res.SnapshotTicks = tick - firstTick
+		}
+		// The client ticks owed: one, and more after a stall (a fixed-step
+		// loop catches up, at most client.MaxCatchUp at once, so that its
+		// inputs come late rather than never).
+		owed := sched.Due(c, time.Since(start))
+		t.Reset(sched.Next() - time.Since(start))
 		if brain == nil {
 			w, ok := c.Welcome()
 			if !ok {
@@ -163,7 +214,11 @@ loop:
 			brain = NewBrain(c, l, seed)
 		}
 		for i := 0; i < owed; i++ {
-			if err := c.Tick(brain.Controls()); err != nil && ctx.Err() == nil {
+			d := brain.Controls()
+			if o.Controls != nil {
+				d = o.Controls(c.Seq())
+			}
+			if err := c.Tick(d); err != nil && ctx.Err() == nil {
 				res.Err = fmt.Errorf("bot: send: %w", err)
 				select { // the server closed it: its reason says more than the send's error
 				case rerr := <-readErr:
@@ -176,6 +231,14 @@ loop:
 	}
 	conn.Close()
 	res.Stats = c.Stats()
+	if in, ok := c.ServerInputs(); ok {
+		res.Inputs = in
+		res.PressesMade, _ = c.Presses()
+		if res.Stalled && in.Guessed >= stallGuessed0 {
+			res.StallGuessed = int64(in.Guessed-stallGuessed0) - int64(stallTicks)
+			res.StallGuessedOK = true
+		}
+	}
 	res.Seconds = time.Since(start).Seconds()
 	res.Desynced = !lastResync.IsZero() && time.Since(lastResync) < 2*time.Second
 	if brain == nil && res.Err == nil {

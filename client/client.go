@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"time"
 
 	"github.com/fiveonit/engine/components"
@@ -64,7 +65,26 @@ type Stats struct {
 	BigCorrections uint64  // corrections of 1 cm or more
 	Events         uint64
 	Dropped        uint64 // acked frames dropped: stale, or onto a base not held
-	Skipped        uint64 // client ticks skipped to catch up with the server (see SkipAhead)
+	Skipped        uint64 // client ticks skipped to catch up with the server (see SkipMin)
+	Skips          uint64 // times it skipped
+	// Corr holds the size of every reconciliation's correction (0 when
+	// the prediction agreed): its quantiles are the corrections' p99.
+	Corr Hist
+	// Jumps holds, for every client tick, how far the own body's drawn
+	// position moved beyond the simulation's own motion: a correction
+	// shown in one frame. Teleports counts the corrections over
+	// TeleportDist, drawn at once (and not in Jumps).
+	Jumps     Hist
+	Teleports uint64
+	// Tow holds the size of every reconciliation's correction of the own
+	// car's trailer, predicted hitched to it.
+	Tow Hist
+	// JoinKeyframes counts the keyframes applied before the first delta:
+	// what joining cost (1 when the first keyframe served).
+	JoinKeyframes uint64
+	// Presses counts the one-shot presses the client sent, a button of a
+	// tick one press.
+	Presses uint64
 	// RTT holds the input round trips measured (Config.Now set), newest
 	// last, up to RTTSamples; ClearRTT empties it.
 	RTT []time.Duration
@@ -74,18 +94,31 @@ type Stats struct {
 const RTTSamples = 1 << 16
 
 type histEntry struct {
-	seq  uint32
-	sent time.Time
-	in   wire.Input
-	wid  uint16 // the body predicted after this tick (0: none)
-	pose components.Pose
-	vel  components.Velocity
+	seq     uint32
+	sent    time.Time
+	in      wire.Input
+	presses uint64 // Stats.Presses after this tick
+	wid     uint16 // the body predicted after this tick (0: none)
+	pose    components.Pose
+	vel     components.Velocity
+	tow     uint16 // the trailer it towed (0: none), and where
+	towPos  components.Vec3
 }
 
 // body is the client's own controlled body as it predicts it.
 type body struct {
 	wid   uint16
 	car   bool
+	model uint8
+	ghost bool // just respawned: it collides with props and buildings only
+	pose  components.Pose
+	vel   components.Velocity
+	tow   towed // the trailer it tows, if any
+}
+
+// towed is the trailer of the own car, predicted hitched to it.
+type towed struct {
+	wid   uint16 // 0: none
 	model uint8
 	pose  components.Pose
 	vel   components.Velocity
@@ -101,12 +134,18 @@ type Client struct {
 	welcome textframe.Welcome
 	joined  bool
 	seq     uint32 // the next client tick
-	resumed uint32 // the first tick after the last skip (catchUp): input frames carry none before it
+	resumed uint32 // the first tick after the last skip (pace): input frames carry none before it
 	hist    [HistoryLen]histEntry
 	frame   wire.InputFrame
 	out     []byte
 	resync  bool
+	delta   bool           // a delta was applied: joining is done
+	trigger bool           // the last tick held the trigger
+	sent    uint32         // the last tick whose input was sent
+	tails   [maxTails]tail // the inputs before the last skips that still owe copies
 	pred    body
+	near    []near // the bodies near the own one, stepped with it
+	smooth  smoother
 	bodies  phys.Bodies
 	scratch phys.Scratch
 	ent     wire.Entity
@@ -114,8 +153,10 @@ type Client struct {
 	remote  remotes
 	texts   map[string][]byte
 	rttSeq  uint32
-	buffer  uint8 // inputs waiting on the server at the last snapshot
+	pacer   pacer
 	events  []wire.Event
+	inputs  textframe.InputsFrame // the server's last inputs frame
+	made    uint64                // the presses sent up to its Seq
 	// OnText, if set, is called with every text frame after the client
 	// has read it.
 	OnText func(typ string, frame []byte)
@@ -125,45 +166,14 @@ type Client struct {
 func New(cfg Config) *Client {
 	c := &Client{cfg: cfg, ord: wire.NewDecoder(), ack: wire.NewAckedDecoder(), seq: 1, resumed: 1, texts: map[string][]byte{}}
 	c.dec = c.ord
+	c.pacer.buffer = c.target()
+	c.smooth.reset(0)
+	c.scratch.Reserve(maxNear + 1)
+	c.near = make([]near, 0, maxNear)
+	c.bodies.List = make([]phys.Body, 0, maxNear+1)
+	c.events = make([]wire.Event, 0, 2*wire.MaxEvents) // a busy tick's frames without growing
 	return c
 }
-
-// Buffer targets: the client keeps between BufferLow and BufferHigh of its
-// inputs waiting on the server, so that jitter rarely leaves the server
-// without the input of the tick it runs (it would guess) while the input
-// latency stays a tick or two.
-const (
-	BufferLow  = 1
-	BufferHigh = 3
-	// BufferLowLossy is BufferLow over a lossy transport: one more input
-	// waiting, so that a lost input frame (its inputs come again in the
-	// next) never leaves the server without the tick's input.
-	BufferLowLossy = 2
-)
-
-// TickPeriod returns how long the client should wait before its next tick,
-// given the nominal period: 3% shorter while the server holds fewer than
-// BufferLow of its inputs (BufferLowLossy over a lossy transport), 3% longer
-// while it holds more than BufferHigh.
-// Small steps keep the prediction smooth; they drift the client's clock by
-// a tick in about half a second.
-func (c *Client) TickPeriod(nominal time.Duration) time.Duration {
-	low := uint8(BufferLow)
-	if c.cfg.Lossy {
-		low = BufferLowLossy
-	}
-	switch {
-	case c.buffer < low:
-		return nominal * 97 / 100
-	case c.buffer > BufferHigh:
-		return nominal * 103 / 100
-	}
-	return nominal
-}
-
-// InputBuffer returns how many of the client's inputs were waiting on the
-// server at the last snapshot (the snapshots' inputBuffer).
-func (c *Client) InputBuffer() uint8 { return c.buffer }
 
 // SetStatic sets the level's geometry the prediction collides with (once
 // the welcome has said which level it is).
@@ -187,6 +197,8 @@ type Decoder interface {
 	Tick() uint32
 	// Synced reports whether the decoder holds a state to apply onto.
 	Synced() bool
+	// Events returns the events of a frame Apply did not show, once.
+	Events(b []byte) ([]wire.Event, error)
 }
 
 // Decoder returns the decoder of the last frame applied (what the client
@@ -224,52 +236,46 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 	if err != nil {
 		c.stats.Resyncs++
 		c.resync = true
+		c.unappliedEvents(d, df, data)
 		return fmt.Errorf("client: snapshot: %w", err)
 	}
 	if df == nil {
 		c.stats.Dropped++ // an acked frame stale or onto a base not held: the next will come
+		c.unappliedEvents(d, nil, data)
 		return nil
 	}
 	c.dec, c.resync = d, false
 	c.stats.Snapshots++
 	if isKeyframe(df) {
 		c.stats.Keyframes++
+		if !c.delta {
+			c.stats.JoinKeyframes++
+		}
+	} else {
+		c.delta = true
 	}
 	c.events = append(c.events, df.Events...)
 	c.stats.Events += uint64(len(df.Events))
 	c.remote.record(c.dec.Store(), df)
-	c.buffer = df.InputBuffer
 	c.roundTrip(df.LastSeq)
-	c.reconcile(df.LastSeq)
-	c.catchUp(df.LastSeq)
+	c.reconcile(df.LastSeq, df.Tick)
+	c.pace(df.LastSeq, df.InputBuffer)
 	return nil
 }
 
-// SkipAhead is how far past a snapshot's lastSeq a client that fell behind
-// numbers its next tick (catchUp): BufferHigh ticks. By the time the
-// snapshot arrives the server has run a tick or two more, so resuming just
-// past lastSeq would leave the next inputs late again; BufferHigh covers a
-// one-way delay of up to about two ticks and is the most the pace leaves
-// be (TickPeriod slows the client only above it), so no input latency is
-// banked. A longer delay the pace closes, 3% at a time.
-const SkipAhead = BufferHigh
-
-// catchUp skips the ticks the server has run already without the client's
-// inputs. A snapshot whose lastSeq is not below the client's next tick says
-// the server ran, on guesses, ticks the client has not sent: the client
-// stalled (a frozen tab, a lag spike, a slow machine) while the server
-// went on. Every input it sent from there would come after its tick was
-// spent, too late to steer, until the pace's 3% made up the whole stall (a
-// second's stall: some 30 s). So the client that fell behind skips ticks:
-// its next is SkipAhead past lastSeq, and no input of the ticks skipped is
-// sent.
-func (c *Client) catchUp(lastSeq uint32) {
-	if lastSeq == 0 || lastSeq < c.seq {
-		return
+// unappliedEvents shows the events of a frame the decoder d did not show:
+// those df holds (an ordered frame applied whose check failed), or those
+// d reads from the frame alone (refused while it waits for a keyframe,
+// or an acked frame dropped; the acked ones by their serials, once).
+func (c *Client) unappliedEvents(d Decoder, df *wire.DecodedFrame, data []byte) {
+	var evs []wire.Event
+	if df != nil {
+		evs = df.Events
+	} else if e, err := d.Events(data); err == nil {
+		evs = e
 	}
-	next := lastSeq + 1 + SkipAhead
-	c.stats.Skipped += uint64(next - c.seq)
-	c.seq, c.resumed = next, next
+	c.events = append(c.events, evs...)
+	c.stats.Events += uint64(len(evs))
 }
 
 // isKeyframe reports whether df applied onto nothing: an ordered keyframe
@@ -301,16 +307,45 @@ func (c *Client) handleText(data []byte) error {
 		return errors.New("client: a text frame without a type")
 	}
 	c.texts[typ] = append(c.texts[typ][:0], data...)
-	if typ == "welcome" {
+	switch typ {
+	case "welcome":
 		if err := json.Unmarshal(data, &c.welcome); err != nil {
 			return fmt.Errorf("client: welcome: %w", err)
 		}
 		c.joined = true
+	case "inputs":
+		if err := json.Unmarshal(data, &c.inputs); err != nil {
+			return fmt.Errorf("client: inputs: %w", err)
+		}
+		c.made, _ = c.PressesUpTo(c.inputs.Seq)
 	}
 	if c.OnText != nil {
 		c.OnText(typ, data)
 	}
 	return nil
+}
+
+// ServerInputs returns the server's last inputs frame (what it did with
+// the client's inputs, as totals), and whether one came.
+func (c *Client) ServerInputs() (textframe.InputsFrame, bool) { return c.inputs, c.inputs.Type != "" }
+
+// Presses returns the presses the client sent up to the tick of the
+// server's last inputs frame, and those the server says it ran: equal
+// when none was lost or doubled (a press handed on from a late input may
+// run a tick or two after its own).
+func (c *Client) Presses() (made, run uint64) { return c.made, c.inputs.Presses }
+
+// PressesUpTo returns the presses the client sent in its ticks up to seq,
+// and false when seq is not within the last HistoryLen ticks.
+func (c *Client) PressesUpTo(seq uint32) (uint64, bool) {
+	if seq >= c.seq {
+		return c.stats.Presses, true
+	}
+	h := &c.hist[seq%HistoryLen]
+	if h.seq != seq {
+		return 0, false
+	}
+	return h.presses, true
 }
 
 // SendText sends a text frame (a command) to the server.
@@ -327,31 +362,21 @@ func (c *Client) SendText(v any) error {
 // body one step.
 func (c *Client) Tick(d components.Drive) error {
 	in := control.Quantize(&d)
+	if in.Held&uint16(components.BtnFire) != 0 && !c.trigger {
+		in.Pressed |= uint16(components.BtnFire) // a tap is a press: see TriggerPress
+	}
+	c.trigger = in.Held&uint16(components.BtnFire) != 0
+	c.stats.Presses += uint64(bits.OnesCount16(in.Pressed))
 	h := &c.hist[c.seq%HistoryLen]
-	*h = histEntry{seq: c.seq, in: in}
+	*h = histEntry{seq: c.seq, in: in, presses: c.stats.Presses}
 	if c.cfg.Now != nil {
 		h.sent = c.cfg.Now()
 	}
+	simBefore := c.pred.pose.Pos
 	c.predict(h)
+	c.smooth.tick(simBefore, &c.pred, &c.stats)
+	c.remote.tick()
 	err := c.sendInputs()
 	c.seq++
 	return err
-}
-
-func (c *Client) sendInputs() error {
-	n := uint32(wire.InputsOrdered)
-	if c.cfg.Lossy {
-		n = wire.InputsLossy
-	}
-	n = min(n, c.seq+1-c.resumed) // none of the ticks skipped
-	f := &c.frame
-	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), 0, c.seq+1-n, int(n)
-	if c.resync || !c.dec.Synced() && c.stats.Snapshots > 0 {
-		f.Flags |= wire.InputResync
-	}
-	for i := uint32(0); i < n; i++ {
-		f.Inputs[i] = c.hist[(f.FirstSeq+i)%HistoryLen].in
-	}
-	c.out = wire.AppendInputFrame(c.out[:0], f)
-	return c.cfg.Send(c.out, false)
 }

@@ -19,7 +19,11 @@ func TestInputFrames(t *testing.T) {
 			return nil
 		}})
 		for i := 0; i < 6; i++ {
-			c.Tick(components.Drive{Throttle: float32(i) / 10, Pressed: components.BtnUse})
+			d := components.Drive{Throttle: float32(i) / 10}
+			if i == 5 {
+				d.Pressed = components.BtnUse
+			}
+			c.Tick(d)
 		}
 		var f wire.InputFrame
 		if err := wire.DecodeInputFrame(sent[5], &f); err != nil {
@@ -45,19 +49,22 @@ func TestTickPeriod(t *testing.T) {
 	const nominal = 1000 * time.Microsecond
 	cases := []struct {
 		lossy  bool
-		buffer uint8
+		buffer int
 		want   time.Duration
 	}{
 		{false, 0, 970 * time.Microsecond},
+		{false, -1, 950 * time.Microsecond},
+		{false, -30, 900 * time.Microsecond},
 		{false, 1, nominal},
 		{false, 3, nominal},
 		{false, 4, 1030 * time.Microsecond},
+		{false, 5, 1050 * time.Microsecond},
 		{true, 1, 970 * time.Microsecond},
 		{true, 2, nominal},
 	}
 	for _, c := range cases {
 		cl := New(Config{Lossy: c.lossy})
-		cl.buffer = c.buffer
+		cl.pacer.buffer = c.buffer
 		if got := cl.TickPeriod(nominal); got != c.want {
 			t.Errorf("lossy %v buffer %d: %v, want %v", c.lossy, c.buffer, got, c.want)
 		}
@@ -79,5 +86,77 @@ func TestRefusedFrameAsksResync(t *testing.T) {
 	}
 	if c.Stats().Resyncs != 1 {
 		t.Fatalf("resyncs %d", c.Stats().Resyncs)
+	}
+}
+
+// TestHist: the histogram's quantiles fall within a bucket (19 %) of the
+// sizes counted, below HistMin are zeros, and merging adds.
+func TestHist(t *testing.T) {
+	var h Hist
+	for i := 1; i <= 1000; i++ {
+		h.Add(float32(i) * 0.001) // 1 mm to 1 m
+	}
+	h.Add(0)
+	for _, c := range []struct{ p, want float64 }{{0.5, 0.5}, {0.99, 0.99}, {0.1, 0.1}} {
+		got := float64(h.Quantile(c.p))
+		if got < c.want || got > c.want*1.19+0.001 {
+			t.Errorf("quantile %v: %v, want %v to %v", c.p, got, c.want, c.want*1.19)
+		}
+	}
+	if q := h.Quantile(1); q != 1 {
+		t.Errorf("the top quantile %v, want the largest size", q)
+	}
+	if q := h.Quantile(0); q != 0 {
+		t.Errorf("the bottom quantile %v, want 0 (a zero counted)", q)
+	}
+	var m Hist
+	m.Merge(&h)
+	m.Merge(&h)
+	if m.Count != 2*h.Count || m.Zeros != 2 || m.MaxVal != h.MaxVal || m.Quantile(0.5) != h.Quantile(0.5) {
+		t.Errorf("merged %+v", m)
+	}
+}
+
+// TestPressCopies: over a lossy transport an input that carries a press
+// goes in the frames of wire.MaxInputsPerFrame ticks, the others in
+// InputsLossy; a trigger held for one tick is a press of BtnFire.
+func TestPressCopies(t *testing.T) {
+	var frames []wire.InputFrame
+	c := New(Config{Lossy: true, Send: func(b []byte, text bool) error {
+		var f wire.InputFrame
+		if err := wire.DecodeInputFrame(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+		return nil
+	}})
+	for i := 1; i <= 20; i++ {
+		var d components.Drive
+		switch i {
+		case 5:
+			d.Pressed = components.BtnHorn
+		case 9, 10: // the trigger held two ticks: one press
+			d.Held = components.BtnFire
+		}
+		c.Tick(d)
+	}
+	copies := map[uint32]int{}
+	fires := 0
+	for _, f := range frames {
+		for i := 0; i < f.Count; i++ {
+			copies[f.FirstSeq+uint32(i)]++
+			if i == f.Count-1 && f.Inputs[i].Pressed&uint16(components.BtnFire) != 0 {
+				fires++
+				if f.FirstSeq+uint32(i) != 9 || f.Inputs[i].Held&uint16(components.BtnFire) == 0 {
+					t.Fatalf("the trigger pressed at tick %d", f.FirstSeq+uint32(i))
+				}
+			}
+		}
+	}
+	if fires != 1 {
+		t.Fatalf("the trigger pressed %d times, want once (a tap held two ticks)", fires)
+	}
+	if copies[5] != wire.MaxInputsPerFrame || copies[9] != wire.MaxInputsPerFrame || copies[3] != wire.InputsLossy || copies[15] != wire.InputsLossy {
+		t.Fatalf("copies: tick 3 %d, 5 (press) %d, 9 (trigger) %d, 15 %d", copies[3], copies[5], copies[9], copies[15])
 	}
 }

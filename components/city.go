@@ -88,6 +88,7 @@ const (
 	CrimeRestricted // entered a restricted zone
 	CrimeRamPolice  // rammed a police car
 	CrimeAssault    // hurt another player
+	CrimeBreakIn    // forced a locked car's door
 )
 
 // Crime is one crime of the tick: Offender (a player's character) did Kind

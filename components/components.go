@@ -81,7 +81,7 @@ const (
 	BtnHandbrake Buttons = 1 << iota // held: lock the rear wheels
 	BtnSprint                        // held: run on foot
 	BtnUse                           // press: enter or exit a vehicle (carjack when a driver sits)
-	BtnFire                          // held: the trigger (a guess never holds it)
+	BtnFire                          // held: the trigger (a guess never holds it); pressed too on its first tick held, so that a tap is a press
 	BtnJump                          // press
 	BtnHorn                          // held
 	BtnReload                        // press
@@ -222,6 +222,11 @@ type Replicated struct {
 // keeps a seat). Session is the server's index of the session.
 type Player struct {
 	Session uint32
+	// Owner is the player's owner number in the room: the cars whose
+	// CarLock.Owner it is are theirs. The server gives one per account
+	// (the same each time the account comes back to the room) and one per
+	// join to a player without an account; 0 owns nothing.
+	Owner uint32
 }
 
 // EventKind says what happened in an Event.

@@ -23,3 +23,25 @@ func (k *Keys) Add(id KeyID) {
 		k.Bits |= 1 << id
 	}
 }
+
+// CarLock is on every vehicle from its making: whose it is and the key
+// that opens it. Whether its doors are locked is its Flags' FlagLocked,
+// which the clients see.
+type CarLock struct {
+	// Owner is the owner number of the player the car belongs to (their
+	// character's Player.Owner); 0 is nobody's.
+	Owner uint32
+	// Key is 1 + the KeyID of the tag the car's keys answer to; 0 is a
+	// car with no key.
+	Key uint8
+}
+
+// KeyID returns the id of the car's key tag, and false for a car with no
+// key.
+func (l CarLock) KeyID() (KeyID, bool) { return KeyID(l.Key - 1), l.Key != 0 }
+
+// WithKey returns l with its key tag's id set to id.
+func (l CarLock) WithKey(id KeyID) CarLock {
+	l.Key = uint8(id) + 1
+	return l
+}

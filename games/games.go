@@ -77,7 +77,8 @@ func (g *Game) Price(item components.ItemID) (int64, bool) {
 }
 
 // Check reports whether the game can be played on level l: every item the
-// level's shops, containers and pickups name must be in the catalog.
+// level's shops, containers, pickups and NPC spawners name must be in the
+// catalog.
 func (g *Game) Check(l *levels.Level) error {
 	bad := func(where, item string) error {
 		return fmt.Errorf("%w: level %s: %s names item %q, which game %s does not have", ErrInvalid, l.Name, where, item, g.Name)
@@ -102,6 +103,13 @@ func (g *Game) Check(l *levels.Level) error {
 	for i, p := range l.Pickups {
 		if _, ok := g.Items.ByName(p.Item); !ok {
 			return bad(fmt.Sprintf("pickups[%d]", i), p.Item)
+		}
+	}
+	for i, n := range l.NPCSpawners {
+		for k, st := range n.Items {
+			if _, ok := g.Items.ByName(st.Item); !ok {
+				return bad(fmt.Sprintf("npcSpawners[%d].items[%d]", i, k), st.Item)
+			}
 		}
 	}
 	return nil

@@ -107,13 +107,17 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestCheckRefusesAnItemTheCatalogLacks(t *testing.T) {
-	l, err := levels.Parse("x.json", []byte(`{"name":"test-x","version":1,"ground":{"min":[-50,-50],"max":[50,50]},"rules":{},"roads":{},
-		"pickups":[{"item":"unobtainium","count":1,"pos":[0,0]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := Lookup(Default)
-	if err := g.Check(l); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "pickups[0]") {
-		t.Fatalf("got %v", err)
+	for _, c := range []struct{ field, where string }{
+		{`"pickups":[{"item":"unobtainium","count":1,"pos":[0,0]}]`, "pickups[0]"},
+		{`"npcSpawners":[{"id":"g","role":"guard","pos":[0,0],"yaw":0,"count":1,"items":[{"item":"yard-key","count":1},{"item":"unobtainium","count":1}]}]`, "npcSpawners[0].items[1]"},
+	} {
+		l, err := levels.Parse("x.json", []byte(`{"name":"test-x","version":1,"ground":{"min":[-50,-50],"max":[50,50]},"rules":{},"roads":{},`+c.field+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := Lookup(Default)
+		if err := g.Check(l); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.where) {
+			t.Fatalf("%s: got %v", c.where, err)
+		}
 	}
 }

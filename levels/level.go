@@ -292,7 +292,9 @@ type VehicleSpawner struct {
 	// ID names the spawner among all of the level's string ids.
 	ID string `json:"id"`
 	// Model is the car model's name (as the game's car models spell it).
-	Model string `json:"model"`
+	// A garage's spawner (Garage set) may leave it empty: it then parks no
+	// cars of its own, and its bays are free for the cars players keep.
+	Model string `json:"model,omitempty"`
 	// Bays are where the cars park: at least one, never inside a
 	// building.
 	Bays []Bay `json:"bays"`
@@ -356,6 +358,9 @@ type NPCSpawner struct {
 	// Schedule, when set, says when they are about and how soon a lost one
 	// is replaced; nil puts them in once.
 	Schedule *Schedule `json:"schedule,omitempty"`
+	// Items are what each of its NPCs carries (a key on a guard): dropped
+	// on the ground where the NPC dies, for anyone to pick up.
+	Items []Stack `json:"items,omitempty"`
 }
 
 // Schedule is when a spawner's NPCs are about, by the room clock, and how

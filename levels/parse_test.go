@@ -47,7 +47,7 @@ const smallLevel = `{
   ],
   "npcSpawners": [
     {"id": "guards", "role": "guard", "pos": [40, 40], "yaw": 0, "count": 2, "patrol": [[40, 40], [60, 40]],
-     "schedule": {"every": 60, "from": 20, "to": 6}}
+     "schedule": {"every": 60, "from": 20, "to": 6}, "items": [{"item": "yard-key", "count": 1}]}
   ],
   "shops": [
     {"id": "shop", "building": "house", "pos": [5, 20], "yaw": 3.14, "items": ["water"]}
@@ -74,6 +74,12 @@ func TestParseSmall(t *testing.T) {
 	}
 	if got := l.NPCSpawners[0].Schedule; got == nil || *got != (Schedule{Every: 60, From: 20, To: 6}) {
 		t.Errorf("schedule = %+v", got)
+	}
+	if got := l.NPCSpawners[0].Items; len(got) != 1 || got[0] != (Stack{Item: "yard-key", Count: 1}) {
+		t.Errorf("the guards carry %+v", got)
+	}
+	if _, err := Parse("small.json", []byte(strings.Replace(smallLevel, `"model": "sedan", `, ``, 1))); err != nil {
+		t.Errorf("a garage's spawner without a model: %v", err)
 	}
 	if got := l.Gates[0].Rule; got != (GateRule{Party: 2, KeyTag: "depot"}) {
 		t.Errorf("gate rule = %+v", got)
@@ -149,6 +155,9 @@ func TestParseBad(t *testing.T) {
 		{"negative traffic", `"traffic": 3`, `"traffic": -3`, "rules.traffic", "must be from 0", 0},
 		{"building on a lane", `[[10, 10], [30, 10], [30, 30], [10, 30]]`, `[[10, -10], [30, -10], [30, 30], [10, 30]]`, "buildings[0].footprint", "stands on roads.lanes[0]", 0},
 		{"building on a pavement", `[[10, 10], [30, 10], [30, 30], [10, 30]]`, `[[10, 7], [30, 7], [30, 30], [10, 30]]`, "buildings[0].footprint", `stands on pavements[0] ("walk")`, 0},
+		{"no model outside a garage", `"model": "sedan", "bays": [{"pos": [-60, 30], "yaw": 1.57}], "garage": "depot", "price": 100`, `"bays": [{"pos": [-60, 30], "yaw": 1.57}]`, "vehicleSpawners[0].model", "not a valid name", 0},
+		{"an NPC's stack of 0", `"item": "yard-key", "count": 1`, `"item": "yard-key", "count": 0`, "npcSpawners[0].items[0].count", "must be from 1", 0},
+		{"an NPC's item badly named", `"item": "yard-key"`, `"item": "Yard Key"`, "npcSpawners[0].items[0].item", "not a valid name", 0},
 		{"pavement of 1 point", `[[-50, 6], [50, 6]]`, `[[-50, 6]]`, "pavements[0].points", "must have 2", 0},
 	}
 	for _, c := range cases {

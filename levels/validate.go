@@ -461,7 +461,9 @@ func (v *validator) vehicleSpawners() {
 		s := &v.l.VehicleSpawners[i]
 		p := fmt.Sprintf("vehicleSpawners[%d]", i)
 		v.id(p+".id", s.ID)
-		v.name(p+".model", s.Model)
+		if s.Model != "" || s.Garage == "" {
+			v.name(p+".model", s.Model)
+		}
 		if len(s.Bays) == 0 {
 			v.fail(p+".bays", "must have at least one bay")
 		}
@@ -523,6 +525,7 @@ func (v *validator) npcSpawners() {
 			v.number(p+".schedule.from", sc.From, 0, 24, "h")
 			v.number(p+".schedule.to", sc.To, 0, 24, "h")
 		}
+		v.stacks(p+".items", s.Items)
 		if v.err != nil {
 			return
 		}
@@ -563,13 +566,18 @@ func (v *validator) containers() {
 		v.clearPoint(p+".pos", c.Pos)
 		v.yaw(p+".yaw", c.Yaw)
 		v.tag(p+".keyTag", c.KeyTag)
-		for k, s := range c.Items {
-			v.name(fmt.Sprintf("%s.items[%d].item", p, k), s.Item)
-			v.count(fmt.Sprintf("%s.items[%d].count", p, k), s.Count, 1, MaxStack)
-		}
+		v.stacks(p+".items", c.Items)
 		if v.err != nil {
 			return
 		}
+	}
+}
+
+// stacks checks a list of item stacks at path.
+func (v *validator) stacks(path string, list []Stack) {
+	for k, s := range list {
+		v.name(fmt.Sprintf("%s[%d].item", path, k), s.Item)
+		v.count(fmt.Sprintf("%s[%d].count", path, k), s.Count, 1, MaxStack)
 	}
 }
 

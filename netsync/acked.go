@@ -3,6 +3,7 @@ package netsync
 import (
 	"unsafe"
 
+	"github.com/fiveonit/engine/internal/headroom"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -44,6 +45,12 @@ type AckedEncoder struct {
 	ackFrame uint32 // the newest frame acknowledged that may be a base
 	minBase  uint32 // no frame before it is a base (a keyframe was asked for)
 	needKey  bool
+	// The last keyframe written, and how many frames its acknowledgement
+	// is waited for (SetKeyframeWait): until then the frames apply onto
+	// it unacknowledged.
+	hasKey   bool
+	keyFrame uint32
+	keyWait  uint32
 
 	serial  uint32 // the last serial given to an event
 	evAcked uint32 // every event up to this serial was in a frame acknowledged
@@ -71,7 +78,7 @@ type sentFrame struct {
 }
 
 type pendingEvent struct {
-	serial, frame uint32 // its serial, and the first frame it went in
+	serial, frame uint32 // its serial, and one more than the first frame it went in (0: none yet)
 	ev            wire.Event
 }
 
@@ -93,7 +100,8 @@ type AckedStats struct {
 	// (1 when the base is the frame before): over Frames-Keyframes, the mean.
 	BaseLag uint64
 	// EventsExpired counts events that went EventTTL frames with no frame
-	// that held them acknowledged (the client may still have shown them).
+	// that held them acknowledged (the client may still have shown them),
+	// and those dropped past MaxPendingEvents.
 	EventsExpired uint64
 }
 
@@ -101,7 +109,24 @@ type AckedStats struct {
 // game's interest, InterestFor(wire.AOIRadius). Its first frame is a
 // keyframe.
 func NewAckedEncoder(a *Arena) *AckedEncoder {
-	return &AckedEncoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true}
+	return &AckedEncoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, keyWait: DefaultKeyframeWait,
+		pending: make([]pendingEvent, 0, wire.MaxEvents)} // a frame's worth of events: a busy tick allocates nothing
+}
+
+// DefaultKeyframeWait is how many frames an acked encoder waits for the
+// acknowledgement of a keyframe before it sends another, until told the
+// client's round trip (SetKeyframeWait): 10 frames, half a second.
+const DefaultKeyframeWait = 10
+
+// SetKeyframeWait sets how many frames the encoder waits for the
+// acknowledgement of a keyframe (at least 1, at most wire.SentRing - 1).
+// Until it comes, the frames after the keyframe apply onto it: a client
+// that got it applies them, one that did not drops them, and only then,
+// the wait over, does another keyframe go. A server sets it from the
+// client's round trip and a margin: a join then costs one keyframe, not
+// one a frame until the first acknowledgement comes back.
+func (e *AckedEncoder) SetKeyframeWait(frames uint32) {
+	e.keyWait = min(max(frames, 1), wire.SentRing-1)
 }
 
 // SetInterest changes the client's interest from the next frame on.
@@ -116,7 +141,7 @@ func (e *AckedEncoder) SetCheckPhase(phase uint32) { e.phase = phase }
 // base: the client asked for a resync (its states are not to be trusted).
 func (e *AckedEncoder) RequestKeyframe() {
 	e.needKey = true
-	e.hasAck = false
+	e.hasAck, e.hasKey = false, false
 	e.minBase = e.frame
 }
 
@@ -201,6 +226,7 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	e.stats.Frames++
 	if key {
 		e.stats.Keyframes++
+		e.hasKey, e.keyFrame = true, n
 	} else {
 		e.stats.BaseLag += uint64(n - base)
 	}
@@ -209,12 +235,21 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 
 // pickBase returns the base of frame n: the newest frame acknowledged, if it
 // is one of the last SentRing, no keyframe was asked for since, and its poses
-// are within an age byte of tick. key says there is none.
+// are within an age byte of tick; with none acknowledged since the last
+// keyframe, that keyframe while its acknowledgement is waited for
+// (SetKeyframeWait). key says there is none.
 func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
-	if e.needKey || !e.hasAck {
+	if e.needKey {
 		return 0, true
 	}
 	b := e.ackFrame
+	if !e.hasAck || e.hasKey && e.keyFrame > b {
+		// Nothing acknowledged since the last keyframe: onto it, unacknowledged.
+		if !e.hasKey || e.keyFrame < e.minBase || n-e.keyFrame > e.keyWait || e.sent[e.keyFrame%wire.SentRing].tick == 0 {
+			return 0, true // tick 0 is never a base: the client acks it for none
+		}
+		b = e.keyFrame
+	}
 	if n-b >= wire.SentRing || b < e.minBase || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
 		return 0, true
 	}
@@ -385,23 +420,28 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 		}
 		if ev := &se.ev; eventFor(ev, v, r) {
 			e.serial++
-			e.pending = append(e.pending, pendingEvent{serial: e.serial, frame: n, ev: *ev})
+			e.pending = append(headroom.Ahead(e.pending, 1), pendingEvent{serial: e.serial, ev: *ev})
 		}
 	}
 	e.evTick = a.tick
 	// The acknowledged are a prefix (serials grow), the expired too (their
-	// first frames grow): drop both.
+	// first frames grow, and those never sent come after every one sent):
+	// drop both.
 	k := 0
 	for ; k < len(e.pending); k++ {
 		p := &e.pending[k]
 		if int32(p.serial-e.evAcked) <= 0 {
 			continue
 		}
-		if n-p.frame >= wire.EventTTL {
+		if p.frame != 0 && n+1-p.frame >= wire.EventTTL {
 			e.stats.EventsExpired++
 			continue
 		}
 		break
+	}
+	if over := len(e.pending) - k - MaxPendingEvents; over > 0 {
+		e.stats.EventsExpired += uint64(over)
+		k += over
 	}
 	if k > 0 {
 		e.pending = e.pending[:copy(e.pending, e.pending[k:])]
@@ -414,7 +454,11 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 	}
 	b = le.AppendUint32(b, e.pending[0].serial)
 	for i := 0; i < count; i++ {
-		b = wire.AppendEvent(b, &e.pending[i].ev)
+		p := &e.pending[i]
+		if p.frame == 0 {
+			p.frame = n + 1
+		}
+		b = wire.AppendEvent(headroom.Ahead(b, wire.EventBytes(p.ev.Kind)), &p.ev)
 	}
 	sf.lastSerial = e.pending[count-1].serial
 	return b

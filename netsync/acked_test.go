@@ -388,10 +388,10 @@ func TestAckedLossyLink(t *testing.T) {
 			if r.applied < n/3 || r.keyframes == 0 || len(r.ordEvents) == 0 || r.dec.Serial() == 0 {
 				t.Fatalf("the run missed its cases: %s", r.summary())
 			}
-			// On a clean link the frames before the first ack comes back
-			// are keyframes (one here: the link takes up to half a frame
-			// each way), then none, and no event expires.
-			if c.name == "clean" && (r.enc.Stats().Keyframes != 2 || r.expired != 0 || r.dropped != 0) {
+			// On a clean link the first frame is the only keyframe: the
+			// frames before its ack comes back apply onto it, and no
+			// event expires.
+			if c.name == "clean" && (r.enc.Stats().Keyframes != 1 || r.expired != 0 || r.dropped != 0) {
 				t.Fatalf("a clean link: %s", r.summary())
 			}
 		})

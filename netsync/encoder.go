@@ -27,15 +27,43 @@ type Encoder struct {
 	sinceKey uint32 // frames since the last keyframe
 	phase    uint32 // SetCheckPhase
 	lastTick uint32 // tick of the last frame: the next one's base
-	evTick   uint32 // events up to this tick were sent
+	evTick   uint32 // events up to this tick were taken from the arena
 	started  bool
 	needKey  bool
+	// pending are the events taken from the arena and not yet sent: the
+	// last frame carried the first written of them (at most MaxEvents),
+	// and the rest wait for the next.
+	pending []wire.Event
+	written int
+	stats   EncoderStats
 }
+
+// MaxPendingEvents bounds the events an encoder keeps for its client's
+// next frames: 2,048, more than a busy fight makes in the 5 s a client may
+// leave its send queue full (server.SlowTicks) before it is cut off. Past
+// it the oldest are dropped (EncoderStats.EventsDropped).
+const MaxPendingEvents = 2048
+
+// EncoderStats counts what an Encoder did with its client's events.
+type EncoderStats struct {
+	EventsDropped uint64 // events dropped past MaxPendingEvents
+}
+
+// Stats returns the encoder's counters.
+func (e *Encoder) Stats() EncoderStats { return e.stats }
+
+// Unsent says the last frame Encode wrote was not sent (the send queue was
+// full): its events go in the next frame. The frame's state is another
+// matter: the client will not have applied it, so the server asks for a
+// keyframe too (RequestKeyframe).
+func (e *Encoder) Unsent() { e.written = 0 }
 
 // NewEncoder returns an encoder for one client reading a, with the game's
 // interest, InterestFor(wire.AOIRadius).
 func NewEncoder(a *Arena) *Encoder {
-	e := &Encoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true}
+	// Room for a frame's worth of events made once: a busy tick's events
+	// then allocate nothing.
+	e := &Encoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, pending: make([]wire.Event, 0, wire.MaxEvents)}
 	e.state.emit = true
 	return e
 }
@@ -125,32 +153,51 @@ func (e *Encoder) Encode(v *View) []byte {
 
 func le16(b []byte, v uint16) []byte { return append(b, byte(v), byte(v>>8)) }
 
-// appendEvents appends the count and the events since the last frame that
-// the client should see: within its leave radius, or done by or to one of
-// its own entities.
+// appendEvents appends the count and the events the client should see
+// (within its leave radius, or done by or to one of its own entities)
+// that it has not been sent: those of the ticks since the last frame, and
+// those of a frame that was not sent (Unsent) or did not hold them all
+// (more than MaxEvents).
 func (e *Encoder) appendEvents(b []byte, v *View) []byte {
 	a := e.arena
 	if !e.started {
 		e.evTick = a.tick - 1
 		e.started = true
 	}
-	at := len(b)
-	b = append(b, 0)
-	n := 0
-	r := max(e.interest.Leave, e.interest.Enter)
+	if e.written > 0 { // the last frame was sent with them
+		e.pending = e.pending[:copy(e.pending, e.pending[e.written:])]
+		e.written = 0
+	}
+	e.pending = takeEvents(a, v, e.interest, e.evTick, e.pending)
+	e.evTick = a.tick
+	if over := len(e.pending) - MaxPendingEvents; over > 0 {
+		e.stats.EventsDropped += uint64(over)
+		e.pending = e.pending[:copy(e.pending, e.pending[over:])]
+	}
+	n := min(len(e.pending), wire.MaxEvents)
+	b = append(b, byte(n))
+	for i := range n {
+		ev := &e.pending[i]
+		b = wire.AppendEvent(headroom.Ahead(b, wire.EventBytes(ev.Kind)), ev)
+	}
+	e.written = n
+	return b
+}
+
+// takeEvents appends to pending the events of the arena's ticks after
+// since that the client of v gets.
+func takeEvents(a *Arena, v *View, in Interest, since uint32, pending []wire.Event) []wire.Event {
+	r := max(in.Leave, in.Enter)
 	for i := range a.events {
 		se := &a.events[i]
-		if int32(se.tick-e.evTick) <= 0 || n == wire.MaxEvents {
+		if int32(se.tick-since) <= 0 {
 			continue
 		}
 		if ev := &se.ev; eventFor(ev, v, r) {
-			b = wire.AppendEvent(headroom.Ahead(b, wire.EventBytes(ev.Kind)), ev)
-			n++
+			pending = append(headroom.Ahead(pending, 1), *ev)
 		}
 	}
-	b[at] = byte(n)
-	e.evTick = a.tick
-	return b
+	return pending
 }
 
 // eventFor reports whether the client of v gets ev: an event of a kind the

@@ -118,7 +118,7 @@ func moveView(w *simWorld, c *simClient) {
 		v.Center.Y += w.f(-8, 8)
 	}
 	v.LastSeq += 3
-	v.InputBuffer = uint8(w.rng.IntN(4))
+	v.InputBuffer = int8(w.rng.IntN(8) - 4)
 }
 
 func assertMirror(t *testing.T, w *simWorld, c *simClient, a *Arena) {

@@ -7,8 +7,10 @@ import "github.com/fiveonit/engine/netsync/wire"
 // server keeps one per session and calls the same methods whatever the
 // transport. A switch (SetAcked) makes the next frame a keyframe of the new
 // kind, so a client that switches its decoder with it starts whole; the
-// events go on where the last frame left them, and the acked serials go on
-// from the last given.
+// events go on where the last frame left them (those the ordered frames
+// had not carried yet with the acked ones; those the acked ones carried
+// unacknowledged are the client's), and the acked serials go on from the
+// last given.
 //
 // It is not safe for concurrent use; see Encoder.
 type Snapshotter struct {
@@ -16,6 +18,7 @@ type Snapshotter struct {
 	interest Interest
 	acked    bool
 	phase    uint32        // SetCheckPhase
+	keyWait  uint32        // SetKeyframeWait, 0 for the default
 	ord      *Encoder      // when !acked
 	ack      *AckedEncoder // when acked
 }
@@ -50,6 +53,12 @@ func (s *Snapshotter) SetAcked(acked bool) {
 		if s.ack != nil { // switched before: the serials go on
 			e.serial, e.evAcked = s.ack.serial, s.ack.serial
 		}
+		// The events the ordered frames have not carried yet go on in
+		// the acked ones.
+		for _, ev := range s.ord.pending[s.ord.written:] {
+			e.serial++
+			e.pending = append(e.pending, pendingEvent{serial: e.serial, ev: ev})
+		}
 		s.ack, s.ord = e, nil
 		s.settle()
 		return
@@ -68,6 +77,9 @@ func (s *Snapshotter) settle() {
 	if s.acked {
 		s.ack.SetInterest(s.interest)
 		s.ack.SetCheckPhase(s.phase)
+		if s.keyWait != 0 {
+			s.ack.SetKeyframeWait(s.keyWait)
+		}
 		return
 	}
 	s.ord.SetInterest(s.interest)
@@ -87,11 +99,31 @@ func (s *Snapshotter) SetCheckPhase(phase uint32) {
 	s.settle()
 }
 
+// SetKeyframeWait sets how many frames the acked snapshots wait for the
+// acknowledgement of a keyframe before another (AckedEncoder.SetKeyframeWait);
+// the ordered ones have no use for it.
+func (s *Snapshotter) SetKeyframeWait(frames uint32) {
+	s.keyWait = frames
+	if s.acked {
+		s.ack.SetKeyframeWait(frames)
+	}
+}
+
 // Ack takes the client's acknowledgement (the input frame's ack); the
 // ordered snapshots have no use for it.
 func (s *Snapshotter) Ack(tick uint32) {
 	if s.acked {
 		s.ack.Ack(tick)
+	}
+}
+
+// Unsent says the last frame Encode wrote was not sent (the send queue was
+// full): the ordered snapshots carry its events in the next frame; for the
+// acked ones it is a frame lost like any other (its events go again until
+// one that held them is acknowledged).
+func (s *Snapshotter) Unsent() {
+	if !s.acked {
+		s.ord.Unsent()
 	}
 }
 

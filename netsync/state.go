@@ -21,9 +21,10 @@ type View struct {
 	// distance.
 	Own [3]uint16
 	// LastSeq is the last input of the client the server ran;
-	// InputBuffer the inputs waiting in its queue.
+	// InputBuffer the inputs waiting in its queue, or below 0 how many
+	// ticks its newest input is behind LastSeq (wire.Header).
 	LastSeq     uint32
-	InputBuffer uint8
+	InputBuffer int8
 }
 
 func (v *View) owns(wid uint16) bool {

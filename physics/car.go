@@ -109,6 +109,12 @@ var CarModels = [ModelCount]CarSpec{
 		Grip: 9, RollDecel: 0.3, AirDrag: 0.0008, Friction: 0.6, Restitution: 0.1},
 }
 
+// TrailerLength is the distance (m) from a tractor's centre to the centre
+// of a trailer of model m hitched to it (components.TrailerLink.Length):
+// the trailer's half length, a truck's, and a metre of drawbar. The server
+// hitches a trailer with it, and a client replays its own with it.
+func TrailerLength(m uint8) float32 { return CarModel(m).HalfX + CarModel(ModelTruck).HalfX + 1 }
+
 // CarModel returns the spec of model m, or the compact's for an unknown
 // model (a level naming a model this build lacks still gets a car).
 func CarModel(m uint8) *CarSpec {

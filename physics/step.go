@@ -160,6 +160,17 @@ func (s *Scratch) Reserve(n int) {
 	s.bnd = make([]bounds, 0, n)
 	s.sb = make([]solverBody, 0, n+1)
 	s.makeLists(n)
+	// The grid's table, the pairs' counting sort and the static pass are
+	// sized by the body count too: made here, a first crowd of n bodies
+	// late in play grows none of them.
+	size := 64
+	for size < 4*n {
+		size *= 2
+	}
+	s.head = make([]int32, 0, size)
+	s.listed = make([]uint8, 0, size)
+	s.first = make([]int32, 0, n+1)
+	s.near = make([]int32, 0, n)
 }
 
 func (s *Scratch) reserve(n int) {

@@ -58,7 +58,7 @@ func (b *Builder) ParkedCar(model uint8, pos components.Vec3, yaw float32, locke
 	if err != nil || !locked {
 		return e, err
 	}
-	_, _, _, _, _, _, fl, _, _, _ := b.vehicle.Get(e)
+	_, _, _, _, _, _, fl, _, _, _, _ := b.vehicle.Get(e)
 	fl.Bits |= components.FlagLocked
 	return e, nil
 }
@@ -92,7 +92,7 @@ func (b *Builder) npcVehicle(kind components.Kind, model uint8, role components.
 	m := &b.npcCar
 	e := m.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{Bits: flags},
-		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{}, &components.NPC{Role: role, Spawner: spawner, Lane: -1})
+		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{}, &components.CarLock{}, &components.NPC{Role: role, Spawner: spawner, Lane: -1})
 	return b.replicate(e)
 }
 
@@ -121,12 +121,11 @@ func (b *Builder) PoliceCar(pos components.Vec3, yaw float32, target ecs.Entity,
 	spec := physics.CarModel(physics.ModelPolice)
 	body := spec.Body()
 	kind := components.KindPoliceCar
-	m := &b.police
-	e := m.NewWith(&kind, &components.Identity{Model: physics.ModelPolice}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
+	e := b.vehicle.NewWith(&kind, &components.Identity{Model: physics.ModelPolice}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP},
 		&components.Flags{Bits: components.FlagSiren | components.FlagHeadlights}, &body,
-		&components.Seats{Count: Seats(physics.ModelPolice)}, &components.Replicated{},
-		&components.NPC{Role: components.RoleOfficer, Spawner: -1, Lane: -1},
+		&components.Seats{Count: Seats(physics.ModelPolice)}, &components.Replicated{}, &components.CarLock{})
+	b.police.Assign(e, &components.NPC{Role: components.RoleOfficer, Spawner: -1, Lane: -1},
 		&components.Chaser{Target: target, Since: tick})
 	if car, err = b.replicate(e); err != nil {
 		return ecs.Entity{}, ecs.Entity{}, err
@@ -142,7 +141,7 @@ func (b *Builder) PoliceCar(pos components.Vec3, yaw float32, target ecs.Entity,
 
 // seatDriver puts person at the wheel of car, driving at once.
 func (b *Builder) seatDriver(car, person ecs.Entity) {
-	_, _, _, _, _, _, _, _, seats, _ := b.vehicle.Get(car)
+	_, _, _, _, _, _, _, _, seats, _, _ := b.vehicle.Get(car)
 	seats.Occupant[0] = person
 	_, _, _, _, _, _, _, _, act, seated, _ := b.person.Get(person)
 	act.Act = components.ActDriving
@@ -168,7 +167,7 @@ func (b *Builder) Gate(pos components.Vec3, yaw, width float32, barrier bool) (e
 	}
 	e := b.vehicle.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{},
-		&body, &components.Seats{}, &components.Replicated{})
+		&body, &components.Seats{}, &components.Replicated{}, &components.CarLock{})
 	return b.replicate(e)
 }
 

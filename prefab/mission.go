@@ -15,11 +15,11 @@ func (b *Builder) ChaserCar(model uint8, pos components.Vec3, yaw float32, targe
 	spec := physics.CarModel(model)
 	body := spec.Body()
 	kind := components.KindCar
-	e := b.police.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
+	e := b.vehicle.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP},
 		&components.Flags{Bits: components.FlagHeadlights}, &body,
-		&components.Seats{Count: Seats(model)}, &components.Replicated{Always: true},
-		&components.NPC{Role: components.RoleGuard, Spawner: -1, Lane: -1},
+		&components.Seats{Count: Seats(model)}, &components.Replicated{Always: true}, &components.CarLock{})
+	b.police.Assign(e, &components.NPC{Role: components.RoleGuard, Spawner: -1, Lane: -1},
 		&components.Chaser{Target: target, Since: tick})
 	if car, err = b.replicate(e); err != nil {
 		return ecs.Entity{}, ecs.Entity{}, err

@@ -5,7 +5,7 @@
 //
 // Archetypes (arche stores entities by their set of components):
 //
-//	vehicle:   Kind Identity Pose Velocity Drive Health Flags Body Seats Replicated
+//	vehicle:   Kind Identity Pose Velocity Drive Health Flags Body Seats Replicated CarLock
 //	trailer:   the vehicle's and TrailerLink
 //	person:    Kind Identity Pose Velocity Drive Health Flags Body PersonAction SeatedIn Replicated
 //	character: the person's and Player Wanted Cash Inventory
@@ -16,7 +16,9 @@
 //
 // Seats and SeatedIn are always present (a zero Entity is an empty seat, or
 // a person on foot), so entering and leaving a car never changes an
-// archetype.
+// archetype; so is a vehicle's CarLock (its owner and key: nobody's and
+// none until SetCarLock says otherwise), so owning, locking and keeping a
+// car never changes one either.
 package prefab
 
 import (
@@ -55,7 +57,7 @@ func Seats(m uint8) uint8 {
 // world's component maps) and use it only with the world unlocked.
 type Builder struct {
 	w         *ecs.World
-	vehicle   generic.Map10[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated]
+	vehicle   generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock]
 	trailer   generic.Map1[components.TrailerLink]
 	person    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated]
 	character generic.Map4[components.Player, components.Wanted, components.Cash, components.Inventory]
@@ -67,8 +69,9 @@ type Builder struct {
 	// spawn is an allocation in the server's tick.
 	npc       generic.Map1[components.NPC]
 	npcPerson generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC]
-	npcCar    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC]
-	police    generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser]
+	npcCar    generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock, components.NPC]
+	police    generic.Map2[components.NPC, components.Chaser] // added to a vehicle: arche's maps take 12 components at most
+	lock      generic.Map2[components.CarLock, components.Flags]
 	guard     generic.Map2[components.Sentry, components.Chaser]
 	camera    generic.Map9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera]
 }
@@ -77,7 +80,7 @@ type Builder struct {
 func New(w *ecs.World) *Builder {
 	return &Builder{
 		w:         w,
-		vehicle:   generic.NewMap10[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated](w.Arche),
+		vehicle:   generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock](w.Arche),
 		trailer:   generic.NewMap1[components.TrailerLink](w.Arche),
 		person:    generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated](w.Arche),
 		character: generic.NewMap4[components.Player, components.Wanted, components.Cash, components.Inventory](w.Arche),
@@ -86,8 +89,9 @@ func New(w *ecs.World) *Builder {
 		thrown:    generic.NewMap7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.Replicated, components.Projectile](w.Arche),
 		npc:       generic.NewMap1[components.NPC](w.Arche),
 		npcPerson: generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC](w.Arche),
-		npcCar:    generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC](w.Arche),
-		police:    generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.NPC, components.Chaser](w.Arche),
+		npcCar:    generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock, components.NPC](w.Arche),
+		police:    generic.NewMap2[components.NPC, components.Chaser](w.Arche),
+		lock:      generic.NewMap2[components.CarLock, components.Flags](w.Arche),
 		guard:     generic.NewMap2[components.Sentry, components.Chaser](w.Arche),
 		camera:    generic.NewMap9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera](w.Arche),
 	}
@@ -105,9 +109,9 @@ func (b *Builder) Vehicle(kind components.Kind, model uint8, pos components.Vec3
 	body := spec.Body()
 	e := b.vehicle.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
 		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{},
-		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{})
+		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{}, &components.CarLock{})
 	if kind == components.KindTrailer {
-		b.trailer.Assign(e, &components.TrailerLink{Tractor: tractor, Length: spec.HalfX + physics.CarModel(physics.ModelTruck).HalfX + 1})
+		b.trailer.Assign(e, &components.TrailerLink{Tractor: tractor, Length: physics.TrailerLength(model)})
 	}
 	return b.replicate(e)
 }
@@ -120,6 +124,22 @@ func (b *Builder) Person(kind components.Kind, model uint8, pos components.Vec3,
 		return ecs.Entity{}, fmt.Errorf("prefab: %s is not a person", kind)
 	}
 	return b.replicate(b.newPerson(kind, model, 0, 0, pos, yaw, false))
+}
+
+// SetCarLock makes vehicle car's owner and key l, and locks or unlocks
+// its doors. It changes no archetype: every vehicle has a CarLock from
+// its making.
+func (b *Builder) SetCarLock(car ecs.Entity, l components.CarLock, locked bool) {
+	cl, fl := b.lock.Get(car)
+	if cl == nil {
+		return
+	}
+	*cl = l
+	if locked {
+		fl.Bits |= components.FlagLocked
+	} else {
+		fl.Bits &^= components.FlagLocked
+	}
 }
 
 // Character makes a player's body on foot at pos facing yaw: player is its

@@ -38,25 +38,28 @@ func (g *GameServer) loadAccount(s *Session, char ecs.Entity) {
 		cash.Amount = a.Cash
 	}
 	s.kept.Cash = a.Cash
+	s.kept.Cars = append(s.kept.Cars[:0], a.Cars...)
 	if s.who.Keep.New() {
 		s.who.Keep.Save(&s.kept) // a new account is kept from its start
 	}
 }
 
 // accountState reads s's character into s.kept, the buffer posted to the
-// store, and reports whether it differs from what was posted last. Today
-// that is the Cash; the cars a player keeps and the items that persist go
-// into the same buffer's Cars and Items (reused: no allocation).
+// store, and reports whether it differs from what was posted last: the
+// Cash, and the cars kept in garages (s.kept.Cars itself, changed by the
+// car commands: cars.go). The items that persist will go into the same
+// buffer's Items (reused: no allocation).
 func (g *GameServer) accountState(s *Session) bool {
+	changed := s.cars.dirty
+	s.cars.dirty = false
 	if !g.w.Arche.Alive(s.char) {
-		return false
+		return changed
 	}
-	_, cash := g.wanted.Get(s.char)
-	if cash == nil || cash.Amount == s.kept.Cash {
-		return false
+	if _, cash := g.wanted.Get(s.char); cash != nil && cash.Amount != s.kept.Cash {
+		s.kept.Cash = cash.Amount
+		changed = true
 	}
-	s.kept.Cash = cash.Amount
-	return true
+	return changed
 }
 
 // persist posts s's account state to the store when it changed, once per

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,8 +113,8 @@ func TestGiveKeyCommand(t *testing.T) {
 	}
 }
 
-// TestResetLevelCommand drives a car out of its garage bay (the bay
-// stays empty: its respawn is a minute) and opens the yard gate; then
+// TestResetLevelCommand drives a car out of its spawner's bay (the bay
+// stays empty: its respawn is minutes) and opens the yard gate; then
 // `reset-level` parks a new car in the bay at once and shuts the gate
 // behind the car that left it (within the gate's hold time). A client
 // without debug is refused.
@@ -125,10 +126,16 @@ func TestResetLevelCommand(t *testing.T) {
 	if sp == nil || gs == nil {
 		t.Fatal("no spawners or gates system in the room")
 	}
-	bay := g.Level().VehicleSpawners[0].Bays[0].Pos
-	old := sp.Bay(0, 0)
+	// The first spawner that parks cars (the garage's bays are the
+	// players', empty).
+	vs := slices.IndexFunc(g.Level().VehicleSpawners, func(v levels.VehicleSpawner) bool { return v.Model != "" })
+	if vs < 0 {
+		t.Fatal("main-city has no spawner that parks cars")
+	}
+	bay := g.Level().VehicleSpawners[vs].Bays[0].Pos
+	old := sp.Bay(vs, 0)
 	if old.IsZero() || !w.Arche.Alive(old) {
-		t.Fatal("the garage's first bay was not parked at the start")
+		t.Fatal("the spawner's first bay was not parked at the start")
 	}
 	// Away onto a road (a traffic spawn point: this room has no traffic).
 	road := g.Level().Spawns[g.Level().SpawnsOf(levels.RoleTraffic)[0]]
@@ -142,7 +149,7 @@ func TestResetLevelCommand(t *testing.T) {
 	gapsOK(t, dbg, 1, "teleport the bay's car away")
 	gapsOK(t, dbg, 2, "give-key yard")
 	gapsOK(t, dbg, 3, "teleport to the yard gate")
-	if !sp.Bay(0, 0).IsZero() {
+	if !sp.Bay(vs, 0).IsZero() {
 		t.Fatal("the bay was parked again before the reset: the test proves nothing")
 	}
 	if _, open := gs.Gate(gapsYardGate); !open {
@@ -161,7 +168,7 @@ func TestResetLevelCommand(t *testing.T) {
 	if _, open := gs.Gate(gapsYardGate); open {
 		t.Fatal("the yard gate is still open after the reset")
 	}
-	parked := sp.Bay(0, 0)
+	parked := sp.Bay(vs, 0)
 	if parked.IsZero() || !w.Arche.Alive(parked) || parked == old {
 		t.Fatal("the bay was not parked again by the reset")
 	}

@@ -59,13 +59,15 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	if err := wire.DecodeInputFrame(b, f); err != nil {
 		return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
 	}
-	if f.Ack > s.ack && f.Ack <= uint32(g.w.Tick()) {
+	newAck := f.Ack > s.ack && f.Ack <= uint32(g.w.Tick())
+	if newAck {
 		g.samplePing(s, f.Ack)
 		s.ack = f.Ack
 		if s.snap != nil {
 			s.snap.Ack(f.Ack)
 		}
 	}
+	g.measureRoundTrip(s, f.Ack, newAck)
 	if f.Flags&wire.InputResync != 0 {
 		g.resync(s, f.Ack)
 	}
@@ -112,20 +114,23 @@ func (g *GameServer) setAcked(s *Session, acked bool) {
 }
 
 // ResyncTimeout is how long a keyframe sent to a client may take to be
-// applied before a new request for one is honoured: half a second, ten
-// snapshots. A keyframe lost on a lossy channel is sent again after it.
+// applied before a new request for one is honoured, until the client's
+// round trip is measured (rtt.go): half a second, ten snapshots. After, it
+// is the round trip and RoundTripMargin.
 const ResyncTimeout = ecs.TickRate / 2
 
 // resync honours a client's request for a keyframe (its decoder refused a
 // frame). The client asks in every input frame until a keyframe applies, so
 // a request is taken only when no keyframe is on its way: none was sent
-// after the newest frame it applied (ack), or the last one is overdue. Each
-// refusal counts once.
+// after the newest frame it applied (ack), or the last one had the time of
+// a round trip to come and be applied (a request after that refuses the
+// keyframe itself: its check failed, or it was lost). Each refusal counts
+// once.
 func (g *GameServer) resync(s *Session, ack uint32) {
 	if s.snap == nil || s.keyWanted {
 		return
 	}
-	inFlight := s.keySent != 0 && ack < s.keyTick && g.w.Tick()-s.keySent < ResyncTimeout
+	inFlight := s.keySent != 0 && ack < s.keyTick && g.w.Tick()-s.keySent < s.rtt.wait()
 	if inFlight {
 		return
 	}
@@ -160,6 +165,7 @@ func (g *GameServer) snapshot(s *Session) {
 		g.stats.SnapBytes += uint64(len(frame))
 	case errors.Is(err, ErrSendFull):
 		s.stats.SendFull++
+		s.snap.Unsent()      // its events go in the next frame
 		if !s.snap.Acked() { // the ordered chain is broken; an acked frame is only lost
 			s.requestKeyframe(KeyframeSendFull)
 		}
@@ -176,7 +182,7 @@ func (g *GameServer) snapshot(s *Session) {
 // view is s's side of a frame: centred on its character, owning the
 // character, the vehicle it sits in and that vehicle's trailer.
 func (g *GameServer) view(s *Session) netsync.View {
-	v := netsync.View{LastSeq: s.lastSeq, InputBuffer: uint8(min(s.queue.Len(), 255))}
+	v := netsync.View{LastSeq: s.lastSeq, InputBuffer: s.queue.Lead()}
 	char, ok := g.watched(s)
 	if !ok {
 		c := g.cfg.Level.Ground.Min.Add(g.cfg.Level.Ground.Max).Scale(0.5)
@@ -262,7 +268,7 @@ func (g *GameServer) notify(s *Session) {
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
 		return
 	}
-	if !g.notifyWanted(s) || !g.notifyStealth(s) {
+	if !g.notifyInputs(s) || !g.notifyWanted(s) || !g.notifyStealth(s) {
 		return
 	}
 	_, cash := g.wanted.Get(s.char)
@@ -279,8 +285,8 @@ func (g *GameServer) notify(s *Session) {
 			return
 		}
 	}
-	if g.snapshotDue(s) {
-		g.notifyItems(s)
+	if g.snapshotDue(s) && g.notifyItems(s) {
+		g.notifyCars(s)
 	}
 }
 
@@ -358,6 +364,8 @@ func (g *GameServer) command(s *Session, b []byte) error {
 		}
 	case "pickup", "drop", "use", "move", "open", "take", "put", "close", "buy":
 		err = g.itemCommand(s, &c)
+	case "lock", "unlock", "keep", "takeout":
+		err = g.carCommand(s, &c)
 	case "mode":
 		if c.Acked == nil {
 			err = errors.New(`mode needs "acked": true or false`)

@@ -39,6 +39,11 @@ type InputStats struct {
 	Dropped    uint64 // inputs dropped because the queue overflowed
 	Duplicates uint64 // copies of inputs already held or run
 	Stale      uint64 // inputs older than InputHistory, ignored
+	// Missed counts the ticks spent without their input (guessed, or
+	// dropped to make room) whose input never came, by any copy, within
+	// InputHistory: a tick the client skipped (it fell behind), or one
+	// whose every copy a lossy link lost.
+	Missed uint64
 }
 
 // InputQueue holds one client's inputs and yields exactly one per server
@@ -54,7 +59,10 @@ type InputStats struct {
 //   - that tick is spent: the input meant for it is too late when it comes;
 //   - a late or dropped input's one-shot presses go to the next tick run,
 //     once. A press of a button the next input presses too waits one more
-//     tick, so every press lands on exactly one tick: none lost, none doubled.
+//     tick, so every press lands on exactly one tick: none lost, none doubled;
+//   - a press of the trigger (BtnFire pressed: the client presses it on the
+//     first tick it holds it) holds the trigger on the tick it runs, so that
+//     a tap on a tick run on a guess fires on the next one run.
 //
 // The zero value is an empty queue that has not started.
 type InputQueue struct {
@@ -64,11 +72,16 @@ type InputQueue struct {
 	held    [InputQueueCap]bool
 	// seen marks client ticks in [next-InputHistory, next) whose input has
 	// come (run, or arrived late): a copy of one is a duplicate.
-	seen     [InputHistory]bool
+	seen [InputHistory]bool
+	// missed marks client ticks in [next-InputHistory, next) spent
+	// without their input that has not come since: one still marked
+	// when its slot is taken again never came (InputStats.Missed).
+	missed   [InputHistory]bool
 	last     components.Drive // the newest input received for a tick already run
 	lastSeq  uint32
 	haveLast bool
 	carry    [16]uint8 // presses handed on, per button bit
+	newest   uint32    // the newest client tick whose input came
 	stats    InputStats
 }
 
@@ -90,6 +103,21 @@ func (q *InputQueue) Len() int {
 	return n
 }
 
+// Lead returns what the snapshots' inputBuffer says of the queue: the
+// inputs held for ticks not yet run, or, with none held, how many ticks the
+// newest input that came is behind the last tick run, as a count below 0
+// (at most 128 behind). It is 0 before the first input. A client behind
+// sends its ticks too late to steer: the count says by how much.
+func (q *InputQueue) Lead() int8 {
+	if n := q.Len(); n > 0 {
+		return int8(min(n, 127))
+	}
+	if !q.started || q.next == 0 || q.newest+1 >= q.next {
+		return 0
+	}
+	return int8(-int(min(q.next-1-q.newest, 128)))
+}
+
 // Stats returns the queue's counters.
 func (q *InputQueue) Stats() InputStats { return q.stats }
 
@@ -102,6 +130,7 @@ func (q *InputQueue) Push(in Input) error {
 		q.next = in.Seq
 	}
 	if in.Seq < q.next {
+		q.newest = max(q.newest, in.Seq)
 		q.pushLate(in)
 		return nil
 	}
@@ -112,6 +141,7 @@ func (q *InputQueue) Push(in Input) error {
 	for in.Seq-q.next >= InputQueueCap {
 		q.dropOldest()
 	}
+	q.newest = max(q.newest, in.Seq)
 	i := in.Seq % InputQueueCap
 	if q.held[i] {
 		q.stats.Duplicates++
@@ -134,7 +164,7 @@ func (q *InputQueue) pushLate(in Input) {
 		q.stats.Duplicates++
 		return
 	}
-	q.seen[h] = true
+	q.seen[h], q.missed[h] = true, false
 	q.stats.Late++
 	q.handOn(in.Drive.Pressed)
 	q.remember(in)
@@ -144,16 +174,29 @@ func (q *InputQueue) pushLate(in Input) {
 // input (if held) is dropped and its presses handed on.
 func (q *InputQueue) dropOldest() {
 	i := q.next % InputQueueCap
+	h := q.retire(q.next)
 	if q.held[i] {
 		q.stats.Dropped++
 		q.handOn(q.slots[i].Drive.Pressed)
 		q.remember(q.slots[i])
 		q.held[i] = false
-		q.seen[q.next%InputHistory] = true
+		q.seen[h] = true
 	} else {
-		q.seen[q.next%InputHistory] = false
+		q.seen[h], q.missed[h] = false, true
 	}
 	q.next++
+}
+
+// retire frees the history slot of client tick seq for it: the tick
+// InputHistory before, if it was spent without its input and the input
+// never came, is missed. It returns the slot.
+func (q *InputQueue) retire(seq uint32) uint32 {
+	h := seq % InputHistory
+	if q.missed[h] {
+		q.stats.Missed++
+		q.missed[h] = false
+	}
+	return h
 }
 
 // Take runs the client tick due: it returns that tick's number and the
@@ -166,20 +209,24 @@ func (q *InputQueue) Take() (seq uint32, d components.Drive, guessed, ok bool) {
 	}
 	seq = q.next
 	i := seq % InputQueueCap
+	h := q.retire(seq)
 	if q.held[i] {
 		in := q.slots[i]
 		q.held[i] = false
-		q.seen[seq%InputHistory] = true
+		q.seen[h] = true
 		q.remember(in)
 		d = in.Drive
 		q.stats.Taken++
 	} else {
-		q.seen[seq%InputHistory] = false
+		q.seen[h], q.missed[h] = false, true
 		d = q.guess()
 		guessed = true
 		q.stats.Guessed++
 	}
 	d.Pressed = q.withCarry(d.Pressed)
+	if d.Pressed&components.BtnFire != 0 {
+		d.Held |= components.BtnFire // a trigger tap, run on this tick
+	}
 	q.next++
 	return seq, d, guessed, true
 }

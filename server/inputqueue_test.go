@@ -235,3 +235,21 @@ func TestInputQueuePressesNeverLostOrDoubled(t *testing.T) {
 		}
 	}
 }
+
+// TestInputQueueMissed: a tick spent without its input counts as missed
+// once its input has not come within InputHistory; a late copy makes it
+// good.
+func TestInputQueueMissed(t *testing.T) {
+	var q InputQueue
+	q.Push(Input{Seq: 1})
+	q.Take()              // 1, taken
+	q.Take()              // 2, guessed: its input comes late below
+	q.Take()              // 3, guessed: its input never comes
+	q.Push(Input{Seq: 2}) // late
+	for i := 0; i < InputHistory; i++ {
+		q.Take()
+	}
+	if st := q.Stats(); st.Missed != 1 || st.Late != 1 {
+		t.Fatalf("stats %+v: want tick 3 missed, tick 2 late", st)
+	}
+}

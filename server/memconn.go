@@ -86,11 +86,15 @@ func (c *MemConn) Close(reason string) {
 	}
 }
 
-// Recv takes every frame waiting. The frames are the caller's until it
-// gives them back with Release (or forever, if it never does).
+// Recv takes every frame waiting (nil for none). The frames are the
+// caller's until it gives them back with Release (or forever, if it never
+// does).
 func (c *MemConn) Recv() []MemFrame {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(c.frames) == 0 {
+		return nil // the queue keeps its room
+	}
 	f := c.frames
 	c.frames, c.spare = c.spare[:0], nil
 	return f
@@ -99,6 +103,9 @@ func (c *MemConn) Recv() []MemFrame {
 // Release gives back frames from Recv that the caller is done with: their
 // buffers are reused by Send, so a steady stream allocates nothing.
 func (c *MemConn) Release(frames []MemFrame) {
+	if frames == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, f := range frames {

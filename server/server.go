@@ -143,6 +143,7 @@ type GameServer struct {
 	missions *missionhost.System  // nil when the game has none: missions.go
 	phone    textframe.PhoneFrame // the phone frame, built again in place
 	screen   textframe.PhoneScreen
+	cars     carsRoom // owners, keys and garages: cars.go
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
@@ -218,6 +219,7 @@ func New(cfg Config) (*GameServer, error) {
 	g.missions = systems.Missions(w)
 	g.items = g.welcomeItems()
 	g.stealth = systems.Stealth(w)
+	g.initCars()
 	return g, nil
 }
 
@@ -380,6 +382,7 @@ func (g *GameServer) enter(s *Session) error {
 		g.w.Despawn(car)
 		return fmt.Errorf("no room for you: %w", err)
 	}
+	g.claimCars(s, char, car) // the car at your spawn is yours
 	g.ids.Get(char).Party = g.enterSocial(s, fmt.Sprintf("player %d", s.player))
 	g.seat(char, car, 0)
 	g.loadAccount(s, char)
@@ -392,6 +395,7 @@ func (g *GameServer) enter(s *Session) error {
 // sendWelcome sends s its welcome: who it is, the level, the rules and the
 // constants its client needs.
 func (g *GameServer) sendWelcome(s *Session, car uint16) {
+	s.rtt.welcome = g.w.Tick()
 	g.sendText(s, textframe.Welcome{
 		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: g.social.parties.Of(s.id),
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
@@ -400,9 +404,10 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
-		Zones: welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
-		Items: g.items,
-		Races: welcomeRaces(g.cfg.Level),
+		Zones:   welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
+		Items:   g.items,
+		Races:   welcomeRaces(g.cfg.Level),
+		Garages: g.cars.garages,
 	})
 }
 
@@ -586,6 +591,7 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 			continue
 		}
 		*drive = d
+		s.countPresses(&d)
 		s.lastSeq = seq
 		if guessed {
 			g.stats.Guesses++

@@ -245,7 +245,10 @@ func TestBadFramesDisconnect(t *testing.T) {
 func TestSlowClientDoesNotStallRoom(t *testing.T) {
 	g := newServer(t, "test-flat")
 	good := join(t, g, Who{})
-	c := NewMemConn(false, 8)
+	// Room for the join's frames (the welcome, the first snapshot and the
+	// text frames of the first snapshot tick, the keys frame the last):
+	// what comes next is a snapshot, dropped.
+	c := NewMemConn(false, 9)
 	slow, _ := g.Join(c, Who{})
 	for i := 0; i < SlowTicks+wire.SnapshotEvery*2+10; i++ {
 		good.send(components.Drive{})
@@ -497,7 +500,8 @@ func TestTextSendFullMidNotify(t *testing.T) {
 // TestResyncHonouredOnce: a client that refused a frame asks for a
 // keyframe in every input frame until one applies; the server sends one
 // keyframe, not one per request, and honours a new refusal after the
-// client has applied it (or after ResyncTimeout, if it was lost).
+// client has applied it (or after its round trip and RoundTripMargin, if
+// it was lost or refused).
 func TestResyncHonouredOnce(t *testing.T) {
 	g := newServer(t, "test-flat")
 	p := join(t, g, Who{})
@@ -515,7 +519,11 @@ func TestResyncHonouredOnce(t *testing.T) {
 		g.Tick()
 	}
 	old := p.dec.Tick()
-	for i := 0; i < 12; i++ { // the client still holds `old`: the keyframe is in flight
+	wait := int(p.s.rtt.wait())
+	if wait >= ResyncTimeout {
+		t.Fatalf("the round trip is not measured: waits %d ticks", wait)
+	}
+	for i := 0; i < wait-1; i++ { // the client still holds `old`: the keyframe is in flight
 		ask(old)
 	}
 	if got := keys() - before; got != 1 {
@@ -529,7 +537,7 @@ func TestResyncHonouredOnce(t *testing.T) {
 	if got := keys() - before; got != 2 {
 		t.Fatalf("%d keyframes after a second refusal, want 2", got)
 	}
-	for i := 0; i < ResyncTimeout+3; i++ { // that keyframe is lost: asked again after the timeout
+	for i := 0; i < wait+wire.SnapshotEvery; i++ { // that keyframe is lost: asked again after the round trip
 		ask(old)
 	}
 	if got := keys() - before; got != 3 {
@@ -632,5 +640,46 @@ func TestChecksSpread(t *testing.T) {
 		if len(cs) > 1 {
 			t.Errorf("tick %d: clients %v checked together", tick, cs)
 		}
+	}
+}
+
+// TestRefusedKeyframeAskedAgainSoon: a client 100 ms away (its first input
+// came 7 ticks after its welcome) whose keyframe fails its own check asks
+// for another in every input frame; the next goes once a round trip and
+// RoundTripMargin have passed, 13 ticks, not after ResyncTimeout (30).
+func TestRefusedKeyframeAskedAgainSoon(t *testing.T) {
+	g := newServer(t, "test-flat")
+	p := join(t, g, Who{})
+	for range 7 { // the welcome's way there, the first input's way back
+		g.Tick()
+	}
+	for range 30 {
+		p.send(components.Drive{})
+		g.Tick()
+	}
+	p.read()
+	p.s.requestKeyframe(KeyframeResync) // a keyframe goes at the next snapshot
+	var first, second uint64
+	for range ResyncTimeout + 10 {
+		k := p.s.Stats().Keyframes
+		f := wire.InputFrame{Ack: p.dec.Tick(), Flags: wire.InputResync, FirstSeq: p.seq, Count: 1}
+		p.seq++
+		p.s.Receive(wire.AppendInputFrame(nil, &f), false) // it refused the keyframe: it asks again
+		g.Tick()
+		if p.s.Stats().Keyframes > k {
+			if first == 0 {
+				first = g.w.Tick()
+			} else if second == 0 {
+				second = g.w.Tick()
+			}
+		}
+	}
+	if first == 0 || second == 0 {
+		t.Fatalf("keyframes at ticks %d and %d", first, second)
+	}
+	gap := second - first
+	t.Logf("the next keyframe %d ticks after the refused one", gap) // before: ResyncTimeout, 30
+	if gap > 7+RoundTripMargin+wire.SnapshotEvery || gap >= ResyncTimeout {
+		t.Fatalf("the second keyframe %d ticks after the refused one, want about the round trip (7) and %d", gap, RoundTripMargin)
 	}
 }

@@ -150,8 +150,11 @@ type Session struct {
 	keyWhy    KeyframeReason // why the next keyframe was asked for
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
+	inputs    inputsState    // what the inputs frame last told (inputs.go)
+	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
 	social    socialSession  // the social side's: ping, the roster sent
 	kept      store.Account  // the account state last posted to the store (who.Keep)
+	cars      carsSession    // its owner number and keys: cars.go
 }
 
 // sentState is what the session last told its client in text frames, so

@@ -21,18 +21,19 @@ func TestClientCatchesUpAfterStall(t *testing.T) {
 		g := newServer(t, "test-flat")
 		p := newInproc(t, g, lossy)
 		clock := time.Unix(0, 0)
-		// resumed is the client's first tick after its skip: no input
-		// frame after it may carry a tick skipped (their inputs are stale
-		// history, and their ticks spent).
-		var resumed uint32
+		// [skipped, resumed) are the ticks the client skipped: no input
+		// frame may carry one (it made no input for them, and their ticks
+		// are spent). The inputs it made before may go again, for their
+		// copies.
+		var skipped, resumed uint32
 		var f wire.InputFrame
 		p.c = client.New(client.Config{Lossy: lossy, Static: g.static, Now: func() time.Time { return clock }, Send: func(b []byte, text bool) error {
 			if !text {
 				if err := wire.DecodeInputFrame(b, &f); err != nil {
 					t.Fatal(err)
 				}
-				if f.Count > 0 && f.FirstSeq < resumed {
-					t.Errorf("lossy %v: an input frame carries ticks %d to %d, skipped (the client resumed at %d)", lossy, f.FirstSeq, f.FirstSeq+uint32(f.Count)-1, resumed)
+				if last := f.FirstSeq + uint32(f.Count) - 1; f.Count > 0 && last >= skipped && f.FirstSeq < resumed {
+					t.Errorf("lossy %v: an input frame carries ticks %d to %d, skipped (from %d to %d)", lossy, f.FirstSeq, last, skipped, resumed-1)
 				}
 			}
 			return p.s.Receive(b, text)
@@ -50,7 +51,7 @@ func TestClientCatchesUpAfterStall(t *testing.T) {
 					seq := p.c.Seq()
 					p.deliver(t)
 					if p.c.Seq() != seq {
-						resumed = p.c.Seq()
+						skipped, resumed = seq, p.c.Seq()
 					}
 				}
 			}

@@ -38,7 +38,7 @@ func TestEntriesOrder(t *testing.T) {
 		want  map[ecs.Phase][]string
 	}{
 		{"police", ecs.FreeRoam(), map[ecs.Phase][]string{
-			ecs.PhaseInput:    {"input", "seats", "weapons"},
+			ecs.PhaseInput:    {"input", "seats", "weapons", "cars"},
 			ecs.PhasePreStep:  {"spawners", "gates", "signals", "police", "pedestrians", "stealth", "ai"},
 			ecs.PhaseStep:     {"physics"},
 			ecs.PhasePostStep: {"damage", "city", "items"},

@@ -13,6 +13,7 @@ import (
 	"github.com/fiveonit/engine/netsync"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/cars"
 	"github.com/fiveonit/engine/systems/city"
 	"github.com/fiveonit/engine/systems/city/zones"
 	"github.com/fiveonit/engine/systems/damage"
@@ -58,7 +59,8 @@ type Options struct {
 
 // Entries returns the schedule of a room, in the order the systems run:
 //
-//	input      input (the server's), seats, weapons
+//	input      input (the server's), seats, weapons, cars (break-ins,
+//	           the cars that belong to someone)
 //	pre-step   spawners, gates, signals, police, pedestrians, stealth, ai
 //	step       physics
 //	post-step  damage, city (respawn, zones), items (lays the level's
@@ -76,18 +78,25 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	if o.Input != nil {
 		add("input", ecs.PhaseInput, o.Input)
 	}
-	add(seats.Name, ecs.PhaseInput, seats.New(w, o.Static))
+	st := seats.New(w, o.Static)
+	add(seats.Name, ecs.PhaseInput, st)
 	add(weapons.Name, ecs.PhaseInput, weapons.New(w))
 	var z *zones.Zones
 	var peds *pedestrians.System
 	var it *items.System
 	var sg *signals.System
 	if o.Level != nil {
-		z = zones.New(o.Level, o.SafeZones...)
-		add(spawners.Name, ecs.PhasePreStep, spawners.New(w, o.Level, o.Static))
 		g := gates.New(w, o.Level)
 		it = items.New(w, o.Level, o.Prices, g.KeyID)
 		g.HasKey = it.HasKey // a key item opens a keyed gate as a key on the ring does
+		cs := cars.New(w, o.Level, o.Static, g.KeyTags(), it.HasKey)
+		st.MayOpen = cs.MayOpen // a locked car lets in its owner and its key's holders
+		it.ForceCar = cs.Force  // a crowbar forces a locked car's door
+		add(cars.Name, ecs.PhaseInput, cs)
+		z = zones.New(o.Level, o.SafeZones...)
+		sp := spawners.New(w, o.Level, o.Static)
+		sp.KeyID = g.KeyID // the spawners' cars answer to the level's key ids
+		add(spawners.Name, ecs.PhasePreStep, sp)
 		add(gates.Name, ecs.PhasePreStep, g)
 		sg = signals.New(w, o.Level)
 		add(signals.Name, ecs.PhasePreStep, sg)
@@ -188,6 +197,16 @@ func Missions(w *ecs.World) *missionhost.System {
 	}
 	h, _ := w.Sched.System(missionhost.Name).(*missionhost.System)
 	return h
+}
+
+// Cars returns the cars system of w's schedule (locks, keys, garages),
+// nil when it has none (a room with no level).
+func Cars(w *ecs.World) *cars.System {
+	if w.Sched == nil {
+		return nil
+	}
+	c, _ := w.Sched.System(cars.Name).(*cars.System)
+	return c
 }
 
 // Stealth returns the stealth system of w's schedule, nil when it has none

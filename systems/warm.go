@@ -7,6 +7,11 @@ import (
 	arche "github.com/mlange-42/arche/ecs"
 )
 
+// warmCrowd is how many NPC people Warm makes room for: more than a city
+// room's pedestrians, traffic drivers and spawned NPCs together (city-64
+// has about 250).
+const warmCrowd = 512
+
 // warmKind is one of prefab's archetypes (see package prefab) with the
 // components the systems add to and remove from its entities while the game
 // runs.
@@ -41,7 +46,8 @@ func Warm(w *ecs.World) {
 		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
 		arche.ComponentID[components.Drive](a), arche.ComponentID[components.Health](a),
 		arche.ComponentID[components.Flags](a), arche.ComponentID[components.Body](a),
-		arche.ComponentID[components.Seats](a), arche.ComponentID[components.Replicated](a))
+		arche.ComponentID[components.Seats](a), arche.ComponentID[components.Replicated](a),
+		arche.ComponentID[components.CarLock](a))
 	person := id(
 		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
 		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
@@ -80,6 +86,16 @@ func Warm(w *ecs.World) {
 		arche.ComponentID[components.Body](a), arche.ComponentID[components.Replicated](a),
 		arche.ComponentID[components.Camera](a))
 	a.RemoveEntity(a.NewEntity(camera...))
+	// The crowd (pedestrians, traffic drivers, the spawners' NPCs) shares
+	// one archetype, and a busy city's grows past arche's doubling steps
+	// in play: its storage is made for warmCrowd of them now.
+	crowd := make([]arche.Entity, warmCrowd)
+	for i := range crowd {
+		crowd[i] = a.NewEntity(append(id(npc), person...)...)
+	}
+	for _, e := range crowd {
+		a.RemoveEntity(e)
+	}
 	var ids []arche.ID
 	for _, k := range kinds {
 		for set := 0; set < 1<<len(k.extra); set++ {

@@ -33,8 +33,9 @@ type Welcome struct {
 	Tick      uint64          `json:"tick"`   // the server's tick now
 	Consts    WelcomeConsts   `json:"consts"` //
 	Zones     []WelcomeZone   `json:"zones,omitempty"`
-	Items     []WelcomeItem   `json:"items,omitempty"` // the room's item catalog, by id (items.go)
-	Races     []WelcomeRace   `json:"races,omitempty"` // signals.go
+	Items     []WelcomeItem   `json:"items,omitempty"`   // the room's item catalog, by id (items.go)
+	Races     []WelcomeRace   `json:"races,omitempty"`   // signals.go
+	Garages   []WelcomeGarage `json:"garages,omitempty"` // cars.go
 }
 
 // WelcomeConsts are the protocol constants a client needs.
@@ -100,7 +101,7 @@ type ErrorFrame struct {
 // a mode switch, an item command (items.go lists them) or a social command
 // (social.go). Unknown fields are refused.
 type Command struct {
-	Type string `json:"type"` // "debug", "phone", "mode", an item command ("pickup", "drop", "use", "move", "open", "take", "put", "close", "buy") or a social one ("chat", "quickchat", "emote", "vote", "party")
+	Type string `json:"type"` // "debug", "phone", "mode", an item command ("pickup", "drop", "use", "move", "open", "take", "put", "close", "buy"), a car command ("lock", "unlock", "keep", "takeout") or a social one ("chat", "quickchat", "emote", "vote", "party")
 	ID   uint32 `json:"id,omitempty"`
 	Cmd  string `json:"cmd"`
 	// Arguments, by command.

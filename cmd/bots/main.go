@@ -4,6 +4,7 @@
 //
 //	go run ./cmd/bots -url ws://127.0.0.1:8080/rooms/NAME -n 16 -duration 30s
 //	go run ./cmd/bots -transport webrtc -loss 0.1 -n 16
+//	go run ./cmd/bots -n 16 -duration 60s -delay 50ms -jitter 10ms -stall 1s
 //
 // Every flag has an environment variable (FOI_BOTS_*) that sets its
 // default; the README lists them. It exits 1 if a bot failed to connect or
@@ -22,7 +23,9 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/bot"
+	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/internal/envflag"
+	"github.com/fiveonit/engine/transport/link"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
 )
@@ -34,6 +37,9 @@ type config struct {
 	duration  time.Duration
 	transport string
 	loss      float64
+	delay     time.Duration
+	jitter    time.Duration
+	stall     time.Duration
 	seed      uint64
 }
 
@@ -45,6 +51,9 @@ var envFlags = [][2]string{
 	{"duration", "FOI_BOTS_DURATION"},
 	{"transport", "FOI_BOTS_TRANSPORT"},
 	{"loss", "FOI_BOTS_LOSS"},
+	{"delay", "FOI_BOTS_DELAY"},
+	{"jitter", "FOI_BOTS_JITTER"},
+	{"stall", "FOI_BOTS_STALL"},
 	{"seed", "FOI_BOTS_SEED"},
 }
 
@@ -59,7 +68,10 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 30*time.Second, "how long the bots play (env FOI_BOTS_DURATION)")
 	fs.StringVar(&c.transport, "transport", "ws", "ws (WebSocket) or webrtc (env FOI_BOTS_TRANSPORT)")
 	fs.Float64Var(&c.loss, "loss", 0, "fraction 0..1 of the binary frames each bot drops each way; over ws the bots then join with acked=1 (env FOI_BOTS_LOSS)")
-	fs.Uint64Var(&c.seed, "seed", 1, "seeds the bots' brains and their loss (env FOI_BOTS_SEED)")
+	fs.DurationVar(&c.delay, "delay", 0, "one-way delay of the simulated link, each way (env FOI_BOTS_DELAY)")
+	fs.DurationVar(&c.jitter, "jitter", 0, "each frame's delay spread over delay±jitter (env FOI_BOTS_JITTER)")
+	fs.DurationVar(&c.stall, "stall", 0, "freeze each bot once for this long, halfway through its run (env FOI_BOTS_STALL)")
+	fs.Uint64Var(&c.seed, "seed", 1, "seeds the bots' brains, their loss and their link (env FOI_BOTS_SEED)")
 	if err := envflag.Set(fs, envFlags); err != nil {
 		return c, err
 	}
@@ -75,6 +87,12 @@ func parseFlags(args []string) (config, error) {
 		return c, fmt.Errorf("-transport %q: ws or webrtc", c.transport)
 	case !(c.loss >= 0 && c.loss <= 1): // NaN too
 		return c, fmt.Errorf("-loss %v: within 0..1", c.loss)
+	case c.delay < 0:
+		return c, fmt.Errorf("-delay %s: not negative", c.delay)
+	case c.jitter < 0:
+		return c, fmt.Errorf("-jitter %s: not negative", c.jitter)
+	case c.stall < 0 || c.stall >= c.duration/2:
+		return c, fmt.Errorf("-stall %s: not negative, under half the duration", c.stall)
 	}
 	return c, nil
 }
@@ -101,12 +119,29 @@ func main() {
 	}
 }
 
-// dial connects bot i. Each bot loses its own frames, seeded by seed and
-// i. Over WebRTC the room's URL (ws:// or http://) is turned into its
-// signalling URL (.../rtc). Over a WebSocket with loss the join asks for
-// the acked snapshots (acked=1), the ones a lossy transport gets: the
-// ordered ones cannot survive a lost frame.
+// dial connects bot i, behind the simulated link of -delay and -jitter
+// (link.Wrap) when either is set. Each bot loses its own frames, seeded by
+// seed and i. Over WebRTC the room's URL (ws:// or http://) is turned into
+// its signalling URL (.../rtc), and the loss is the transport's own, on the
+// lossy channel only. Over a WebSocket with loss the join asks for the
+// acked snapshots (acked=1), the ones a lossy transport gets: the ordered
+// ones cannot survive a lost frame.
 func dial(ctx context.Context, c config, i int) (bot.Conn, error) {
+	conn, err := dialTransport(ctx, c, i)
+	if err != nil || c.delay == 0 && c.jitter == 0 {
+		return conn, err
+	}
+	// An unordered channel lets frames overtake each other; TCP does not.
+	l := link.Config{Delay: c.delay, Jitter: c.jitter, Reorder: c.transport == "webrtc"}
+	lc, err := link.Wrap(conn, l, l, c.seed*104729+uint64(i))
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return lc, nil
+}
+
+func dialTransport(ctx context.Context, c config, i int) (bot.Conn, error) {
 	seed := c.seed*7919 + uint64(i)
 	switch c.transport {
 	case "ws":
@@ -155,7 +190,10 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 				mu.Unlock()
 				return
 			}
-			r := bot.Run(ctx, conn, c.seed+uint64(i), c.duration)
+			// The freezes spread over the middle of the run, so that
+			// the bots do not all stall at once.
+			o := bot.Options{Stall: c.stall, StallAt: c.duration/4 + c.duration*time.Duration(i)/time.Duration(2*c.n)}
+			r := bot.RunWith(ctx, conn, c.seed+uint64(i), c.duration, o)
 			if r.Err != nil {
 				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, r.Err)
 			}
@@ -172,11 +210,21 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 	return res, failed
 }
 
-// summary is the one line printed at the end.
+// summary is the one line printed at the end: the transport's counters,
+// then the netcode's figures: corrections of the own body of 1 cm or more
+// as a share of the reconciliations and the corrections' p99 and largest,
+// the largest jump of the own body as drawn (outside teleports) and the
+// teleports,
+// the keyframes a join took, the presses made and run, the ticks whose
+// input never came (skipped, or every copy lost), the ticks the server guessed after a stall (-stall: the
+// mean over the bots that stalled, and the most), and the input round trip.
 func summary(res []bot.Result, failed int) string {
-	var snaps, keys, resyncs, big, bytes, skipped uint64
+	var snaps, keys, resyncs, big, bytes, skipped, recon, joinKeys, made, run, lost uint64
+	var corr, jumps client.Hist
+	var teleports uint64
 	var secs float64
 	var rtt []time.Duration
+	var stalls, stallSum, stallMax int64
 	desync := 0
 	for _, r := range res {
 		s := r.Stats
@@ -184,12 +232,25 @@ func summary(res []bot.Result, failed int) string {
 		keys += s.Keyframes
 		resyncs += s.Resyncs
 		big += s.BigCorrections
+		recon += s.Reconciles
+		corr.Merge(&s.Corr)
+		jumps.Merge(&s.Jumps)
+		teleports += s.Teleports
+		joinKeys += s.JoinKeyframes
 		bytes += s.BytesIn
 		skipped += s.Skipped
 		secs += r.Seconds
+		made += r.PressesMade
+		run += r.Inputs.Presses
+		lost += r.Inputs.Missed
 		rtt = append(rtt, s.RTT...)
 		if r.Desynced {
 			desync++
+		}
+		if r.Stalled && r.StallGuessedOK {
+			stalls++
+			stallSum += r.StallGuessed
+			stallMax = max(stallMax, r.StallGuessed)
 		}
 	}
 	slices.Sort(rtt)
@@ -203,6 +264,19 @@ func summary(res []bot.Result, failed int) string {
 	if secs > 0 {
 		bps = float64(bytes) / secs
 	}
-	return fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f keyframes=%d check-mismatches=%d corrections>1cm=%d desynced=%d skipped-ticks=%d rtt-p50=%s rtt-p99=%s",
-		len(res), failed, snaps, bps, keys, resyncs, big, desync, skipped, pct(0.5).Round(100*time.Microsecond), pct(0.99).Round(100*time.Microsecond))
+	share, perJoin := 0.0, 0.0
+	if recon > 0 {
+		share = 100 * float64(big) / float64(recon)
+	}
+	if len(res) > 0 {
+		perJoin = float64(joinKeys) / float64(len(res))
+	}
+	line := fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f keyframes=%d keyframes/join=%.2f check-mismatches=%d desynced=%d skipped-ticks=%d",
+		len(res), failed, snaps, bps, keys, perJoin, resyncs, desync, skipped)
+	line += fmt.Sprintf(" reconciles=%d corrections>=1cm=%d (%.2f%%) correction-p99=%.1fcm correction-max=%.1fcm drawn-jump-max=%.1fcm teleports=%d presses-made=%d presses-run=%d inputs-missed=%d",
+		recon, big, share, 100*corr.Quantile(0.99), 100*corr.MaxVal, 100*jumps.MaxVal, teleports, made, run, lost)
+	if stalls > 0 {
+		line += fmt.Sprintf(" stall-guessed-mean=%.1f stall-guessed-max=%d", float64(stallSum)/float64(stalls), stallMax)
+	}
+	return line + fmt.Sprintf(" rtt-p50=%s rtt-p99=%s", pct(0.5).Round(100*time.Microsecond), pct(0.99).Round(100*time.Microsecond))
 }

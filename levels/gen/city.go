@@ -156,6 +156,7 @@ func city() *levels.Level {
 	b.trafficSpawns()
 	b.cameras()
 	b.missionSpawns() // missions.go
+	b.keys() // keys.go
 	return b.l
 }
 
@@ -473,8 +474,9 @@ func (b *builder) police(bx, by int) {
 	})
 }
 
-// garage fills its block with the garage: four bays on its forecourt, a
-// driver, and a block of flats behind.
+// garage fills its block with the garage: four bays on its forecourt,
+// free for the cars players keep there, a driver, and a block of flats
+// behind.
 func (b *builder) garage(bx, by int) {
 	a := lotArea(bx, by)
 	cx := a.cx()
@@ -485,7 +487,7 @@ func (b *builder) garage(bx, by int) {
 		bays = append(bays, levels.Bay{Pos: v(cx+dx, a.y0+12), Yaw: north})
 	}
 	b.l.VehicleSpawners = append(b.l.VehicleSpawners, levels.VehicleSpawner{
-		ID: "garage-cars", Model: "sedan", Bays: bays, Respawn: 60, Garage: "garage", Price: 500,
+		ID: "garage-bays", Bays: bays, Garage: "garage", Price: 500,
 	})
 	b.l.NPCSpawners = append(b.l.NPCSpawners, levels.NPCSpawner{
 		ID: "garage-driver", Role: levels.NPCDriver, Pos: v(a.x0+4, a.y0+6), Yaw: north, Count: 1,

@@ -1,6 +1,10 @@
 package wire
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // AckedDecoder is the client's side of the acked snapshots (kind 6): it keeps
 // the states of its last HeldRing frames applied, by tick, applies each frame
@@ -32,7 +36,7 @@ type AckedDecoder struct {
 	shown   bool   // a frame was shown
 	last    uint32 // tick of the last frame shown
 	lastSeq uint32
-	inBuf   uint8
+	inBuf   int8
 	serial  uint32 // the newest event serial shown
 
 	// By wire id (grown to the highest id seen), valid when at[eid] ==
@@ -42,14 +46,15 @@ type AckedDecoder struct {
 	idx   []int32
 	stamp uint32
 
-	u       []uint16    // the entities the frame may change against the last shown
-	saved   []savedHeld // by index in u: each as the last frame shown held it
-	removed []uint16
-	changes []Change
-	events  []Event
-	frame   DecodedFrame
-	snap    Snapshot
-	stats   AckedStats
+	u         []uint16    // the entities the frame may change against the last shown
+	saved     []savedHeld // by index in u: each as the last frame shown held it
+	removed   []uint16
+	changes   []Change
+	events    []Event
+	unapplied []Event // Events' scratch
+	frame     DecodedFrame
+	snap      Snapshot
+	stats     AckedStats
 }
 
 // heldFrame is a frame applied: its tick, and what turns its state back into
@@ -82,7 +87,7 @@ type AckedStats struct {
 }
 
 // NewAckedDecoder returns a decoder holding nothing, waiting for a keyframe.
-func NewAckedDecoder() *AckedDecoder { return &AckedDecoder{} }
+func NewAckedDecoder() *AckedDecoder { return &AckedDecoder{frame: newDecodedFrame()} }
 
 // Store returns the state of the last frame shown. It must not be changed.
 func (d *AckedDecoder) Store() *Store { return &d.cur }
@@ -216,8 +221,10 @@ func (d *AckedDecoder) Apply(b []byte) (*DecodedFrame, error) {
 	fr := &d.frame
 	*fr = DecodedFrame{
 		Kind: FrameAcked, Tick: h.Tick, BaseTick: h.BaseTick, LastSeq: h.LastSeq, InputBuffer: h.InputBuffer,
-		Checked: h.Flags&HeaderCheck != 0,
-		Changed: fr.Changed[:0], Measured: fr.Measured[:0], Removed: fr.Removed[:0], Events: fr.Events[:0],
+		Checked:  h.Flags&HeaderCheck != 0,
+		Changed:  headroom.Ahead(fr.Changed[:0], len(d.changes)),
+		Measured: headroom.Ahead(fr.Measured[:0], len(d.changes)),
+		Removed:  fr.Removed[:0], Events: fr.Events[:0],
 	}
 	d.report(undo, h.Tick, key)
 	for i := range d.events {

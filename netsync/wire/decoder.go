@@ -1,6 +1,10 @@
 package wire
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // Changed is an entity a frame changed.
 type Changed struct {
@@ -30,7 +34,7 @@ type DecodedFrame struct {
 	Tick        uint32
 	BaseTick    uint32
 	LastSeq     uint32
-	InputBuffer uint8
+	InputBuffer int8 // the header's: see Header.InputBuffer
 	Checked     bool // the frame carried a check, and it matched
 	Changed     []Changed
 	Measured    []Measured
@@ -52,7 +56,7 @@ type SnapshotEntity struct {
 type Snapshot struct {
 	Tick        uint32
 	LastSeq     uint32
-	InputBuffer uint8
+	InputBuffer int8 // the header's: see Header.InputBuffer
 	Entities    []SnapshotEntity
 }
 
@@ -70,7 +74,7 @@ type Decoder struct {
 	synced  bool // a keyframe applied, and nothing wrong since
 	tick    uint32
 	lastSeq uint32
-	inBuf   uint8
+	inBuf   int8
 	frameNo uint32
 
 	// By wire id: the frame number that removed it, changed it, or held it
@@ -78,21 +82,29 @@ type Decoder struct {
 	rmAt, chAt, oldAt []uint32
 	oldGK             []uint16
 
-	changes []Change
-	removed []uint16
-	old     []uint16
-	frame   DecodedFrame
-	snap    Snapshot
+	changes   []Change
+	removed   []uint16
+	old       []uint16
+	frame     DecodedFrame
+	snap      Snapshot
+	unapplied []Event // Events' scratch
 }
 
 // NewDecoder returns a decoder holding nothing, waiting for a keyframe.
 func NewDecoder() *Decoder {
 	return &Decoder{
+		frame: newDecodedFrame(),
 		rmAt:  make([]uint32, 1<<16),
 		chAt:  make([]uint32, 1<<16),
 		oldAt: make([]uint32, 1<<16),
 		oldGK: make([]uint16, 1<<16),
 	}
+}
+
+// newDecodedFrame returns a frame's record sized for a busy frame at once,
+// so that a busy frame late in play grows nothing in the client's tick.
+func newDecodedFrame() DecodedFrame {
+	return DecodedFrame{Events: make([]Event, 0, MaxEvents), Removed: make([]Removed, 0, 256)}
 }
 
 // Store returns what the decoder holds. It must not be changed.
@@ -138,9 +150,13 @@ func (d *Decoder) Apply(b []byte) (*DecodedFrame, error) {
 		return d.fail(err)
 	}
 	fr := &d.frame
+	// Room for the frame's changes, with headroom: a client whose frames
+	// grow now and then allocates seldom.
 	*fr = DecodedFrame{
 		Kind: h.Kind, Tick: h.Tick, BaseTick: h.BaseTick, LastSeq: h.LastSeq, InputBuffer: h.InputBuffer,
-		Changed: fr.Changed[:0], Measured: fr.Measured[:0], Removed: fr.Removed[:0], Events: fr.Events,
+		Changed:  headroom.Ahead(fr.Changed[:0], len(d.changes)),
+		Measured: headroom.Ahead(fr.Measured[:0], len(d.changes)),
+		Removed:  fr.Removed[:0], Events: fr.Events,
 	}
 	if key {
 		d.forget()

@@ -54,14 +54,14 @@ func malformed(format string, args ...any) error {
 
 // Header is a snapshot frame's header.
 //
-//	u8 kind | u32 tick | u32 baseTick | u32 lastSeq | u8 inputBuffer | u8 flags
+//	u8 kind | u32 tick | u32 baseTick | u32 lastSeq | i8 inputBuffer | u8 flags
 //	| u16 removed | u16 changed | [u32 check]
 type Header struct {
 	Kind        uint8
 	Tick        uint32 // the server tick the frame's state is of
 	BaseTick    uint32 // the tick of the frame it applies onto (0 in a keyframe)
 	LastSeq     uint32 // the last input of the client the server ran
-	InputBuffer uint8  // inputs waiting in the client's queue on the server
+	InputBuffer int8   // inputs waiting in the client's queue on the server; below 0, how far behind its newest input is
 	Flags       uint8  // Header*
 	Removed     uint16 // ids in the removed list
 	Changed     uint16 // changes
@@ -74,7 +74,7 @@ func AppendHeader(b []byte, h *Header) []byte {
 	b = le.AppendUint32(b, h.Tick)
 	b = le.AppendUint32(b, h.BaseTick)
 	b = le.AppendUint32(b, h.LastSeq)
-	b = append(b, h.InputBuffer, h.Flags)
+	b = append(b, byte(h.InputBuffer), h.Flags)
 	b = le.AppendUint16(b, h.Removed)
 	b = le.AppendUint16(b, h.Changed)
 	if h.Flags&HeaderCheck != 0 {
@@ -99,7 +99,7 @@ func parseHeader(b []byte, acked bool) (h Header, n int, err error) {
 	h.Tick = le.Uint32(b[1:])
 	h.BaseTick = le.Uint32(b[5:])
 	h.LastSeq = le.Uint32(b[9:])
-	h.InputBuffer = b[13]
+	h.InputBuffer = int8(b[13])
 	h.Flags = b[14]
 	h.Removed = le.Uint16(b[15:])
 	h.Changed = le.Uint16(b[17:])

@@ -98,3 +98,32 @@ func FuzzParseChange(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFrameEvents reads the events of any bytes as a frame not applied,
+// ordered and acked: it never panics, a frame it reads is one whose events
+// Apply reads alike, and an acked decoder shows each serial once.
+func FuzzFrameEvents(f *testing.F) {
+	_, frames := goldenFrames(f)
+	for _, fr := range frames {
+		f.Add(fr)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d := NewDecoder()
+		evs, err := d.Events(b)
+		if err == nil {
+			got := append([]Event(nil), evs...)
+			if fr, aerr := NewDecoder().Apply(b); aerr == nil && fr.Kind == FrameKeyframe && len(fr.Events) != len(got) {
+				t.Fatalf("Events read %d events, Apply %d", len(got), len(fr.Events))
+			}
+		}
+		a := NewAckedDecoder()
+		first, err := a.Events(b)
+		if err != nil {
+			return
+		}
+		n := len(first)
+		if again, err := a.Events(b); err != nil || len(again) != 0 {
+			t.Fatalf("the same acked frame showed %d events again (of %d), %v", len(again), n, err)
+		}
+	})
+}

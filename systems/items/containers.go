@@ -69,7 +69,8 @@ func (s *System) tool(w *ecs.World, inv *components.Inventory) components.ItemID
 }
 
 // force is the use of a crowbar: it forces open the nearest locked crate
-// within Reach of e.
+// within Reach of e, or, with none, starts forcing a locked car's door
+// (the ForceCar hook).
 func (s *System) force(w *ecs.World, e ecs.Entity, inv *components.Inventory) error {
 	if _, seated := s.person.Get(e); !seated.Vehicle.IsZero() {
 		return ErrInCar
@@ -83,6 +84,9 @@ func (s *System) force(w *ecs.World, e ecs.Entity, inv *components.Inventory) er
 		if d := dist(pos, s.poses.Get(c).Pos); d <= bestD {
 			best, bestD = i, d
 		}
+	}
+	if best < 0 && s.ForceCar != nil {
+		return s.ForceCar(w, e)
 	}
 	if best < 0 {
 		return fmt.Errorf("%w: no locked crate within reach", ErrNoUse)

@@ -11,7 +11,7 @@ import (
 // Use uses the item in slot i of e's inventory, by its kind: a consumable
 // heals (and is used up), a weapon or a grenade goes into the hand (a
 // weapon in hand is put away), a crowbar forces the nearest locked crate
-// within reach. The others have no use of their own: a key opens by
+// within reach (or, with none, a locked car's door: ForceCar). The others have no use of their own: a key opens by
 // itself, ammunition is fired by its weapon, the phone is the missions'.
 func (s *System) Use(w *ecs.World, e ecs.Entity, i int) error {
 	inv, err := s.holder(w, e)

@@ -78,6 +78,10 @@ type System struct {
 	// UsePhone is what using the phone does (the MissionHost opens it on
 	// the page); nil answers that no mission calls in this room.
 	UsePhone func(w *ecs.World, e ecs.Entity) error
+	// ForceCar is what a crowbar does with no locked crate within reach:
+	// it starts forcing a locked car's door (systems/cars sets it). Nil:
+	// nothing.
+	ForceCar func(w *ecs.World, e ecs.Entity) error
 
 	level *levels.Level
 	build *prefab.Builder

@@ -1,7 +1,7 @@
 // Package police is the system that turns the players' crimes into their
 // Wanted level and the Wanted level into police: the last step's crimes
 // (w.LastCrimes: a pedestrian hit or run over, a carjack, a shot, a
-// restricted zone entered, a police car rammed) build each offending
+// restricted zone entered, a police car rammed, a car broken into) build each offending
 // player's Heat up to the next star (0 to MaxStars); the stars bring police
 // cars out of the level's police spawn points, each with an officer at the
 // wheel and a components.Chaser after the player, which the AI drives; the
@@ -55,7 +55,7 @@ var Fines = [MaxStars + 1]int64{0, 100, 200, 350, 500, 750}
 
 // CrimeHeat is the Heat each crime adds (a star is 1): running over a
 // pedestrian, ramming the police and entering a restricted zone are a star
-// at once, a hit or an assault half of one, a shot a quarter.
+// at once, a hit, an assault or a break-in half of one, a shot a quarter.
 var CrimeHeat = [...]float32{
 	components.CrimeHitPedestrian:  0.4,
 	components.CrimeKillPedestrian: 1,
@@ -64,6 +64,7 @@ var CrimeHeat = [...]float32{
 	components.CrimeRestricted:     1,
 	components.CrimeRamPolice:      1,
 	components.CrimeAssault:        0.5,
+	components.CrimeBreakIn:        0.5,
 }
 
 // Tuning of the police.

@@ -1,7 +1,8 @@
 // Package seats is the system that puts people into vehicles and takes them
 // out: a person on foot who presses Use enters the nearest vehicle in reach
 // with a free seat (the driver's seat first) or, where the rule hook allows,
-// pulls its driver out (a carjack); a seated person who presses Use gets out
+// pulls its driver out (a carjack); a locked vehicle lets in only whom
+// the MayOpen hook lets in (its owner, a holder of its key); a seated person who presses Use gets out
 // to a free spot beside the vehicle, never inside a building. It then hands
 // each driver's Drive to their vehicle: a driver's input drives, a
 // passenger's does not, and a vehicle nobody drives gets an empty Drive.
@@ -44,10 +45,17 @@ const exitGap = 0.2
 // of the game's Rules.
 type CarjackRule func(w *ecs.World, jacker, driver ecs.Entity) bool
 
+// OpenRule decides whether person may get into vehicle while its doors are
+// locked (components.FlagLocked): its owner, a holder of its key.
+type OpenRule func(w *ecs.World, person, vehicle ecs.Entity) bool
+
 // System is the seats system. Make it with New.
 type System struct {
 	// Carjack is the rule hook for carjacks; New sets DefaultCarjack.
 	Carjack CarjackRule
+	// MayOpen is the rule hook for locked vehicles (systems/cars sets
+	// it); nil keeps everybody out of a locked vehicle.
+	MayOpen OpenRule
 
 	static   *phys.Static
 	walker   phys.WalkSpec
@@ -100,7 +108,8 @@ func New(w *ecs.World, static *phys.Static) *System {
 }
 
 // DefaultCarjack lets anyone pull an NPC out, and a player out only where
-// the rules let the two players hurt each other.
+// the rules let the two players hurt each other; never a player of the
+// jacker's own party, whatever the rules.
 func DefaultCarjack(w *ecs.World, jacker, driver ecs.Entity) bool {
 	ids := generic.NewMap2[components.Kind, components.Identity](w.Arche)
 	jk, jid := ids.Get(jacker)
@@ -110,6 +119,9 @@ func DefaultCarjack(w *ecs.World, jacker, driver ecs.Entity) bool {
 	}
 	if *dk != components.KindCharacter || *jk != components.KindCharacter {
 		return true
+	}
+	if jid.Party != 0 && jid.Party == did.Party {
+		return false
 	}
 	return w.Rules.MayHurt(jid.Party, did.Party)
 }
@@ -188,8 +200,13 @@ func (s *System) enter(w *ecs.World, e ecs.Entity) {
 
 func (s *System) tryEnter(w *ecs.World, e, v ecs.Entity) bool {
 	_, _, seats, _, _ := s.vehicle.Get(v)
-	if f := s.flags.Get(v); f != nil && f.Bits&(components.FlagLocked|components.FlagWrecked) != 0 {
-		return false
+	if f := s.flags.Get(v); f != nil {
+		if f.Bits&components.FlagWrecked != 0 {
+			return false
+		}
+		if f.Bits&components.FlagLocked != 0 && (s.MayOpen == nil || !s.MayOpen(w, e, v)) {
+			return false
+		}
 	}
 	driver := seats.Occupant[0]
 	if driver.IsZero() {

@@ -2,7 +2,8 @@
 // the room (the clients never spawn anything):
 //
 //   - Vehicle spawners park a car (of the spawner's model, no driver,
-//     locked where the spawner says) in each of their bays when the world
+//     nobody's, locked where the spawner says, its key the spawner's key
+//     tag) in each of their bays when the world
 //     is made (the first Update) and again on a level reset (Reset), and
 //     put the next car in a bay whose car is gone (driven more than
 //     BayRadius away, wrecked or removed) once the spawner's respawn time
@@ -15,12 +16,19 @@
 //     one they are about in the schedule's hours of the room clock (all
 //     filled when the hours begin, taken away once out of every player's
 //     way when they end) and one that is gone or dead is replaced after
-//     the schedule's Every seconds (never when Every is 0).
+//     the schedule's Every seconds (never when Every is 0). What the
+//     spawner says its NPCs carry (a key on a guard) is dropped on the
+//     ground where one dies, a loose item anyone may pick up (a level
+//     reset takes it away again, as it does everything dropped in play).
+//   - A garage's spawner without a model parks nothing: its bays are the
+//     garage's, for the cars the players keep (systems/cars).
 //
 // It runs first in the pre-step phase (systems.Entries).
 package spawners
 
 import (
+	"math"
+
 	"github.com/chewxy/math32"
 
 	"github.com/fiveonit/engine/components"
@@ -62,6 +70,11 @@ const DriverModel = phys.ModelSedan
 
 // System is the spawners system. Make it with New.
 type System struct {
+	// KeyID numbers the level's key tags (the gates system's KeyID): the
+	// cars of a spawner with a key tag answer to its id. Nil: the cars
+	// have no key.
+	KeyID func(tag string) (components.KeyID, bool)
+
 	level  *levels.Level
 	static *phys.Static
 	build  *prefab.Builder
@@ -93,6 +106,7 @@ type bay struct {
 	yaw     float32
 	model   uint8
 	locked  bool
+	keyTag  string
 	respawn uint64 // ticks
 	car     ecs.Entity
 	wreck   ecs.Entity // the bay's own car, wrecked where it stood
@@ -104,6 +118,7 @@ type group struct {
 	spawner int
 	first   int
 	active  bool
+	carry   []components.Stack // what each of its NPCs carries
 }
 
 // slot is one NPC of a spawner: its person (and car, for a driver).
@@ -141,14 +156,23 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	s.players.Invalidate()
 	for i := range l.VehicleSpawners {
 		vs := &l.VehicleSpawners[i]
+		if vs.Model == "" {
+			continue // a garage's bays: nothing of the spawner's own is parked there
+		}
 		model, _ := prefab.ModelByName(vs.Model)
 		for _, b := range vs.Bays {
-			s.bays = append(s.bays, bay{spawner: i, pos: b.Pos, yaw: b.Yaw, model: model, locked: vs.Locked,
+			s.bays = append(s.bays, bay{spawner: i, pos: b.Pos, yaw: b.Yaw, model: model, locked: vs.Locked, keyTag: vs.KeyTag,
 				respawn: uint64(math32.Round(max(vs.Respawn, 0) * ecs.TickRate))})
 		}
 	}
 	for i := range l.NPCSpawners {
-		s.groups = append(s.groups, group{spawner: i, first: len(s.slots)})
+		g := group{spawner: i, first: len(s.slots)}
+		for _, st := range l.NPCSpawners[i].Items {
+			if id, ok := w.Items.ByName(st.Item); ok { // games.Game.Check refuses a level naming another
+				g.carry = append(g.carry, components.Stack{Item: id, Count: uint16(min(st.Count, math.MaxUint16))})
+			}
+		}
+		s.groups = append(s.groups, g)
 		for range l.NPCSpawners[i].Count {
 			s.slots = append(s.slots, slot{})
 		}
@@ -253,6 +277,9 @@ func (s *System) fillBay(w *ecs.World, b *bay) {
 	if err != nil {
 		return // no wire id left: try again later
 	}
+	if id, ok := s.keyID(b.keyTag); ok {
+		s.build.SetCarLock(car, components.CarLock{}.WithKey(id), b.locked)
+	}
 	b.car = car
 	s.bodies.Add(phys.Flat(pos))
 }
@@ -323,8 +350,21 @@ func (s *System) npcs(w *ecs.World) {
 			case sl.e.IsZero():
 			case s.gone(w, sl.e):
 				sl.lost, sl.lostAt = true, tick
+				s.drop(w, g, sl.e)
 			}
 		}
+	}
+}
+
+// drop lays what g's NPCs carry on the ground where NPC e lies dead (one
+// taken out of the world drops nothing).
+func (s *System) drop(w *ecs.World, g *group, e ecs.Entity) {
+	if len(g.carry) == 0 || !alive(w, e) {
+		return
+	}
+	p := s.poses.Get(e).Pos
+	for _, st := range g.carry {
+		s.build.Item(st.Item, st.Count, -1, p) // no wire id left: it is lost
 	}
 }
 
@@ -521,6 +561,14 @@ func (s *System) emptyOut(w *ecs.World, e ecs.Entity) {
 			w.Despawn(o)
 		}
 	}
+}
+
+// keyID returns the id of a bay's key tag, false for none.
+func (s *System) keyID(tag string) (components.KeyID, bool) {
+	if tag == "" || s.KeyID == nil {
+		return 0, false
+	}
+	return s.KeyID(tag)
 }
 
 func alive(w *ecs.World, e ecs.Entity) bool { return !e.IsZero() && w.Arche.Alive(e) }

@@ -9,17 +9,22 @@ import (
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/spawners"
+	"github.com/mlange-42/arche/generic"
 )
 
 const level = `{
   "name": "test-spawners",
   "version": 1,
   "ground": {"min":[-200,-200],"max":[200,200]},
+  "buildings": [
+    {"id":"depot","footprint":[[90,-170],[110,-170],[110,-160],[90,-160]],"height":5,"use":"garage"}
+  ],
   "vehicleSpawners": [
-    {"id":"lot","model":"van","bays":[{"pos":[0,0],"yaw":0},{"pos":[0,5],"yaw":0}],"respawn":2,"locked":true,"keyTag":"yard"}
+    {"id":"lot","model":"van","bays":[{"pos":[0,0],"yaw":0},{"pos":[0,5],"yaw":0}],"respawn":2,"locked":true,"keyTag":"yard"},
+    {"id":"depot-bays","bays":[{"pos":[100,-150],"yaw":0}],"garage":"depot","price":10}
   ],
   "npcSpawners": [
-    {"id":"guards","role":"guard","pos":[50,50],"yaw":0,"count":2,"radius":3,"patrol":[[40,40],[60,40],[60,60],[40,60]]},
+    {"id":"guards","role":"guard","pos":[50,50],"yaw":0,"count":2,"radius":3,"patrol":[[40,40],[60,40],[60,60],[40,60]],"items":[{"item":"yard-key","count":1}]},
     {"id":"day","role":"civilian","pos":[-50,50],"yaw":0,"count":3,"radius":5,"schedule":{"every":2,"from":9,"to":17}},
     {"id":"night","role":"target","pos":[-50,-50],"yaw":0,"count":1,"schedule":{"from":20,"to":6}},
     {"id":"driver","role":"driver","pos":[50,-50],"yaw":0,"count":1,"schedule":{"every":1}},
@@ -62,6 +67,10 @@ func TestParksBays(t *testing.T) {
 		}
 		if citytest.Get[components.Flags](r.W, car).Bits&components.FlagLocked == 0 {
 			t.Fatal("a locked spawner's car is not locked")
+		}
+		yard, _ := r.Gates.KeyID("yard")
+		if l := *citytest.Get[components.CarLock](r.W, car); l != (components.CarLock{}).WithKey(yard) {
+			t.Fatalf("the car's lock %+v: want nobody's, the spawner's key tag yard (id %d)", l, yard)
 		}
 		if d := citytest.Get[components.Seats](r.W, car).Occupant[0]; !d.IsZero() {
 			t.Fatal("a parked car has a driver")
@@ -384,5 +393,65 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 	r.Step(120)
 	if allocs := testing.AllocsPerRun(100, r.W.Step); allocs != 0 {
 		t.Fatalf("%v allocations per tick", allocs)
+	}
+}
+
+// TestGarageBaysStayEmpty: a garage's spawner without a model parks
+// nothing: its bays are for the cars players keep.
+func TestGarageBaysStayEmpty(t *testing.T) {
+	r := rig(t, 12*60, 0, 1)
+	r.Step(2)
+	if car := r.Spawners.Bay(1, 0); !car.IsZero() {
+		t.Fatal("a garage's bay without a model was parked")
+	}
+	n := 0
+	q := generic.NewFilter1[components.Seats]().Query(r.W.Arche)
+	for q.Next() {
+		if p := citytest.Get[components.Pose](r.W, q.Entity()).Pos; p.X == 100 && p.Y == -150 {
+			n++
+		}
+	}
+	if n != 0 {
+		t.Fatalf("%d vehicles in the garage's bay", n)
+	}
+}
+
+// TestGuardDropsWhatItCarries: a guard that dies drops the spawner's items
+// (its key) where it lies, once; one that lives drops nothing.
+func TestGuardDropsWhatItCarries(t *testing.T) {
+	r := rig(t, 12*60, 0, 1)
+	r.Step(2)
+	key, ok := r.W.Items.ByName("yard-key")
+	if !ok {
+		t.Fatal("no yard-key in the catalog")
+	}
+	loose := func() (n int, at components.Vec3) {
+		q := generic.NewFilter2[components.Loose, components.Pose]().Query(r.W.Arche)
+		for q.Next() {
+			l, p := q.Get()
+			if l.Stack.Item == key {
+				n += int(l.Stack.Count)
+				at = p.Pos
+				if l.Pickup != -1 {
+					t.Errorf("the dropped key is pickup %d, want -1 (dropped in play)", l.Pickup)
+				}
+			}
+		}
+		return n, at
+	}
+	if n, _ := loose(); n != 0 {
+		t.Fatalf("%d keys lie about before any guard died", n)
+	}
+	g, _ := r.Spawners.NPC(guards, 0)
+	citytest.Get[components.Health](r.W, g).HP = 0
+	citytest.Get[components.PersonAction](r.W, g).Act = components.ActDead
+	where := citytest.Get[components.Pose](r.W, g).Pos
+	r.Step(5)
+	n, at := loose()
+	if n != 1 {
+		t.Fatalf("%d keys on the ground after a guard died, want 1", n)
+	}
+	if at.X != where.X || at.Y != where.Y {
+		t.Errorf("the key lies at %v, the guard died at %v", at, where)
 	}
 }

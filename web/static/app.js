@@ -87,6 +87,7 @@ function onText(s) {
   let m;
   try { m = JSON.parse(s); } catch (e) { return; }
   foiItems.onText(m); // items.js: the inventory, the container, the replies
+  foiCars.onText(m); // cars.js: the keys, the garages, the car replies
   stealthText(m);
   foiMissions.onText(m); // missions.js: the tracker, notices, the phone
   switch (m.type) {
@@ -223,6 +224,7 @@ function join(room, opts) {
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
   foiItems.reset();
   foiMissions.reset();
+  foiCars.reset();
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
@@ -260,7 +262,7 @@ function pump() {
   game.maxGap = Math.max(game.maxGap || 0, now - lastPump);
   lastPump = now;
   // A stall: do not race to catch up. The server ran those ticks on guesses;
-  // the next snapshot makes the client skip them (client.SkipAhead).
+  // the next snapshots make the client skip them (client.SkipMin).
   if (now - nextTick > 250) nextTick = now;
   for (let n = 0; now >= nextTick && n < 5; n++) {
     nextTick += foi.tick(game.keys | game.pressed, mouseYaw());
@@ -422,6 +424,7 @@ function draw(now) {
     }
   }
   foiItems.drawWorld(ctx, s, f, n, focus, now); // items.js: shops, containers, the arc, blasts
+  foiCars.draw(f, n, focus); // cars.js: the car prompt, the garage window
   // Labels, in screen space.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = "bold 12px system-ui, sans-serif";
@@ -622,7 +625,9 @@ $("view").addEventListener("wheel", (e) => {
   game.zoom = Math.min(40, Math.max(0.5, game.zoom * Math.pow(1.0015, -e.deltaY)));
 }, { passive: false });
 $("view").addEventListener("mousemove", (e) => { game.mouse.x = e.offsetX; game.mouse.y = e.offsetY; });
-$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; });
+// A click shorter than a tick still holds the trigger for one (pressed):
+// the client makes a tap of it, which the server never loses.
+$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; game.pressed |= KEY_AIM; });
 window.addEventListener("mouseup", () => { game.keys &= ~KEY_AIM; });
 
 // ---- the HUD -----------------------------------------------------------------
@@ -642,7 +647,7 @@ function hud() {
   const stars = game.wanted.stars || 0;
   $("wanted").querySelector(".stars").textContent = "★".repeat(stars) + "☆".repeat(Math.max(0, 5 - stars));
   $("wanted").className = stars ? "hot" : "";
-  $("cash").textContent = "$" + (game.status_.cash || game.wanted.cash || 0).toLocaleString("en-US");
+  $("cash").textContent = "$" + (game.status_.cash ?? game.wanted.cash ?? 0).toLocaleString("en-US");
   const hp = game.status_.maxHp ? game.status_.hp : null;
   $("health").textContent = hp == null ? "–" : `${hp} / ${game.status_.maxHp}`;
   $("healthBar").parentElement.hidden = hp == null;

@@ -422,9 +422,9 @@ type State struct {
 	LastCorr    float32            `json:"lastCorrection"`
 	PingMs      float64            `json:"pingMs"` // median of the last RTTWindow round trips
 	// Pace says how the server's queue of this client's inputs stands, by
-	// the client's tick period: "low" (fewer than client.BufferLow: the
-	// client ticks 3% faster), "ok", or "high" (more than
-	// client.BufferHigh: 3% slower).
+	// the client's tick period: "low" (below the band's low,
+	// client.BufferLow: the client ticks faster, 3 % and more), "ok", or
+	// "high" (above client.BufferHigh: slower).
 	Pace     string              `json:"pace"`
 	Entities int                 `json:"entities"`
 	Tiers    [wire.TierCount]int `json:"tiers"`
@@ -445,7 +445,8 @@ type PlayerInfo struct {
 	Act    uint8  `json:"act"`
 }
 
-// OwnBody is the body the client controls, as predicted.
+// OwnBody is the body the client controls, as predicted and drawn (the
+// error of a correction easing out).
 type OwnBody struct {
 	EID   uint16  `json:"eid"`
 	Car   bool    `json:"car"`
@@ -496,8 +497,9 @@ func (p *Page) State() State {
 		}
 	}
 	slices.SortFunc(s.Players, func(a, b PlayerInfo) int { return int(a.Player) - int(b.Player) })
-	if wid, pose, vel, ok := p.c.Predicted(); ok {
+	if wid, _, vel, ok := p.c.Predicted(); ok {
 		_, car, _ := p.c.Controlled()
+		_, pose, _ := p.c.Drawn()
 		s.Own = &OwnBody{EID: wid, Car: car, X: pose.Pos.X, Y: pose.Pos.Y, Yaw: yawOf(wire.Quat(pose.Rot)),
 			Speed: math32.Sqrt(vel.Lin.X*vel.Lin.X + vel.Lin.Y*vel.Lin.Y)}
 	}

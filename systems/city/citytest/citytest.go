@@ -109,6 +109,7 @@ func New(t testing.TB, l *levels.Level, o Options) *Rig {
 	r.chasers.Register(w.Arche)
 	r.Spawners = spawners.New(w, l, st)
 	r.Gates = gates.New(w, l)
+	r.Spawners.KeyID = r.Gates.KeyID
 	r.Police = police.New(w, l, st)
 	r.Damage = damage.New(w, r.Zones, st)
 	r.City = city.New(w, l, st, r.Zones)

@@ -1,0 +1,131 @@
+package seats_test
+
+import (
+	"testing"
+
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/systems/seats"
+	"github.com/mlange-42/arche/generic"
+)
+
+// rig is a world with a car, a player at its wheel and a second player on
+// foot beside its door.
+type rig struct {
+	w              *ecs.World
+	sys            *seats.System
+	car, drv, jack ecs.Entity
+}
+
+func newRig(t *testing.T, rules ecs.Rules, drvParty, jackParty uint8) *rig {
+	t.Helper()
+	w, err := ecs.New(ecs.Config{Seed: 1, Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := prefab.New(w)
+	car, err := b.Vehicle(components.KindCar, physics.ModelSedan, components.Vec3{}, 0, ecs.Entity{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv, err := b.Character(1, drvParty, 1, components.Vec3{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Beside the driver's door: the car's left, within Reach.
+	jack, err := b.Character(2, jackParty, 2, components.Vec3{Y: physics.CarModel(physics.ModelSedan).HalfY + 0.6}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{w: w, sys: seats.New(w, nil), car: car, drv: drv, jack: jack}
+	get[components.Seats](w, car).Occupant[0] = drv
+	*get[components.SeatedIn](w, drv) = components.SeatedIn{Vehicle: car}
+	get[components.PersonAction](w, drv).Act = components.ActDriving
+	return r
+}
+
+func get[T any](w *ecs.World, e ecs.Entity) *T {
+	m := generic.NewMap1[T](w.Arche)
+	return m.Get(e)
+}
+
+// use presses Use for e and runs the seats once; it reports whether e took
+// the wheel.
+func (r *rig) use(e ecs.Entity) bool {
+	get[components.Drive](r.w, e).Pressed = components.BtnUse
+	r.sys.Update(r.w)
+	get[components.Drive](r.w, e).Pressed = 0
+	return get[components.Seats](r.w, r.car).Occupant[0] == e
+}
+
+// TestCarjackParties: a player pulls another out of the car only where the
+// rules let them hurt each other, and never a member of their own party,
+// whatever the rules (a party's members are numbered from 1; 0 is none).
+func TestCarjackParties(t *testing.T) {
+	cases := []struct {
+		hurt        string
+		drv, jacker uint8
+		want        bool
+	}{
+		{"on", 0, 0, true},
+		{"on", 1, 2, true},
+		{"on", 1, 1, false},
+		{"on", 0, 1, true},
+		{"rivals", 0, 0, true},
+		{"rivals", 1, 2, true},
+		{"rivals", 1, 1, false},
+		{"rivals", 1, 0, true},
+		{"off", 0, 0, false},
+		{"off", 1, 2, false},
+		{"off", 1, 1, false},
+	}
+	for _, c := range cases {
+		r := newRig(t, ecs.Rules{PlayersHurt: c.hurt}, c.drv, c.jacker)
+		got := r.use(r.jack)
+		if got != c.want {
+			t.Errorf("playersHurt %s, driver's party %d, jacker's %d: carjacked %v, want %v", c.hurt, c.drv, c.jacker, got, c.want)
+		}
+		if ev := len(r.w.Events); (ev == 1) != c.want {
+			t.Errorf("playersHurt %s, parties %d/%d: %d events", c.hurt, c.drv, c.jacker, ev)
+		}
+	}
+}
+
+// TestLockedCar: a locked car with a free seat lets in only whom MayOpen
+// lets in; with no hook, nobody; a wrecked car nobody.
+func TestLockedCar(t *testing.T) {
+	cases := []struct {
+		name    string
+		locked  bool
+		wrecked bool
+		hook    seats.OpenRule
+		want    bool
+	}{
+		{"open", false, false, nil, true},
+		{"locked, no hook", true, false, nil, false},
+		{"locked, the hook says no", true, false, func(*ecs.World, ecs.Entity, ecs.Entity) bool { return false }, false},
+		{"locked, the hook says yes", true, false, func(*ecs.World, ecs.Entity, ecs.Entity) bool { return true }, true},
+		{"wrecked, the hook says yes", false, true, func(*ecs.World, ecs.Entity, ecs.Entity) bool { return true }, false},
+	}
+	for _, c := range cases {
+		r := newRig(t, ecs.Rules{PlayersHurt: "off"}, 0, 0)
+		// Nobody at the wheel: the driver got out.
+		get[components.Seats](r.w, r.car).Occupant[0] = ecs.Entity{}
+		*get[components.SeatedIn](r.w, r.drv) = components.SeatedIn{}
+		get[components.PersonAction](r.w, r.drv).Act = components.ActOnFoot
+		get[components.Pose](r.w, r.drv).Pos = components.Vec3{X: 50}
+		fl := get[components.Flags](r.w, r.car)
+		if c.locked {
+			fl.Bits |= components.FlagLocked
+		}
+		if c.wrecked {
+			fl.Bits |= components.FlagWrecked
+		}
+		r.sys.MayOpen = c.hook
+		if got := r.use(r.jack); got != c.want {
+			t.Errorf("%s: got in %v, want %v", c.name, got, c.want)
+		}
+	}
+}
