@@ -38,6 +38,12 @@ func newCity64As(b testing.TB, who func(i int) server.Who) *loadgen.Farm {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return city64Farm(b, g, who)
+}
+
+// city64Farm joins city-64's 64 bots to g, bot i as who(i) (nil:
+// anonymous), and plays 20 s of warm-up.
+func city64Farm(b testing.TB, g *server.GameServer, who func(i int) server.Who) *loadgen.Farm {
 	f, err := loadgen.New(g, 0, 1)
 	if err != nil {
 		b.Fatal(err)

@@ -25,6 +25,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/missions"
 )
 
 // Default is the game a room plays when its join names none.
@@ -54,7 +55,10 @@ type Game struct {
 	Items *catalog.Catalog
 	// Prices are what the shops ask, by item, in cash.
 	Prices []Price
-	price  []int64 // by item id; 0: not sold
+	// Missions are the game's missions (package missions), registered in
+	// Go by the game (missions.go): none for free roam.
+	Missions []missions.Def
+	price    []int64 // by item id; 0: not sold
 }
 
 // Price is what a shop asks for one of an item.
@@ -152,6 +156,10 @@ func load() ([]*Game, error) {
 			}
 			g, err := Parse(e.Name(), common, b)
 			if err != nil {
+				loadErr = err
+				return
+			}
+			if err := g.setMissions(builtinMissions(g.Name)); err != nil {
 				loadErr = err
 				return
 			}

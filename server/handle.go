@@ -262,7 +262,7 @@ func (g *GameServer) notify(s *Session) {
 			return
 		}
 	}
-	if !g.notifySignals(s) {
+	if !g.notifySignals(s) || !g.notifyMissions(s) {
 		return
 	}
 	if s.who.Spectate || !w.Arche.Alive(s.char) {
@@ -357,7 +357,7 @@ func (g *GameServer) command(s *Session, b []byte) error {
 	case "debug":
 		err = g.debugCommand(s, &c)
 	case "phone":
-		err = errors.New("not available: this room runs no missions")
+		err = g.phoneCommand(s, &c)
 	case "chat", "quickchat", "emote", "vote", "party":
 		if err = g.socialCommand(s, &c); errors.Is(err, errReplyLater) {
 			return nil // the reply goes with the verdict

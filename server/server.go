@@ -24,6 +24,7 @@ import (
 	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
+	missionhost "github.com/fiveonit/engine/systems/missions"
 	sysphys "github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/mlange-42/arche/generic"
@@ -138,8 +139,11 @@ type GameServer struct {
 	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
 
-	signals signalNotes // the signals held by hand, for the players: signals.go
-	cars    carsRoom    // owners, keys and garages: cars.go
+	signals  signalNotes          // the signals held by hand, for the players: signals.go
+	missions *missionhost.System  // nil when the game has none: missions.go
+	phone    textframe.PhoneFrame // the phone frame, built again in place
+	screen   textframe.PhoneScreen
+	cars     carsRoom // owners, keys and garages: cars.go
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
@@ -204,6 +208,7 @@ func New(cfg Config) (*GameServer, error) {
 		Static:    st,
 		SafeZones: cfg.Rules.SafeZones,
 		Prices:    cfg.Game.Price,
+		Missions:  cfg.Game.Missions,
 		Input:     ecs.SystemFunc(g.applyInputs),
 		Arena:     g.arena,
 	})
@@ -211,6 +216,7 @@ func New(cfg Config) (*GameServer, error) {
 		return nil, err
 	}
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
+	g.missions = systems.Missions(w)
 	g.items = g.welcomeItems()
 	g.stealth = systems.Stealth(w)
 	g.initCars()

@@ -170,6 +170,8 @@ type sentState struct {
 	status  bool
 	wanted  bool
 	items   itemsSent
+	phone   uint32 // the phone's revision (missions.go)
+	tracker uint32 // the tracker's revision
 	stealth stealthSent
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/systems"
 	sysphys "github.com/fiveonit/engine/systems/physics"
@@ -17,7 +18,9 @@ import (
 // signals show this tick's lights before the AI's traffic reads them, the
 // police come out before the pedestrians and the AI, the stealth sets the
 // sentries' phases before the AI reads them, and the AI drives a chaser
-// the tick it comes out. ecs.NewSchedule checks only the phases; this test
+// the tick it comes out. The MissionHost, in a game with missions, steps
+// them last in the post-step: after the city has respawned the dead and
+// the items system has laid the level's containers out. ecs.NewSchedule checks only the phases; this test
 // checks the order within them.
 func TestEntriesOrder(t *testing.T) {
 	l, err := levels.Load("test-flat")
@@ -44,13 +47,20 @@ func TestEntriesOrder(t *testing.T) {
 		{"no police", ecs.Rules{}, map[ecs.Phase][]string{
 			ecs.PhasePreStep: {"spawners", "gates", "signals", "pedestrians", "stealth", "ai"},
 		}},
+		{"missions", ecs.Rules{}, map[ecs.Phase][]string{
+			ecs.PhasePostStep: {"damage", "city", "items", "missions"},
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w, err := ecs.New(ecs.Config{Seed: 1, Level: l, Rules: c.rules})
 			if err != nil {
 				t.Fatal(err)
 			}
-			entries := systems.Entries(w, systems.Options{Level: l, Static: st, Input: nop, Arena: netsync.NewArena()})
+			o := systems.Options{Level: l, Static: st, Input: nop, Arena: netsync.NewArena()}
+			if c.name == "missions" {
+				o.Missions = []missions.Def{{Name: "m", Title: "M", Contact: "C", New: func() missions.Mission { return nil }}}
+			}
+			entries := systems.Entries(w, o)
 			if _, err := ecs.NewSchedule(entries); err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/nav"
 	"github.com/fiveonit/engine/netsync"
 	phys "github.com/fiveonit/engine/physics"
@@ -18,6 +19,7 @@ import (
 	"github.com/fiveonit/engine/systems/damage"
 	"github.com/fiveonit/engine/systems/gates"
 	"github.com/fiveonit/engine/systems/items"
+	missionhost "github.com/fiveonit/engine/systems/missions"
 	"github.com/fiveonit/engine/systems/pedestrians"
 	"github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/police"
@@ -45,6 +47,9 @@ type Options struct {
 	// Prices are the game's shop prices (games.Game.Price); nil sells
 	// nothing.
 	Prices func(components.ItemID) (int64, bool)
+	// Missions are the game's missions (games.Game.Missions); none leaves
+	// the MissionHost out.
+	Missions []missions.Def
 	// Input writes the players' inputs onto their characters' Drive.
 	Input ecs.System
 	// Arena is what the sync system (systems/replicate) quantizes the
@@ -60,7 +65,8 @@ type Options struct {
 //	step       physics
 //	post-step  damage, city (respawn, zones), items (lays the level's
 //	           pickups and containers out, shuts containers left),
-//	           missions (not built yet)
+//	           missions (the MissionHost: the game's missions, when it
+//	           has any)
 //	sync       sync (replicate: the world into the arena), pedestrians-watch
 //	           (keeps the tick's dangers for the pedestrians, since the
 //	           events are emptied next tick)
@@ -78,6 +84,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	var z *zones.Zones
 	var peds *pedestrians.System
 	var it *items.System
+	var sg *signals.System
 	if o.Level != nil {
 		g := gates.New(w, o.Level)
 		it = items.New(w, o.Level, o.Prices, g.KeyID)
@@ -91,7 +98,8 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		sp.KeyID = g.KeyID // the spawners' cars answer to the level's key ids
 		add(spawners.Name, ecs.PhasePreStep, sp)
 		add(gates.Name, ecs.PhasePreStep, g)
-		add(signals.Name, ecs.PhasePreStep, signals.New(w, o.Level))
+		sg = signals.New(w, o.Level)
+		add(signals.Name, ecs.PhasePreStep, sg)
 		if w.Rules.Police {
 			add(police.Name, ecs.PhasePreStep, police.New(w, o.Level, o.Static))
 		}
@@ -106,6 +114,13 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		add(damage.Name, ecs.PhasePostStep, damage.New(w, z, o.Static))
 		add(city.Name, ecs.PhasePostStep, city.New(w, o.Level, o.Static, z))
 		add(items.Name, ecs.PhasePostStep, it)
+		if len(o.Missions) > 0 {
+			h := missionhost.New(w, o.Level, o.Missions)
+			h.HoldSignal, h.ReleaseSignal = sg.Hold, sg.Release
+			h.Stash, h.Unstash = it.Stash, it.Unstash
+			it.UsePhone = h.UsePhone
+			add(missionhost.Name, ecs.PhasePostStep, h)
+		}
 	}
 	if o.Arena != nil {
 		add(replicate.Name, ecs.PhaseSync, replicate.New(w, o.Arena))
@@ -172,6 +187,16 @@ func Signals(w *ecs.World) *signals.System {
 	}
 	s, _ := w.Sched.System(signals.Name).(*signals.System)
 	return s
+}
+
+// Missions returns the MissionHost of w's schedule, nil when it has none
+// (a game without missions, a room with no level).
+func Missions(w *ecs.World) *missionhost.System {
+	if w.Sched == nil {
+		return nil
+	}
+	h, _ := w.Sched.System(missionhost.Name).(*missionhost.System)
+	return h
 }
 
 // Cars returns the cars system of w's schedule (locks, keys, garages),

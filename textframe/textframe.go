@@ -130,6 +130,8 @@ type Command struct {
 	Acked *bool `json:"acked,omitempty"`
 	// SocialArgs are the social commands' arguments.
 	SocialArgs
+	// MissionArgs are the phone commands' arguments (missions.go).
+	MissionArgs
 }
 
 // Marshal returns the JSON of one of this package's frames.

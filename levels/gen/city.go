@@ -155,6 +155,7 @@ func city() *levels.Level {
 	b.blocks()
 	b.trafficSpawns()
 	b.cameras()
+	b.missionSpawns() // missions.go
 	b.keys() // keys.go
 	return b.l
 }

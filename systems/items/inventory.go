@@ -53,6 +53,9 @@ func (s *System) Use(w *ecs.World, e ecs.Entity, i int) error {
 	case catalog.KindAmmo:
 		return fmt.Errorf("%w: rounds are fired by the weapon that takes them", ErrNoUse)
 	case catalog.KindPhone:
+		if s.UsePhone != nil {
+			return s.UsePhone(w, e)
+		}
 		return fmt.Errorf("%w: no mission calls in this room", ErrNoUse)
 	case catalog.KindMission:
 		return fmt.Errorf("%w: %s is for a mission", ErrNoUse, it.Label)

@@ -75,6 +75,9 @@ const MaxCount = 65535
 
 // System is the items system. Make it with New.
 type System struct {
+	// UsePhone is what using the phone does (the MissionHost opens it on
+	// the page); nil answers that no mission calls in this room.
+	UsePhone func(w *ecs.World, e ecs.Entity) error
 	// ForceCar is what a crowbar does with no locked crate within reach:
 	// it starts forcing a locked car's door (systems/cars sets it). Nil:
 	// nothing.

@@ -89,6 +89,7 @@ function onText(s) {
   foiItems.onText(m); // items.js: the inventory, the container, the replies
   foiCars.onText(m); // cars.js: the keys, the garages, the car replies
   stealthText(m);
+  foiMissions.onText(m); // missions.js: the tracker, notices, the phone
   switch (m.type) {
     case "welcome":
       game.welcome = m;
@@ -222,6 +223,7 @@ function join(room, opts) {
   stealthReset();
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
   foiItems.reset();
+  foiMissions.reset();
   foiCars.reset();
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
@@ -406,6 +408,7 @@ function draw(now) {
   ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
   drawLevel(ctx, s);
   foiSignals.drawMap(ctx, s);
+  foiMissions.drawMap(ctx, s);
   stealthCones(ctx, f, n, s);
   const blink = Math.floor(now / 180) % 2;
   // Vehicles under people.
@@ -634,6 +637,7 @@ function hud() {
   const st = JSON.parse(foi.state());
   game.state = st;
   foiSignals.hud(st, game.ownPos);
+  foiMissions.hud();
   const now = performance.now();
   if (now - game.lastBytesAt >= 1000) {
     game.bps = (st.bytesIn - game.lastBytes) * 1000 / (now - game.lastBytesAt);

@@ -176,7 +176,7 @@ const foiSignals = (() => {
 
   // drawMinimap draws the whole level small: the roads, the restricted and
   // safe zones, each race's numbered gates (a loop's first also marked
-  // with an L), the held signals and the own position (own: {x, y} or
+  // with an L), the held signals, the mission's marker and the own position (own: {x, y} or
   // null).
   function drawMinimap(own) {
     const g = st.ground;
@@ -226,6 +226,14 @@ const foiSignals = (() => {
       ctx.beginPath();
       ctx.arc(sg.node[0], sg.node[1], 3 / k, 0, 2 * Math.PI);
       ctx.fill();
+    }
+    const mark = typeof foiMissions !== "undefined" && foiMissions.marker(); // the mission's marker (missions.js)
+    if (mark) {
+      ctx.strokeStyle = "#e040fb";
+      ctx.lineWidth = 2 / k;
+      ctx.beginPath();
+      ctx.arc(mark[0], mark[1], 6 / k, 0, 2 * Math.PI);
+      ctx.stroke();
     }
     if (own) {
       ctx.fillStyle = "#ffd23f";

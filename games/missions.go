@@ -1,0 +1,52 @@
+package games
+
+import (
+	"fmt"
+
+	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/missions"
+	"github.com/fiveonit/engine/missions/cityjobs"
+)
+
+// builtinMissions returns the missions a built-in game registers, by the
+// game's name: its Go code, beside its JSON file's data.
+func builtinMissions(game string) []missions.Def {
+	switch game {
+	case "city-jobs":
+		return cityjobs.Missions()
+	}
+	return nil
+}
+
+// setMissions gives g its missions, checked: at most missions.MaxDefs,
+// each with a valid name, used once, a contact, a title and a New; and
+// every mission item of the catalog names one of them.
+func (g *Game) setMissions(defs []missions.Def) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: game %s: %s", ErrInvalid, g.Name, fmt.Sprintf(format, a...))
+	}
+	if len(defs) > missions.MaxDefs {
+		return bad("%d missions, at most %d", len(defs), missions.MaxDefs)
+	}
+	names := map[string]bool{}
+	for i, d := range defs {
+		switch {
+		case !levels.ValidName(d.Name):
+			return bad("missions[%d]: name %q is not a valid name", i, d.Name)
+		case names[d.Name]:
+			return bad("missions[%d]: mission %q registered twice", i, d.Name)
+		case d.Title == "" || d.Contact == "" || d.New == nil:
+			return bad("mission %q: a title, a contact and New are required", d.Name)
+		case d.Reward < 0 || d.Reward > MaxPrice:
+			return bad("mission %q: reward %d is not within 0..%d", d.Name, d.Reward, MaxPrice)
+		}
+		names[d.Name] = true
+	}
+	for _, it := range g.Items.Items() {
+		if it.Mission != "" && !names[it.Mission] {
+			return bad("item %q belongs to mission %q, which the game does not have", it.Name, it.Mission)
+		}
+	}
+	g.Missions = defs
+	return nil
+}

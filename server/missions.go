@@ -1,0 +1,117 @@
+package server
+
+import (
+	"errors"
+
+	"github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/textframe"
+)
+
+// errNoMissions answers a phone command in a room whose game runs no
+// missions.
+var errNoMissions = errors.New("not available: this room runs no missions")
+
+// phoneCommand runs a phone command of s's player through the MissionHost;
+// its error is the reply's reason.
+func (g *GameServer) phoneCommand(s *Session, c *textframe.Command) error {
+	h := g.missions
+	switch {
+	case h == nil:
+		return errNoMissions
+	case s.who.Spectate:
+		return errors.New("a spectator has no phone")
+	}
+	w, e := g.w, s.char
+	switch c.Cmd {
+	case "accept", "decline":
+		if c.Offer == 0 {
+			return errors.New(`"offer" is required: an offer's number on your phone`)
+		}
+		if c.Cmd == "accept" {
+			return h.Accept(w, e, c.Offer)
+		}
+		return h.Decline(w, e, c.Offer)
+	case "abandon":
+		return h.Abandon(w, e)
+	case "screen":
+		if c.Choice == nil {
+			return errors.New(`"choice" is required: an option of the screen, from 0`)
+		}
+		return h.Answer(w, e, *c.Choice)
+	case "close":
+		return h.Close(w, e)
+	}
+	return errors.New(`unknown phone command (known: accept, decline, abandon, screen, close)`)
+}
+
+// notifyMissions sends s its tracker and its phone when they changed, and
+// its notices, and reports whether s is still connected. The frames are
+// built only when their content changed, appended into reused buffers:
+// nothing is allocated on a quiet tick nor on a busy one.
+func (g *GameServer) notifyMissions(s *Session) bool {
+	h := g.missions
+	if h == nil || s.who.Spectate {
+		return true
+	}
+	ph := h.PhoneOf(s.char, s.charWire)
+	if ph == nil {
+		return true
+	}
+	if ph.TrackerRev != s.sent.tracker {
+		s.sent.tracker = ph.TrackerRev
+		f := trackerFrame(ph, g.w.Tick())
+		g.text = f.AppendJSON(g.text[:0])
+		if !g.sendTextBytes(s, g.text) {
+			return false
+		}
+	}
+	if ph.Rev != s.sent.phone {
+		s.sent.phone = ph.Rev
+		g.phoneFrame(ph)
+		ph.Open = false
+		g.text = g.phone.AppendJSON(g.text[:0])
+		if !g.sendTextBytes(s, g.text) {
+			return false
+		}
+	}
+	for _, n := range ph.TakeNotices() {
+		f := textframe.NoticeFrame{Type: "notice", Text: n.Text, Kind: n.Kind.String()}
+		g.text = f.AppendJSON(g.text[:0])
+		if !g.sendTextBytes(s, g.text) {
+			return false
+		}
+	}
+	return true
+}
+
+// trackerFrame is ph's tracker as a frame, at tick.
+func trackerFrame(ph *missions.Phone, tick uint64) textframe.TrackerFrame {
+	t := &ph.Tracker
+	f := textframe.TrackerFrame{Type: "tracker", Mission: ph.Mission, Tick: tick}
+	if ph.Mission == "" {
+		return f
+	}
+	f.Title, f.Objective, f.Ends = ph.Title, t.Objective, t.Ends
+	if t.Mark {
+		f.Marker, f.Radius = &[2]float32{t.At.X, t.At.Y}, t.Radius
+	}
+	return f
+}
+
+// phoneFrame builds ph's messages and screen into g.phone, in place.
+func (g *GameServer) phoneFrame(ph *missions.Phone) {
+	f := &g.phone
+	f.Type, f.Open, f.Screen = "phone", ph.Open, nil
+	f.Messages = f.Messages[:0]
+	for _, m := range ph.Messages() {
+		f.Messages = append(f.Messages, textframe.PhoneMessage{ID: m.ID, From: m.From, Text: m.Text, Offer: m.Offer, Open: m.Open,
+			Mission: m.Mission, Title: m.Title, Reward: m.Reward})
+	}
+	if ph.ScreenID != 0 {
+		g.screen = textframe.PhoneScreen{ID: ph.ScreenID, Title: ph.Screen.Title, Text: ph.Screen.Text, Options: ph.Screen.Options}
+		if g.screen.Options == nil {
+			g.screen.Options = []string{}
+		}
+		f.Screen = &g.screen
+	}
+}
