@@ -156,7 +156,7 @@ func city() *levels.Level {
 	b.trafficSpawns()
 	b.cameras()
 	b.missionSpawns() // missions.go
-	b.keys() // keys.go
+	b.keys()          // keys.go
 	return b.l
 }
 
