@@ -6,7 +6,9 @@
 //
 //   - Ambient traffic. It keeps the room's traffic count of cars (the
 //     rules' Traffic, else the level's, else DefaultTrafficMain on a main-*
-//     level and none on a test-* one), brings them out of the level's
+//     level and none on a test-* one), less the guards' cars a mission
+//     sent after a player, so that a mission's chase costs the tick no
+//     more cars than the room's budget. It brings them out of the level's
 //     traffic spawn points (or, when every one in reach is taken or the
 //     level has none, points along the traffic's lanes) near the players
 //     (anywhere while there are none) but out of every player's
@@ -187,7 +189,11 @@ type System struct {
 
 	traffic, crowd         int // counted this tick, after what was taken away
 	trafficWant, crowdWant int
-	readout                Readout
+	// guardCars are the guards' chaser cars a mission sent, counted by
+	// driveChasers: the ambient traffic gives them room in its count, so
+	// that a room's cars stay within what its rules budget.
+	guardCars int
+	readout   Readout
 }
 
 // player is a player's character this tick.

@@ -69,10 +69,14 @@ var probeTurns = func() (t [12][2]float32) {
 // Sees up to date.
 func (s *System) driveChasers(w *ecs.World) {
 	s.chasers = s.chasers[:0]
+	s.guardCars = 0
 	q := s.chaserQ.Query(w.Arche)
 	for q.Next() {
 		_, id, _ := q.Get()
 		s.chasers = append(s.chasers, chaser{wid: id.WireID})
+		if n := s.npc.Get(q.Entity()); n != nil && n.Role == components.RoleGuard {
+			s.guardCars++
+		}
 	}
 	slices.SortFunc(s.chasers, func(a, b chaser) int { return int(a.wid) - int(b.wid) })
 	for i := range s.chasers {

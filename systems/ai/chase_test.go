@@ -199,3 +199,36 @@ func TestReadoutText(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestGuardCarsTakeTrafficsRoom sends six guard cars after a player, as a
+// mission's getaway does: the ambient traffic spawns none while they
+// chase and takes cars away until the two together keep the room's count.
+func TestGuardCarsTakeTrafficsRoom(t *testing.T) {
+	const traffic, guards = 20, 6
+	l := loadLevel(t, "main-city")
+	r := newRig(t, l, ecs.Rules{Traffic: traffic, Pedestrians: 0}, 3, nil)
+	target := r.character(t, 150, 193.75)
+	for sec := 0; sec < 30 && r.ai.Readout().Traffic < traffic; sec++ {
+		r.step(60)
+	}
+	if n := r.ai.Readout().Traffic; n != traffic {
+		t.Fatalf("%d cars of traffic before the chase, want %d", n, traffic)
+	}
+	for i := range guards {
+		if _, _, err := r.b.ChaserCar(phys.ModelVan, components.Vec3{X: -200 + 12*float32(i), Y: -193.75}, 0, target, r.w.Tick()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	most := 0
+	for range 90 {
+		r.step(60)
+		most = max(most, r.ai.Readout().Traffic)
+	}
+	t.Logf("most %d, at the end %d, tick %d", most, r.ai.Readout().Traffic, r.w.Tick())
+	if most > traffic {
+		t.Errorf("traffic rose to %d cars with %d guard cars out, want at most %d", most, guards, traffic)
+	}
+	if n := r.ai.Readout().Traffic; n > traffic-guards {
+		t.Errorf("%d cars of traffic after 90 s with %d guard cars out, want at most %d", n, guards, traffic-guards)
+	}
+}

@@ -95,7 +95,7 @@ func (s *System) trimCrowd(w *ecs.World) {
 // or, when every such point is taken (or the level has none), a point
 // along a traffic lane that is all of that.
 func (s *System) spawnTraffic(w *ecs.World) {
-	need := min(s.trafficWant-s.traffic, s.Tuning.CarsPerTick)
+	need := min(s.trafficWant-s.guardCars-s.traffic, s.Tuning.CarsPerTick)
 	if need <= 0 {
 		return
 	}

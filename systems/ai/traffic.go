@@ -602,7 +602,7 @@ func (s *System) trafficGone(c *car, b *body) bool {
 	d, any := s.nearestPlayer(b.pos)
 	far := any && d > s.Tuning.TrafficDespawn
 	stuck := c.route.Waited > s.Tuning.WaitDespawn || c.route.Mode == ModeLost
-	extra := s.traffic >= s.trafficWant
+	extra := s.traffic+s.guardCars >= s.trafficWant
 	if !far && !stuck && !extra {
 		return false
 	}
