@@ -77,14 +77,14 @@ const foiItems = (() => {
     if (s && s.item) {
       const it = item(s.item);
       d.dataset.item = it ? it.name : "";
-      d.innerHTML = `<span class="n">${i < 9 ? i + 1 : 0}</span><span class="l"></span>` +
+      d.innerHTML = `<span class="n">${i === 9 ? 0 : i + 1}</span><span class="l"></span>` +
         (s.count > 1 ? `<span class="c">×${s.count}</span>` : "");
       d.querySelector(".l").textContent = labelOf(s.item);
       if (it && it.weapon && it.weapon === hand) d.classList.add("hand");
       d.title = labelOf(s.item) + (it ? ` (${it.kind})` : "");
     } else {
       d.classList.add("empty");
-      d.innerHTML = `<span class="n">${i < 9 ? i + 1 : 0}</span>`;
+      d.innerHTML = `<span class="n">${i === 9 ? 0 : i + 1}</span>`;
     }
     if (onClick) d.addEventListener("click", (e) => onClick(i, e));
     return d;
