@@ -241,10 +241,11 @@ func TestSafeZoneOfTheGame(t *testing.T) {
 
 // TestItemsScenario plays the issue's scenario on main-city: buy at the
 // corner shop, pick up the yard's crowbar, store it in the yard's locker
-// (its key from the debug command), throw a grenade that blows where both
+// (its key taken from a yard crate), throw a grenade that blows where both
 // clients see it, then reset the level: the crowbar lies where it lay, the
-// locker is shut, locked and holds what the level put in it, the item a
-// player dropped is gone; what the players carry stays theirs.
+// locker is shut, locked and holds what the level put in it, the crate
+// holds its key again, the item a player dropped is gone; what the players
+// carry stays theirs.
 func TestItemsScenario(t *testing.T) {
 	g := newGame(t, "main-city", "free-roam")
 	a, b := join(t, g, Who{Debug: true}), join(t, g, Who{})
@@ -289,11 +290,22 @@ func TestItemsScenario(t *testing.T) {
 	}
 
 	// Store it in the yard's locker: locked, a crowbar does not force a
-	// locker, the key does.
-	locker := g.cfg.Level.Containers[4]
+	// locker, the key does. The key lies in a crate nearby, as the level
+	// puts it there.
+	locker, crate := g.cfg.Level.Containers[4], g.cfg.Level.Containers[3]
+	if locker.ID != "yard-locker" || crate.ID != "yard-crate-2" {
+		t.Fatalf("containers %q and %q, want the yard's locker and crate", locker.ID, crate.ID)
+	}
 	place(g, a.s, locker.Pos.X-1.5, locker.Pos.Y, 0)
 	refused(a, `{"type":"open","place":"yard-locker"}`, `locked: the locker opens with the "yard" key`)
-	do(a, `{"type":"debug","cmd":"give-item","item":"yard-key"}`)
+	place(g, a.s, crate.Pos.X-1.5, crate.Pos.Y, 0)
+	do(a, `{"type":"open","place":"yard-crate-2"}`)
+	do(a, `{"type":"take","slot":0}`) // the yard key
+	do(a, `{"type":"close"}`)
+	if box := g.boxes.Get(systems.Items(w).Container(3)); box.Slots[0].Item != 0 || g.inv.Get(a.s.char).Count(id("yard-key")) != 1 {
+		t.Fatalf("the key is not taken out of the crate: %+v", box.Slots)
+	}
+	place(g, a.s, locker.Pos.X-1.5, locker.Pos.Y, 0)
 	do(a, `{"type":"open","place":"yard-locker"}`)
 	ticks(g, a, 3)
 	if m := a.lastText("container"); m == nil || m["id"] != "yard-locker" {
@@ -354,6 +366,9 @@ func TestItemsScenario(t *testing.T) {
 	box = g.boxes.Get(systems.Items(w).Container(4))
 	if !box.Locked || box.Slots[0].Item != id("smg") || box.Slots[2].Item != 0 || !g.inv.Get(a.s.char).Open.IsZero() {
 		t.Fatalf("after the reset the locker is %+v", box)
+	}
+	if g.boxes.Get(systems.Items(w).Container(3)).Slots[0].Item != id("yard-key") {
+		t.Fatal("after the reset the yard crate does not hold its key again")
 	}
 	if looseWire(g, id("crowbar")) == 0 || looseWire(g, id("water")) != 0 {
 		t.Fatal("the crowbar is not back, or the dropped water still lies")
