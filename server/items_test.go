@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fiveonit/engine/components"
@@ -241,10 +242,11 @@ func TestSafeZoneOfTheGame(t *testing.T) {
 
 // TestItemsScenario plays the issue's scenario on main-city: buy at the
 // corner shop, pick up the yard's crowbar, store it in the yard's locker
-// (its key from the debug command), throw a grenade that blows where both
+// (its key taken from a yard crate), throw a grenade that blows where both
 // clients see it, then reset the level: the crowbar lies where it lay, the
-// locker is shut, locked and holds what the level put in it, the item a
-// player dropped is gone; what the players carry stays theirs.
+// locker is shut, locked and holds what the level put in it, the crate
+// holds its key again, the item a player dropped is gone; what the players
+// carry stays theirs.
 func TestItemsScenario(t *testing.T) {
 	g := newGame(t, "main-city", "free-roam")
 	a, b := join(t, g, Who{Debug: true}), join(t, g, Who{})
@@ -289,11 +291,22 @@ func TestItemsScenario(t *testing.T) {
 	}
 
 	// Store it in the yard's locker: locked, a crowbar does not force a
-	// locker, the key does.
-	locker := g.cfg.Level.Containers[4]
+	// locker, the key does. The key lies in a crate nearby, as the level
+	// puts it there.
+	locker, crate := g.cfg.Level.Containers[4], g.cfg.Level.Containers[3]
+	if locker.ID != "yard-locker" || crate.ID != "yard-crate-2" {
+		t.Fatalf("containers %q and %q, want the yard's locker and crate", locker.ID, crate.ID)
+	}
 	place(g, a.s, locker.Pos.X-1.5, locker.Pos.Y, 0)
 	refused(a, `{"type":"open","place":"yard-locker"}`, `locked: the locker opens with the "yard" key`)
-	do(a, `{"type":"debug","cmd":"give-item","item":"yard-key"}`)
+	place(g, a.s, crate.Pos.X-1.5, crate.Pos.Y, 0)
+	do(a, `{"type":"open","place":"yard-crate-2"}`)
+	do(a, `{"type":"take","slot":0}`) // the yard key
+	do(a, `{"type":"close"}`)
+	if box := g.boxes.Get(systems.Items(w).Container(3)); box.Slots[0].Item != 0 || g.inv.Get(a.s.char).Count(id("yard-key")) != 1 {
+		t.Fatalf("the key is not taken out of the crate: %+v", box.Slots)
+	}
+	place(g, a.s, locker.Pos.X-1.5, locker.Pos.Y, 0)
 	do(a, `{"type":"open","place":"yard-locker"}`)
 	ticks(g, a, 3)
 	if m := a.lastText("container"); m == nil || m["id"] != "yard-locker" {
@@ -355,6 +368,9 @@ func TestItemsScenario(t *testing.T) {
 	if !box.Locked || box.Slots[0].Item != id("smg") || box.Slots[2].Item != 0 || !g.inv.Get(a.s.char).Open.IsZero() {
 		t.Fatalf("after the reset the locker is %+v", box)
 	}
+	if g.boxes.Get(systems.Items(w).Container(3)).Slots[0].Item != id("yard-key") {
+		t.Fatal("after the reset the yard crate does not hold its key again")
+	}
 	if looseWire(g, id("crowbar")) == 0 || looseWire(g, id("water")) != 0 {
 		t.Fatal("the crowbar is not back, or the dropped water still lies")
 	}
@@ -376,4 +392,118 @@ func countKind(g *GameServer, k components.Kind) int {
 		}
 	}
 	return n
+}
+
+// TestItemCommandFlood: item commands are bounded by the command bucket
+// (TextBurst at once, then TextPerSecond a second). A client that puts
+// ammo in a crate one round at a time is served for a burst of TextBurst
+// and then for TextPerSecond a second. One command more is refused: the
+// client is disconnected with the reason, and neither it nor the commands
+// after it change the crate. Another client in the room goes on being
+// served.
+func TestItemCommandFlood(t *testing.T) {
+	g := newGame(t, "main-city", "free-roam")
+	a, b := join(t, g, Who{Debug: true}), join(t, g, Who{})
+	ticks(g, a, 3)
+	b.read()
+	w := g.World()
+	crate, other := g.cfg.Level.Containers[1], g.cfg.Level.Containers[2]
+	if crate.ID != "yard-crate-0" || other.ID != "yard-crate-1" {
+		t.Fatalf("containers %q and %q, want two yard crates", crate.ID, other.ID)
+	}
+	place(g, a.s, crate.Pos.X, crate.Pos.Y-1.5, 0)
+	place(g, b.s, other.Pos.X, other.Pos.Y-1.5, 0)
+	for _, cmd := range []string{
+		`{"type":"debug","cmd":"give-item","item":"pistol-ammo","count":60}`,
+		`{"type":"open","place":"yard-crate-0"}`,
+	} {
+		if r := reply(t, g, a, cmd); !r.OK {
+			t.Fatalf("%s: %+v", cmd, r)
+		}
+	}
+	if r := reply(t, g, b, `{"type":"open","place":"yard-crate-1"}`); !r.OK {
+		t.Fatalf("b opens its crate: %+v", r)
+	}
+	ammo, _ := w.Items.ByName("pistol-ammo")
+	box := g.boxes.Get(systems.Items(w).Container(1))
+	inBox := func() int {
+		n := 0
+		for _, sl := range box.Slots {
+			if sl.Item == ammo {
+				n += int(sl.Count)
+			}
+		}
+		return n
+	}
+	start := inBox()
+	ticks(g, a, 2*ecs.TickRate) // the bucket fills up again
+	b.read()
+
+	id := 0
+	put := func() {
+		id++
+		a.command(fmt.Sprintf(`{"type":"put","id":%d,"slot":0,"count":1}`, id))
+	}
+	// A burst of TextBurst in one tick, then one every 1/TextPerSecond s.
+	for i := 0; i < TextBurst; i++ {
+		put()
+	}
+	ticks(g, a, 1)
+	for i := 0; i < TextPerSecond; i++ {
+		ticks(g, a, ecs.TickRate/TextPerSecond-1)
+		put()
+		ticks(g, a, 1)
+	}
+	served := id
+	if closed, reason := a.c.Closed(); closed {
+		t.Fatalf("closed within the bucket: %s", reason)
+	}
+	// The flood: five more at once, the next tick; b takes cash meanwhile.
+	for i := 0; i < 5; i++ {
+		put()
+	}
+	_, cash := g.wanted.Get(b.s.char)
+	before := cash.Amount
+	b.command(`{"type":"take","id":1,"slot":0,"count":10}`)
+	ticks(g, a, 1)
+
+	ok := 0
+	for _, m := range a.texts {
+		if m["type"] == "reply" && m["cmd"] == "put" {
+			if m["ok"] != true || int(m["id"].(float64)) > served {
+				t.Fatalf("reply %v: only the %d within the bucket are answered, each done", m, served)
+			}
+			ok++
+		}
+	}
+	if ok != served {
+		t.Fatalf("%d puts answered, want %d", ok, served)
+	}
+	closed, reason := a.c.Closed()
+	if !closed || !strings.Contains(reason, "flooding") || !strings.Contains(reason, "commands a second") {
+		t.Fatalf("flooder closed %v, reason %q", closed, reason)
+	}
+	if got := inBox(); got != start+served {
+		t.Fatalf("the crate holds %d rounds, want %d: a refused put changed it", got, start+served)
+	}
+	if len(g.Sessions()) != 1 {
+		t.Fatalf("%d sessions left", len(g.Sessions()))
+	}
+	// b goes on: its take was done and answered, and its snapshots keep
+	// coming.
+	b.read()
+	frames := b.frames
+	ticks(g, b, 2*ecs.TickRate)
+	if r := b.lastText("reply"); r == nil || r["ok"] != true || r["cmd"] != "take" {
+		t.Fatalf("b's take: %v", r)
+	}
+	if _, cash := g.wanted.Get(b.s.char); cash.Amount != before+10 {
+		t.Fatalf("b's cash %d, want %d", cash.Amount, before+10)
+	}
+	if b.frames <= frames {
+		t.Fatal("b gets no snapshots after the flood")
+	}
+	if r := reply(t, g, b, `{"type":"close","id":2}`); !r.OK {
+		t.Fatalf("b's close after the flood: %+v", r)
+	}
 }

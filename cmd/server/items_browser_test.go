@@ -12,7 +12,9 @@ import (
 // car, at the corner shop's counter the prompt offers the shop, R opens its
 // window, Buy puts a water in the inventory bar and takes its price off the
 // Cash shown; at the yard's crowbar the prompt offers it and R picks it up
-// into the bar. The walks are debug teleports (the server runs -debug).
+// into the bar; at an open yard crate R opens the container window and a
+// click on its ammo takes the ammo into the bar. The walks are debug
+// teleports (the server runs -debug).
 func TestBrowserItems(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 60*time.Second)
@@ -76,4 +78,25 @@ func TestBrowserItems(t *testing.T) {
 	}
 	waitFor("the crowbar in the inventory bar", `document.querySelector('#slots .slot[data-item="crowbar"]') ? "yes" : ""`, 5*time.Second)
 	screenshot(t, ctx, "foi-web-items-pickup")
+
+	// yard-crate-0, open, holds pistol ammo: R opens its window, a click
+	// on the ammo's slot takes it into the bar.
+	eval(`foi.command('{"type":"debug","cmd":"teleport","x":208,"y":230.5}')`)
+	waitFor("the crate's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("open the crate") ? p.textContent : ""; })()`, 10*time.Second)
+	if err := holdKey(ctx, "r", "KeyR", 82, 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	title := waitFor("the container window", `document.getElementById("containerWindow").hidden ? "" : document.getElementById("containerTitle").textContent`, 5*time.Second)
+	if !strings.Contains(title, "yard-crate-0") {
+		t.Errorf("container window %q, want yard-crate-0", title)
+	}
+	if eval(`document.querySelector('#slots .slot[data-item="pistol-ammo"]') ? "yes" : ""`) != "" {
+		t.Fatal("pistol ammo in the bar before it is taken")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#containerSlots .slot[data-item="pistol-ammo"]`))); err != nil {
+		t.Fatalf("take: %v", err)
+	}
+	waitFor("the ammo in the inventory bar", `document.querySelector('#slots .slot[data-item="pistol-ammo"]') ? "yes" : ""`, 5*time.Second)
+	waitFor("the ammo gone from the crate", `document.querySelector('#containerSlots .slot[data-item="pistol-ammo"]') ? "" : "yes"`, 5*time.Second)
+	screenshot(t, ctx, "foi-web-items-crate")
 }

@@ -458,3 +458,57 @@ func TestTwoAtOneContainer(t *testing.T) {
 		}
 	}
 }
+
+// TestLockedContainers: a locked container opens for a key item that
+// answers to its tag and for that tag on the key ring (components.Keys);
+// a locked crate also opens for a crowbar. Anything else is refused with
+// the reason, and the container stays locked and shut.
+func TestLockedContainers(t *testing.T) {
+	for _, c := range []struct {
+		name, place string
+		items       []string
+		ring        []components.KeyID
+		want        error
+	}{
+		{"locker, nothing", "locker", nil, nil, items.ErrLocked},
+		{"locker, key item", "locker", []string{"police-key"}, nil, nil},
+		{"locker, wrong key item", "locker", []string{"yard-key"}, nil, items.ErrLocked},
+		{"locker, key on the ring", "locker", nil, []components.KeyID{1}, nil},
+		{"locker, wrong key on the ring", "locker", nil, []components.KeyID{0}, items.ErrLocked},
+		{"locker, crowbar", "locker", []string{"crowbar"}, nil, items.ErrLocked},
+		{"crate, key on the ring", "crate-locked", nil, []components.KeyID{0}, nil},
+		{"crate, wrong key on the ring", "crate-locked", nil, []components.KeyID{1}, items.ErrLocked},
+		{"crate, crowbar", "crate-locked", []string{"crowbar"}, nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t, "free-roam")
+			i, y := 2, float32(28)
+			if c.place == "crate-locked" {
+				i, y = 1, 18
+			}
+			p := r.player(t, 0, y)
+			for _, name := range c.items {
+				if err := r.it.Give(r.w, p, name, 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.ring != nil {
+				k := &components.Keys{}
+				for _, id := range c.ring {
+					k.Add(id)
+				}
+				keys := generic.NewMap1[components.Keys](r.w.Arche)
+				keys.Assign(p, k)
+			}
+			err := r.it.Open(r.w, p, c.place)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("open: %v, want %v", err, c.want)
+			}
+			box := r.it.Container(i)
+			open := r.inv.Get(p).Open == box
+			if locked := r.box.Get(box).Locked; open == (c.want != nil) || locked == (c.want == nil) {
+				t.Fatalf("open %v, locked %v after %v", open, locked, err)
+			}
+		})
+	}
+}
