@@ -90,7 +90,11 @@ func (g *GameServer) loadItems(s *Session, inv *components.Inventory, kept []sto
 			drop(it, "not in this room's catalog")
 			continue
 		}
-		if c := cat.Get(id); !persists(c) {
+		switch c := cat.Get(id); {
+		case c.Kind == catalog.KindCash:
+			drop(it, "cash is kept as the account's Cash, not as an item")
+			continue
+		case !persists(c):
 			drop(it, "it does not persist")
 			continue
 		}
