@@ -85,7 +85,8 @@ type Item struct {
 	// Key is the key tag a KindKey answers to.
 	Key string
 	// Persist says the item stays with a player's account between rooms
-	// (kept with their Cash).
+	// and restarts, in its inventory slot. A KindCash item is kept as the
+	// account's Cash instead, never as an item.
 	Persist bool
 	// Mission names the mission the item belongs to, "" for a common one.
 	Mission string

@@ -516,7 +516,7 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 	}
 	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Game: game, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
 		DebugAccounts: m.cfg.DebugAccounts, Social: m.cfg.Social,
-		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers)})
+		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers), Log: m.log.With("room", name)})
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,11 @@ package server
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
+	"github.com/fiveonit/engine/catalog"
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/store"
@@ -23,6 +26,16 @@ const PersistEvery = ecs.TickRate
 // lease): its changes could no longer be kept.
 var ErrAccountLost = errors.New("your account is playing on another server now: its changes here could not be kept")
 
+// keptItems is what a session's account keeps of its inventory: the
+// stacks of persisting items, slot by slot, as s.kept.Items last listed
+// them (an empty stack where a slot holds nothing kept).
+type keptItems struct {
+	slots [components.InventorySlots]components.Stack
+	// dirty is set when the join changed what the account had kept (an
+	// item dropped or moved): the next post writes it.
+	dirty bool
+}
+
 // loadAccount gives s's character the state of its account: what the
 // store kept, or the starting state of an account never saved. A player
 // without one (anonymous, or no store) keeps nothing and starts anew.
@@ -39,24 +52,121 @@ func (g *GameServer) loadAccount(s *Session, char ecs.Entity) {
 	}
 	s.kept.Cash = a.Cash
 	s.kept.Cars = append(s.kept.Cars[:0], a.Cars...)
+	if s.kept.Items == nil {
+		s.kept.Items = make([]store.Item, 0, components.InventorySlots)
+	}
+	s.keptInv = keptItems{}
+	if inv := g.inv.Get(char); inv != nil {
+		g.loadItems(s, inv, a.Items)
+		g.keptItemsOf(s, inv)
+		s.keptInv.dirty = !slices.Equal(s.kept.Items, a.Items)
+	}
 	if s.who.Keep.New() {
 		s.who.Keep.Save(&s.kept) // a new account is kept from its start
 	}
 }
 
+// loadItems puts the items account kept into inv, each into its own slot
+// while that slot is free. The phone's slot (the last, when the rules give
+// a phone) stays the phone's. A stack that finds its slot taken, or that is
+// larger than the catalog now stacks, goes where the pickup would put it.
+// What the catalog no longer has, what no longer persists, and what finds
+// no room is dropped, with a log line each.
+func (g *GameServer) loadItems(s *Session, inv *components.Inventory, kept []store.Item) {
+	cat := g.w.Items
+	phone := g.w.Rules.Phone && cat.Phone() != 0
+	drop := func(it store.Item, why string) {
+		g.cfg.Log.Warn("account: a kept item is dropped", "account", s.who.Account, "item", it.Item, "count", it.Count, "slot", it.Slot, "why", why)
+	}
+	type rest struct {
+		it store.Item
+		id components.ItemID
+		n  int
+	}
+	var later []rest
+	for _, it := range kept {
+		id, ok := cat.ByName(it.Item)
+		if !ok {
+			drop(it, "not in this room's catalog")
+			continue
+		}
+		switch c := cat.Get(id); {
+		case c.Kind == catalog.KindCash:
+			drop(it, "cash is kept as the account's Cash, not as an item")
+			continue
+		case !persists(c):
+			drop(it, "it does not persist")
+			continue
+		}
+		n := int(it.Count)
+		i := int(it.Slot)
+		if i < len(inv.Slots) && !(phone && i == len(inv.Slots)-1) && inv.Slots[i].Item == 0 {
+			k := min(n, int(cat.StackOf(id)))
+			inv.Slots[i] = components.Stack{Item: id, Count: uint16(k)}
+			n -= k
+		}
+		if n > 0 {
+			later = append(later, rest{it, id, n})
+		}
+	}
+	for _, r := range later {
+		if put := cat.Add(inv, r.id, r.n, phone); put < r.n {
+			r.it.Count = uint32(r.n - put)
+			drop(r.it, "no room in the inventory")
+		}
+	}
+}
+
+// persists reports whether it is an item the account keeps in its
+// inventory slots: one the catalog says persists, but not cash (Cash is
+// kept as the account's Cash, never as an item).
+func persists(it *catalog.Item) bool {
+	return it != nil && it.Persist && it.Kind != catalog.KindCash
+}
+
+// keptItemsOf fills s.kept.Items with the persisting stacks of inv, slot by
+// slot, and reports whether they changed since it last did. Each is named
+// by its catalog item's Name, not its ID: the ids number a room's catalog
+// (the game's items and its missions'), so one item's id differs between
+// games and changes when a catalog does, while its name is the item's
+// id in every catalog (store.Item.Item). It reuses s.kept.Items: it
+// allocates nothing once that has room for every slot.
+func (g *GameServer) keptItemsOf(s *Session, inv *components.Inventory) bool {
+	var now [components.InventorySlots]components.Stack
+	for i, st := range inv.Slots {
+		if st.Item != 0 && st.Count > 0 && persists(g.w.Items.Get(st.Item)) {
+			now[i] = st
+		}
+	}
+	if now == s.keptInv.slots {
+		return false
+	}
+	s.keptInv.slots = now
+	s.kept.Items = s.kept.Items[:0]
+	for i, st := range now {
+		if st.Item != 0 {
+			s.kept.Items = append(s.kept.Items, store.Item{Slot: uint8(i), Item: g.w.Items.Get(st.Item).Name, Count: uint32(st.Count)})
+		}
+	}
+	return true
+}
+
 // accountState reads s's character into s.kept, the buffer posted to the
 // store, and reports whether it differs from what was posted last: the
-// Cash, and the cars kept in garages (s.kept.Cars itself, changed by the
-// car commands: cars.go). The items that persist will go into the same
-// buffer's Items (reused: no allocation).
+// Cash, the cars kept in garages (s.kept.Cars itself, changed by the car
+// commands: cars.go) and the persisting items of its inventory (s.kept.Items,
+// reused: no allocation).
 func (g *GameServer) accountState(s *Session) bool {
-	changed := s.cars.dirty
-	s.cars.dirty = false
+	changed := s.cars.dirty || s.keptInv.dirty
+	s.cars.dirty, s.keptInv.dirty = false, false
 	if !g.w.Arche.Alive(s.char) {
 		return changed
 	}
 	if _, cash := g.wanted.Get(s.char); cash != nil && cash.Amount != s.kept.Cash {
 		s.kept.Cash = cash.Amount
+		changed = true
+	}
+	if inv := g.inv.Get(s.char); inv != nil && g.keptItemsOf(s, inv) {
 		changed = true
 	}
 	return changed

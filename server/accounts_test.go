@@ -296,9 +296,9 @@ func TestDebugCash(t *testing.T) {
 }
 
 // TestAccountTickAllocatesNothing: 16 players with accounts on main-city
-// (not a test-* level: its debug readout allocates) whose Cash changes
-// every tick: once warm, the tick (and its posts to the store) allocates
-// nothing.
+// (not a test-* level: its debug readout allocates) whose Cash and
+// persisting items change every tick: once warm, the tick (and its posts
+// to the store) allocates nothing.
 func TestAccountTickAllocatesNothing(t *testing.T) {
 	l, _ := levels.Load("main-city")
 	g, err := New(Config{Room: "alloc", Level: l, Seed: 5, Rules: ecs.FreeRoam()})
@@ -316,6 +316,7 @@ func TestAccountTickAllocatesNothing(t *testing.T) {
 		s, _ := g.Join(&sinkConn{}, Who{Account: fmt.Sprint("acc-", i), Keep: h})
 		sessions = append(sessions, s)
 	}
+	water, _ := g.w.Items.ByName("water")
 	seq := uint32(1)
 	frame := make([]byte, 0, 64)
 	tick := func() {
@@ -327,6 +328,7 @@ func TestAccountTickAllocatesNothing(t *testing.T) {
 			s.Receive(frame, false)
 			_, c := g.wanted.Get(s.char)
 			c.Amount++
+			g.inv.Get(s.char).Slots[seq%3] = components.Stack{Item: water, Count: 1 + uint16(seq%2)}
 		}
 		seq++
 		g.Tick()

@@ -8,6 +8,7 @@ package server
 import (
 	"fmt"
 	"github.com/fiveonit/engine/textframe"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -81,6 +82,9 @@ type Config struct {
 	// (the room's own included); 0 or 1 encodes on the room goroutine
 	// alone. More than 1 starts goroutines that Close stops.
 	EncodeWorkers int
+	// Log is the room's logger: what a join drops of an account's kept
+	// state is logged to it (nil: slog.Default()).
+	Log *slog.Logger
 }
 
 // Stats counts what the server did, for metrics.
@@ -184,6 +188,9 @@ func New(cfg Config) (*GameServer, error) {
 	// otherwise allocate.
 	w.Events = make([]components.Event, 0, tickEvents)
 	w.Crimes = make([]components.Crime, 0, tickEvents)
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
 	g := &GameServer{
 		cfg: cfg, w: w, pf: prefab.New(w), static: st, arena: netsync.NewArena(), enc: newEncoders(cfg.EncodeWorkers),
 		debug:    cfg.Debug || strings.HasPrefix(cfg.Level.Name, "test-"),

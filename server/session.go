@@ -154,6 +154,7 @@ type Session struct {
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
 	social    socialSession  // the social side's: ping, the roster sent
 	kept      store.Account  // the account state last posted to the store (who.Keep)
+	keptInv   keptItems      // the persisting stacks s.kept.Items holds: accounts.go
 	cars      carsSession    // its owner number and keys: cars.go
 }
 

@@ -92,8 +92,9 @@ type Account struct {
 	Cash int64
 	// Cars are the cars kept in its garages, at most one per bay.
 	Cars []Car
-	// Items are the items it carries that the game keeps, one entry per
-	// inventory slot.
+	// Items are the items it carries that the game says persist, one
+	// entry per inventory slot that holds one. Cash is never among them:
+	// it is Cash above.
 	Items []Item
 	// Revision counts the account's saves: 0 for an account never saved
 	// (a new one). Save ignores the value it is given.
@@ -117,8 +118,11 @@ type Car struct {
 
 // Item is a stack of one item in an inventory slot.
 type Item struct {
-	Slot  uint8  // the inventory slot
-	Item  string // the item's id in the game's catalog
+	Slot uint8 // the inventory slot
+	// Item is the item's name in the game's catalog (catalog.Item.Name,
+	// "pistol"), not its number: the numbers differ between games and
+	// change when a catalog does.
+	Item  string
 	Count uint32 // how many, at least 1
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/internal/pgtest"
 	"github.com/fiveonit/engine/jointoken"
@@ -38,6 +39,13 @@ type proc struct {
 // serve.
 func startProcess(t *testing.T, data string) *proc {
 	t.Helper()
+	return startProcessOn(t, data, "test-flat")
+}
+
+// startProcessOn is startProcess with the default room on level, and extra
+// flags.
+func startProcessOn(t *testing.T, data, level string, extra ...string) *proc {
+	t.Helper()
 	flag := "-data"
 	if strings.HasPrefix(data, "postgres://") {
 		flag = "-store"
@@ -47,8 +55,9 @@ func startProcess(t *testing.T, data string) *proc {
 		t.Skip("cannot find the test binary to run as the server:", err)
 	}
 	p := &proc{t: t, logs: &logBuf{}, exited: make(chan error, 1)}
-	p.cmd = exec.Command(self, "-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", "test-flat",
-		"-rtc=false", "-drain", "5s", "-log-level", "info", "-log-format", "json", "-secret", storeSecret, flag, data)
+	args := []string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", level,
+		"-rtc=false", "-drain", "5s", "-log-level", "info", "-log-format", "json", "-secret", storeSecret, flag, data}
+	p.cmd = exec.Command(self, append(args, extra...)...)
 	p.cmd.Env = append(os.Environ(), asServer+"=1")
 	p.cmd.Stderr = p.logs
 	if err := p.cmd.Start(); err != nil {
@@ -96,10 +105,13 @@ func (p *proc) stop(sig syscall.Signal) {
 
 // player is a client of account in the process's default room.
 type player struct {
-	t    *testing.T
-	ws   *websocket.ClientConn
-	cash int64 // from the newest status frame
-	id   uint32
+	t       *testing.T
+	ws      *websocket.ClientConn
+	cash    int64 // from the newest status frame
+	id      uint32
+	welcome textframe.Welcome
+	garage  *textframe.GarageFrame    // the newest garage frame, nil before one
+	inv     *textframe.InventoryFrame // the newest inventory frame, nil before one
 }
 
 // joinAs joins account to the process's default room, trying again while
@@ -159,6 +171,16 @@ func (pl *player) until(done func(typ string) bool) string {
 			json.Unmarshal(f, &st)
 			pl.cash = st.Cash
 		}
+		switch typ {
+		case "welcome":
+			json.Unmarshal(f, &pl.welcome)
+		case "garage":
+			pl.garage = &textframe.GarageFrame{}
+			json.Unmarshal(f, pl.garage)
+		case "inventory":
+			pl.inv = &textframe.InventoryFrame{}
+			json.Unmarshal(f, pl.inv)
+		}
 		if typ == "reply" {
 			var r textframe.ReplyFrame
 			json.Unmarshal(f, &r)
@@ -184,6 +206,101 @@ func (pl *player) setCash(n int64) {
 	if reason := pl.until(func(typ string) bool { return typ == "reply" }); reason != "" {
 		pl.t.Fatalf("closed: %s", reason)
 	}
+}
+
+// do sends cmd, a JSON command object without an id, with the next id,
+// and waits for its reply (until fails the test on a refusal).
+func (pl *player) do(cmd string) {
+	pl.t.Helper()
+	pl.id++
+	cmd = fmt.Sprintf(`%s,"id":%d}`, strings.TrimSuffix(cmd, "}"), pl.id)
+	if err := pl.ws.Send(context.Background(), []byte(cmd), true); err != nil {
+		pl.t.Fatal(err)
+	}
+	if reason := pl.until(func(typ string) bool { return typ == "reply" }); reason != "" {
+		pl.t.Fatalf("%s: closed: %s", cmd, reason)
+	}
+}
+
+// waitFor reads frames until ok holds, for up to 5 s.
+func (pl *player) waitFor(what string, ok func() bool) {
+	pl.t.Helper()
+	if ok() {
+		return
+	}
+	if reason := pl.until(func(string) bool { return ok() }); reason != "" {
+		pl.t.Fatalf("%s: not so (%s); garage frame %+v, inventory %+v", what, reason, pl.garage, pl.inv)
+	}
+}
+
+// itemID returns the welcome's id of the item named name, 0 for none.
+func (pl *player) itemID(name string) components.ItemID {
+	for _, it := range pl.welcome.Items {
+		if it.Name == name {
+			return it.ID
+		}
+	}
+	return 0
+}
+
+// TestStoreRestartKeeps runs the server as a process on main-city, as
+// issue 26 asks: a player keeps their car in the garage (paying its price)
+// and carries two medkits (an item that persists); SIGTERM; a new process
+// on the same directory has the car in the garage, the medkits in their
+// slot and the Cash as the keep left it; the car comes out again.
+func TestStoreRestartKeeps(t *testing.T) {
+	data := t.TempDir()
+	// Debug commands for carol alone: the cash to pay, the teleport into
+	// the bay, the medkits.
+	p := startProcessOn(t, data, "main-city", "-debug-accounts", "carol")
+	pl := joinAs(t, p, "carol")
+	if len(pl.welcome.Garages) == 0 || len(pl.welcome.Garages[0].Bays) < 2 {
+		t.Fatalf("main-city's welcome garages %+v, want one with bays", pl.welcome.Garages)
+	}
+	gar := pl.welcome.Garages[0]
+	bay := gar.Bays[1]
+	medkit := pl.itemID("medkit")
+	if medkit == 0 {
+		t.Fatal("no medkit in the catalog")
+	}
+	pl.do(`{"type":"debug","cmd":"cash","value":"2000"}`)
+	pl.do(fmt.Sprintf(`{"type":"debug","cmd":"teleport","x":%g,"y":%g,"yaw":%g}`, bay.Pos[0], bay.Pos[1], bay.Yaw))
+	pl.do(`{"type":"keep"}`)
+	pl.do(`{"type":"debug","cmd":"give-item","item":"medkit","count":2}`)
+	cash := 2000 - gar.Price
+	slot := -1
+	kept := func() bool {
+		if pl.garage == nil || len(pl.garage.Cars) != 1 || pl.inv == nil || pl.inv.Cash != cash {
+			return false
+		}
+		if c := pl.garage.Cars[0]; c.Garage != gar.ID || c.Bay != 1 {
+			return false
+		}
+		for i, st := range pl.inv.Slots {
+			if st.Item == medkit && st.Count == 2 && (slot < 0 || i == slot) {
+				slot = i
+				return true
+			}
+		}
+		return false
+	}
+	pl.waitFor("the car kept and two medkits carried", kept)
+	p.stop(syscall.SIGTERM)
+	if strings.Contains(p.logs.String(), `"level":"ERROR"`) {
+		t.Errorf("errors logged:\n%s", p.logs.String())
+	}
+
+	p = startProcessOn(t, data, "main-city", "-debug-accounts", "carol")
+	pl = joinAs(t, p, "carol")
+	pl.waitFor(fmt.Sprintf("after SIGTERM and a restart, the car in bay 1 of %s, two medkits in slot %d and cash %d", gar.ID, slot, cash), kept)
+	if pl.cash != cash {
+		t.Fatalf("after SIGTERM and a restart: status cash %d, want %d", pl.cash, cash)
+	}
+	// The car kept comes out again, off its bay.
+	pl.do(fmt.Sprintf(`{"type":"debug","cmd":"teleport","x":%g,"y":%g}`, bay.Pos[0], bay.Pos[1]-10))
+	pl.do(fmt.Sprintf(`{"type":"takeout","place":%q,"slot":1}`, gar.ID))
+	pl.waitFor("the car taken out", func() bool { return pl.garage != nil && len(pl.garage.Cars) == 0 })
+	p.stop(syscall.SIGTERM)
 }
 
 // TestStoreRestart runs the server as a process with its account store in
@@ -239,6 +356,12 @@ func TestStoreRestart(t *testing.T) {
 		lost := killed.Sub(at)
 		worst = max(worst, lost)
 		t.Logf("kill -9 %d: kept the cash set %s before the kill (%d of %d changes lost)", k, lost.Round(time.Millisecond), value-pl.cash, len(set))
+		// The design loses at most a second (server.PersistEvery) and the
+		// writer's period (100 ms). The bound is 1.5 s, looser than that:
+		// the process and the test share a loaded machine, and a stall of
+		// either (a few hundred ms seen under load) moves the kill against
+		// the last write. Measured (bench/RESULTS.md, the README): 450 to
+		// 850 ms lost in one run of 3 kills, 117 to 918 ms in another.
 		if lost > time.Duration(server.PersistEvery)*time.Second/ecs.TickRate+500*time.Millisecond {
 			t.Errorf("kill %d: lost the last %s of changes, want at most a second and the writer's period", k, lost)
 		}
