@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fiveonit/engine/bench/loadgen"
@@ -8,6 +9,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/systems/stealth/book"
 	"github.com/mlange-42/arche/generic"
 )
@@ -92,6 +94,51 @@ func newCity64Yard(b testing.TB) (*loadgen.Farm, *yardBusy) {
 		}
 	}
 	return f, y
+}
+
+// BenchmarkCity64YardUnwatched is BenchmarkCity64Yard on a main-city
+// without guards and cameras: the same eight bots kept in the yard, with
+// nobody to see them. It is the control that tells the stealth's cost
+// from the cost of eight players packed in one yard (their contacts, the
+// crowd walking around them).
+func BenchmarkCity64YardUnwatched(b *testing.B) {
+	l, err := levels.Load("main-city")
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.Cameras = nil
+	l.NPCSpawners = slices.DeleteFunc(slices.Clone(l.NPCSpawners), func(n levels.NPCSpawner) bool { return n.Role == levels.NPCGuard })
+	rules := ecs.FreeRoam()
+	rules.Traffic, rules.Pedestrians = 40, 200
+	g, err := server.New(server.Config{Room: "city-64-unwatched", Level: l, Seed: 64, Rules: rules, EncodeWorkers: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := city64Farm(b, g, nil)
+	y := newYardBusy(b, f)
+	for i := 0; i < 10*ecs.TickRate; i++ {
+		if i%30 == 0 {
+			y.step()
+		}
+		if err := f.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	f.Record = true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%30 == 0 {
+			b.StopTimer()
+			y.step()
+			b.StartTimer()
+		}
+		if err := f.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	reportTicks(b, f)
+	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")
 }
 
 // BenchmarkCity64Yard is BenchmarkCity64 with eight of its bots kept on
