@@ -82,18 +82,44 @@ func (y *yardBusy) step() {
 }
 
 // newCity64Yard is city-64 with the yard kept busy from its start.
-func newCity64Yard(b testing.TB) (*loadgen.Farm, *yardBusy) {
-	f := newCity64(b)
-	y := newYardBusy(b, f)
+func newCity64Yard(tb testing.TB) (*loadgen.Farm, *yardBusy) {
+	return yardFrom(tb, newCity64(tb))
+}
+
+// yardFrom keeps the yard of f's room busy for ten seconds.
+func yardFrom(tb testing.TB, f *loadgen.Farm) (*loadgen.Farm, *yardBusy) {
+	y := newYardBusy(tb, f)
 	for i := 0; i < 10*ecs.TickRate; i++ {
 		if i%30 == 0 {
 			y.step()
 		}
 		if err := f.Step(); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	return f, y
+}
+
+// benchYard times b.N ticks of f with the yard kept busy, bringing the
+// bots back in between the timed ticks; after is called after each tick.
+func benchYard(b *testing.B, f *loadgen.Farm, y *yardBusy, after func()) {
+	f.Record = true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%30 == 0 {
+			b.StopTimer()
+			y.step()
+			b.StartTimer()
+		}
+		if err := f.Step(); err != nil {
+			b.Fatal(err)
+		}
+		if after != nil {
+			after()
+		}
+	}
+	b.StopTimer()
+	reportTicks(b, f)
 }
 
 // BenchmarkCity64YardUnwatched is BenchmarkCity64Yard on a main-city
@@ -114,30 +140,8 @@ func BenchmarkCity64YardUnwatched(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := city64Farm(b, g, nil)
-	y := newYardBusy(b, f)
-	for i := 0; i < 10*ecs.TickRate; i++ {
-		if i%30 == 0 {
-			y.step()
-		}
-		if err := f.Step(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	f.Record = true
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if i%30 == 0 {
-			b.StopTimer()
-			y.step()
-			b.StartTimer()
-		}
-		if err := f.Step(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	reportTicks(b, f)
+	f, y := yardFrom(b, city64Farm(b, g, nil))
+	benchYard(b, f, y, nil)
 	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")
 }
 
@@ -152,23 +156,11 @@ func BenchmarkCity64Yard(b *testing.B) {
 	bk := book.Of(g.World())
 	entries0 := bk.Total()
 	alertTicks := 0
-	f.Record = true
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if i%30 == 0 {
-			b.StopTimer()
-			y.step()
-			b.StartTimer()
-		}
-		if err := f.Step(); err != nil {
-			b.Fatal(err)
-		}
+	benchYard(b, f, y, func() {
 		if on, _ := bk.Alert(); on {
 			alertTicks++
 		}
-	}
-	b.StopTimer()
-	reportTicks(b, f)
+	})
 	b.ReportMetric(float64(bk.Total()-entries0)/(float64(b.N)/ecs.TickRate/60), "book-entries/min")
 	b.ReportMetric(float64(alertTicks)/float64(b.N), "alert-share")
 	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")

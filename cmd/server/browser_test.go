@@ -47,6 +47,16 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+// skipShort skips a browser test of one feature of the page under -short:
+// that is the race pass, where the two drive tests still take the page
+// through the real transports; every feature's test runs in the full pass.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a page feature's browser test: it runs without -short")
+	}
+}
+
 // startServer runs the server in-process on loopback with level as the
 // default room's level, and the flags of more, and returns its address.
 func startServer(t *testing.T, level string, more ...string) string {
@@ -399,6 +409,7 @@ func TestBrowserDriveWebRTC(t *testing.T) {
 // TestBrowserSpectateCity watches a bot drive on main-city from the page,
 // without joining: spectate=1&watch=1.
 func TestBrowserSpectateCity(t *testing.T) {
+	skipShort(t)
 	addr := startServer(t, "main-city")
 	bctx, bcancel := context.WithCancel(context.Background())
 	botDone := make(chan bot.Result, 1)

@@ -61,6 +61,7 @@ func waitCars(t *testing.T, ctx context.Context, what string, d time.Duration, o
 // locked and opened by a key carried, and L unlocks it.
 func TestBrowserGarage(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
+	skipShort(t)
 	ctx := browser(t, 45*time.Second)
 	joinPage(t, ctx, addr)
 	cp := waitCars(t, ctx, "the welcome's garage and the spawn car owned", 10*time.Second, func(cp carsPage) bool {

@@ -17,6 +17,7 @@ import (
 // teleports (the server runs -debug).
 func TestBrowserItems(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
+	skipShort(t)
 	ctx := browser(t, 60*time.Second)
 	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {

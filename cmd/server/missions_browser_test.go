@@ -19,6 +19,7 @@ import (
 // (the server runs -debug).
 func TestBrowserDelivery(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug", "-game", "city-jobs")
+	skipShort(t)
 	ctx := browser(t, 60*time.Second)
 	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {

@@ -62,6 +62,7 @@ func pageLights(t *testing.T, ctx context.Context, tick uint64) []components.Lig
 // zones the welcome brought.
 func TestBrowserSignalsAndRaces(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
+	skipShort(t)
 	ctx := browser(t, 45*time.Second)
 	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined", 15*time.Second, func(ps pageState) bool {

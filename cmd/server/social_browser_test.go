@@ -29,6 +29,7 @@ func evalUntil(t *testing.T, ctx context.Context, what, js string, d time.Durati
 // lists both players on Tab.
 func TestBrowserChat(t *testing.T) {
 	addr := startServer(t, "test-flat")
+	skipShort(t)
 	a := browser(t, 60*time.Second)
 	b, cancel := chromedp.NewContext(a) // a second tab of the same browser
 	defer cancel()

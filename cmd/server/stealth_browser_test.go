@@ -41,6 +41,7 @@ const readStealth = `JSON.stringify((() => {
 // sentries are there for the view cones.
 func TestBrowserStealth(t *testing.T) {
 	addr := startServer(t, "main-city", "-debug")
+	skipShort(t)
 	ctx := browser(t, 45*time.Second)
 	err := chromedp.Do(ctx,
 		chromedp.Navigate("http://"+addr+"/"),
