@@ -57,6 +57,44 @@ func skipShort(t *testing.T) {
 	}
 }
 
+// page evaluates JavaScript in a browser test's tab.
+type page struct {
+	t    *testing.T
+	ctx  context.Context
+	name string // the screenshot's name when a wait fails
+	more string // JavaScript whose string result a failed wait logs too; "" for none
+}
+
+// eval returns the string js evaluates to, failing the test on an error.
+func (p page) eval(js string) string {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		p.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// waitFor evaluates js every 100 ms until it gives a string that is not
+// empty, and returns it; after d it takes a screenshot and fails the test.
+func (p page) waitFor(what, js string, d time.Duration) string {
+	p.t.Helper()
+	deadline := time.Now().Add(d)
+	var v string
+	for time.Now().Before(deadline) {
+		if v = p.eval(js); v != "" {
+			return v
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	screenshot(p.t, p.ctx, p.name)
+	if p.more != "" {
+		p.t.Fatalf("%s: not within %s (%s)", what, d, p.eval(p.more))
+	}
+	p.t.Fatalf("%s: not within %s", what, d)
+	return ""
+}
+
 // startServer runs the server in-process on loopback with level as the
 // default room's level, and the flags of more, and returns its address.
 func startServer(t *testing.T, level string, more ...string) string {

@@ -60,8 +60,8 @@ func waitCars(t *testing.T, ctx context.Context, what string, d time.Duration, o
 // foot with the yard key beside a locked yard van, the prompt shows it
 // locked and opened by a key carried, and L unlocks it.
 func TestBrowserGarage(t *testing.T) {
-	addr := startServer(t, "main-city", "-debug")
 	skipShort(t)
+	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 45*time.Second)
 	joinPage(t, ctx, addr)
 	cp := waitCars(t, ctx, "the welcome's garage and the spawn car owned", 10*time.Second, func(cp carsPage) bool {

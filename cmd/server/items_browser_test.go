@@ -16,35 +16,15 @@ import (
 // click on its ammo takes the ammo into the bar. The walks are debug
 // teleports (the server runs -debug).
 func TestBrowserItems(t *testing.T) {
-	addr := startServer(t, "main-city", "-debug")
 	skipShort(t)
+	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 60*time.Second)
 	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Own != nil && ps.State.Own.Car && ps.State.Snapshots > 5
 	})
-	eval := func(js string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return v
-	}
-	waitFor := func(what, js string, d time.Duration) string {
-		t.Helper()
-		deadline := time.Now().Add(d)
-		var v string
-		for time.Now().Before(deadline) {
-			if v = eval(js); v != "" {
-				return v
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		screenshot(t, ctx, "foi-web-items-failed")
-		t.Fatalf("%s: not within %s", what, d)
-		return ""
-	}
+	pg := page{t: t, ctx: ctx, name: "foi-web-items-failed", more: ""}
+	eval, waitFor := pg.eval, pg.waitFor
 	cash := func() string { return eval(`document.getElementById("invCash").textContent`) }
 	if err := holdKey(ctx, "e", "KeyE", 69, 100*time.Millisecond); err != nil {
 		t.Fatal(err)

@@ -18,35 +18,15 @@ import (
 // success notice shows and the tracker goes. The walks are debug teleports
 // (the server runs -debug).
 func TestBrowserDelivery(t *testing.T) {
-	addr := startServer(t, "main-city", "-debug", "-game", "city-jobs")
 	skipShort(t)
+	addr := startServer(t, "main-city", "-debug", "-game", "city-jobs")
 	ctx := browser(t, 60*time.Second)
 	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Own != nil && ps.State.Own.Car && ps.State.Snapshots > 5
 	})
-	eval := func(js string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return v
-	}
-	waitFor := func(what, js string, d time.Duration) string {
-		t.Helper()
-		deadline := time.Now().Add(d)
-		var v string
-		for time.Now().Before(deadline) {
-			if v = eval(js); v != "" {
-				return v
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		screenshot(t, ctx, "foi-web-missions-failed")
-		t.Fatalf("%s: not within %s (missions: %s)", what, d, eval(`foiMissions.info()`))
-		return ""
-	}
+	pg := page{t: t, ctx: ctx, name: "foi-web-missions-failed", more: "foiMissions.info()"}
+	eval, waitFor := pg.eval, pg.waitFor
 	type info struct {
 		Tracker *struct {
 			Objective string     `json:"objective"`

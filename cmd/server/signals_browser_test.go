@@ -61,8 +61,8 @@ func pageLights(t *testing.T, ctx context.Context, tick uint64) []components.Lig
 // again; and its minimap lists the level's races, their gates and the
 // zones the welcome brought.
 func TestBrowserSignalsAndRaces(t *testing.T) {
-	addr := startServer(t, "main-city", "-debug")
 	skipShort(t)
+	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 45*time.Second)
 	joinPage(t, ctx, addr)
 	waitPage(t, ctx, "joined", 15*time.Second, func(ps pageState) bool {

@@ -28,8 +28,8 @@ func evalUntil(t *testing.T, ctx context.Context, what, js string, d time.Durati
 // shows it in its chat box, as text: no element is made of it. The second
 // lists both players on Tab.
 func TestBrowserChat(t *testing.T) {
-	addr := startServer(t, "test-flat")
 	skipShort(t)
+	addr := startServer(t, "test-flat")
 	a := browser(t, 60*time.Second)
 	b, cancel := chromedp.NewContext(a) // a second tab of the same browser
 	defer cancel()

@@ -40,8 +40,8 @@ const readStealth = `JSON.stringify((() => {
 // "!", the yard's cameras are in the draw list, and the debug readout's
 // sentries are there for the view cones.
 func TestBrowserStealth(t *testing.T) {
-	addr := startServer(t, "main-city", "-debug")
 	skipShort(t)
+	addr := startServer(t, "main-city", "-debug")
 	ctx := browser(t, 45*time.Second)
 	err := chromedp.Do(ctx,
 		chromedp.Navigate("http://"+addr+"/"),
