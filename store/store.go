@@ -253,6 +253,24 @@ func ValidLease(holder string, ttl time.Duration) error {
 	return nil
 }
 
+// ValidClaim returns nil, or why a store refuses account's claim by holder
+// for ttl (ErrInvalid, wrapped): every implementation checks it first.
+func ValidClaim(account, holder string, ttl time.Duration) error {
+	if !ValidID(account) {
+		return fmt.Errorf("%w: account id %q", ErrInvalid, account)
+	}
+	return ValidLease(holder, ttl)
+}
+
+// ValidHolder returns nil, or why a store refuses holder as a lease's
+// holder (ErrInvalid, wrapped).
+func ValidHolder(holder string) error {
+	if !ValidID(holder) {
+		return fmt.Errorf("%w: holder %q", ErrInvalid, holder)
+	}
+	return nil
+}
+
 // Clone returns a copy of a that shares no slice with it.
 func (a *Account) Clone() Account {
 	c := *a

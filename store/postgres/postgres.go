@@ -163,10 +163,7 @@ func wrap(err error) error {
 // Claim is store.Store's.
 func (s *Store) Claim(ctx context.Context, account, holder string, ttl time.Duration) (store.Account, error) {
 	a := store.Account{ID: account}
-	if !store.ValidID(account) {
-		return a, fmt.Errorf("%w: account id %q", store.ErrInvalid, account)
-	}
-	if err := store.ValidLease(holder, ttl); err != nil {
+	if err := store.ValidClaim(account, holder, ttl); err != nil {
 		return a, err
 	}
 	tx, err := s.begin(ctx)
@@ -285,8 +282,8 @@ func (s *Store) err(err error) error {
 // round trip, after the one that finds the accounts whose lease holder
 // still has.
 func (s *Store) Save(ctx context.Context, holder string, batch []store.Account) error {
-	if !store.ValidID(holder) {
-		return fmt.Errorf("%w: holder %q", store.ErrInvalid, holder)
+	if err := store.ValidHolder(holder); err != nil {
+		return err
 	}
 	if err := store.ValidBatch(batch); err != nil {
 		return err
@@ -359,8 +356,8 @@ SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::smallint[], $5:
 
 // Release is store.Store's.
 func (s *Store) Release(ctx context.Context, holder string, accounts []string) error {
-	if !store.ValidID(holder) {
-		return fmt.Errorf("%w: holder %q", store.ErrInvalid, holder)
+	if err := store.ValidHolder(holder); err != nil {
+		return err
 	}
 	if s.closed.Load() {
 		return store.ErrClosed

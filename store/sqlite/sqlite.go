@@ -201,10 +201,7 @@ func wrap(err error) error {
 // Claim is store.Store's.
 func (s *Store) Claim(ctx context.Context, account, holder string, ttl time.Duration) (store.Account, error) {
 	a := store.Account{ID: account}
-	if !store.ValidID(account) {
-		return a, fmt.Errorf("%w: account id %q", store.ErrInvalid, account)
-	}
-	if err := store.ValidLease(holder, ttl); err != nil {
+	if err := store.ValidClaim(account, holder, ttl); err != nil {
 		return a, err
 	}
 	tx, err := s.begin(ctx)
@@ -307,8 +304,8 @@ func (s *Store) Renew(ctx context.Context, holder string, accounts []string, ttl
 
 // Save is store.Store's.
 func (s *Store) Save(ctx context.Context, holder string, batch []store.Account) error {
-	if !store.ValidID(holder) {
-		return fmt.Errorf("%w: holder %q", store.ErrInvalid, holder)
+	if err := store.ValidHolder(holder); err != nil {
+		return err
 	}
 	if err := store.ValidBatch(batch); err != nil {
 		return err
@@ -376,8 +373,8 @@ ON CONFLICT (id) DO UPDATE SET cash = excluded.cash, revision = accounts.revisio
 
 // Release is store.Store's.
 func (s *Store) Release(ctx context.Context, holder string, accounts []string) error {
-	if !store.ValidID(holder) {
-		return fmt.Errorf("%w: holder %q", store.ErrInvalid, holder)
+	if err := store.ValidHolder(holder); err != nil {
+		return err
 	}
 	tx, err := s.begin(ctx)
 	if err != nil {
