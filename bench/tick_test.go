@@ -10,7 +10,7 @@ import (
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -22,7 +22,7 @@ func drivingCity(b *testing.B, n int) *ecs.World {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func BenchmarkPhysicsStep(b *testing.B) {
 			}
 			b.StopTimer()
 			for _, tm := range w.Sched.Timings() {
-				if tm.Name == sysphys.Name {
+				if tm.Name == motion.Name {
 					b.ReportMetric(float64(tm.Total.Nanoseconds())/float64(tm.Runs)/float64(bodies), "ns/body/step")
 				}
 			}

@@ -11,7 +11,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/textframe"
 )
 
@@ -85,7 +85,7 @@ func StaticOf(name string) (*levels.Level, *phys.Static, error) {
 	}
 	st := levelCache.m[name]
 	if st == nil {
-		if st, err = sysphys.BakeLevel(l); err != nil {
+		if st, err = motion.BakeLevel(l); err != nil {
 			return nil, nil, err
 		}
 		levelCache.m[name] = st

@@ -9,7 +9,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/prefab"
-	host "github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -60,8 +60,8 @@ var courierDef = missions.Def{
 func Example_addMission() {
 	l, _ := levels.Load("test-flat")
 	w, _ := ecs.New(ecs.Config{Seed: 1, Level: l})
-	h := host.New(w, l, []missions.Def{courierDef})
-	w.SetSchedule([]ecs.Entry{{Name: host.Name, Phase: ecs.PhasePostStep, System: h}})
+	h := missionhost.New(w, l, []missions.Def{courierDef})
+	w.SetSchedule([]ecs.Entry{{Name: missionhost.Name, Phase: ecs.PhasePostStep, System: h}})
 	me, _ := prefab.New(w).Character(1, 0, 1, components.Vec3{}, 0)
 	w.Step() // the host sees the player: a phone, with Ray's offer
 

@@ -1,7 +1,7 @@
 // Package missions is the mission API: the contract a mission's Go code
 // implements (Mission), what a game registers to offer it (Def), and the
 // narrow set of actions it may take in the world (Host), which the
-// MissionHost (package systems/missions) implements.
+// MissionHost (package systems/missionhost) implements.
 //
 // A mission never touches the world's components or another system's
 // state: it reads what the Host tells it (its players, where things are,

@@ -4,7 +4,7 @@
 // It is stateless in the manner of Unity Physics: a body is components, not
 // an object living inside an engine. Its components are a
 // [components.Pose], a [components.Velocity] and a [components.Body]. Each
-// tick an adapter (systems/physics) gathers the bodies into a flat [Bodies]
+// tick an adapter (systems/motion) gathers the bodies into a flat [Bodies]
 // list. The models ([DriveCar], [DriveTrailer], [DriveWalker]) turn each
 // body's Drive into velocity. [Step] collides and solves the whole list and
 // integrates it, and the adapter writes the poses and velocities back.

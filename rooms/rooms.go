@@ -28,7 +28,7 @@ import (
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/systems/ai"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 )
 
 // TickPeriod is the time between two ticks: 1/60 s.
@@ -531,7 +531,7 @@ func (m *Manager) baked(l *levels.Level) (*phys.Static, error) {
 	if st := m.static[l.Name]; st != nil {
 		return st, nil
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		return nil, fmt.Errorf("rooms: level %s: %w", l.Name, err)
 	}

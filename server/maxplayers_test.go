@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/levels"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 )
 
 // TestMaxPlayers: New refuses a bound below 0 or above MaxPlayers with
@@ -17,7 +17,7 @@ func TestMaxPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package server
 import (
 	"errors"
 
-	"github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/fiveonit/engine/textframe"
 )
 
@@ -85,7 +85,7 @@ func (g *GameServer) notifyMissions(s *Session) bool {
 }
 
 // trackerFrame is ph's tracker as a frame, at tick.
-func trackerFrame(ph *missions.Phone, tick uint64) textframe.TrackerFrame {
+func trackerFrame(ph *missionhost.Phone, tick uint64) textframe.TrackerFrame {
 	t := &ph.Tracker
 	f := textframe.TrackerFrame{Type: "tracker", Mission: ph.Mission, Tick: tick}
 	if ph.Mission == "" {
@@ -99,7 +99,7 @@ func trackerFrame(ph *missions.Phone, tick uint64) textframe.TrackerFrame {
 }
 
 // phoneFrame builds ph's messages and screen into g.phone, in place.
-func (g *GameServer) phoneFrame(ph *missions.Phone) {
+func (g *GameServer) phoneFrame(ph *missionhost.Phone) {
 	f := &g.phone
 	f.Type, f.Open, f.Screen = "phone", ph.Open, nil
 	f.Messages = f.Messages[:0]

@@ -11,7 +11,7 @@ import (
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/systems"
-	missionhost "github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/mlange-42/arche/generic"
 )
 

@@ -25,8 +25,8 @@ import (
 	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
-	missionhost "github.com/fiveonit/engine/systems/missions"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/missionhost"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/mlange-42/arche/generic"
 )
@@ -54,7 +54,7 @@ type Config struct {
 	// Level is the level the room plays (levels.Load).
 	Level *levels.Level
 	// Static is the level's baked geometry; nil bakes it (rooms share one
-	// per level: systems/physics.BakeLevel).
+	// per level: systems/motion.BakeLevel).
 	Static *phys.Static
 	// Game is the game the room plays: its catalog and prices (nil: the
 	// default game, games.Default). New refuses a level that names an
@@ -165,7 +165,7 @@ func New(cfg Config) (*GameServer, error) {
 	st := cfg.Static
 	if st == nil {
 		var err error
-		if st, err = sysphys.BakeLevel(cfg.Level); err != nil {
+		if st, err = motion.BakeLevel(cfg.Level); err != nil {
 			return nil, fmt.Errorf("server: level %s: %w", cfg.Level.Name, err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/systems"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 )
 
 // TestEntriesOrder holds the schedule to its order. The pre-step's order
@@ -27,7 +27,7 @@ func TestEntriesOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -46,7 +46,7 @@ func (s *fuelSystem) Update(w *ecs.World) {
 // run, so that it stays true.
 func Example_addComponentAndSystem() {
 	l, _ := levels.Load("test-flat")
-	st, _ := sysphys.BakeLevel(l)
+	st, _ := motion.BakeLevel(l)
 	w, _ := ecs.New(ecs.Config{Seed: 1})
 
 	// 1. Give entities the component: here a car, through the prefab

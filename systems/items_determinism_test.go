@@ -12,7 +12,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -28,7 +28,7 @@ func itemsScenario(t testing.TB, seed uint64, commands bool) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/fiveonit/engine/systems/damage"
 	"github.com/fiveonit/engine/systems/gates"
 	"github.com/fiveonit/engine/systems/items"
-	missionhost "github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/systems/missionhost"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
-	"github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/police"
 	"github.com/fiveonit/engine/systems/replicate"
 	"github.com/fiveonit/engine/systems/seats"
@@ -39,7 +39,7 @@ type Options struct {
 	// one (spawners, gates, police, damage, city), as the physics bench
 	// does.
 	Level *levels.Level
-	// Static is the level's baked geometry (systems/physics.BakeLevel).
+	// Static is the level's baked geometry (systems/motion.BakeLevel).
 	Static *phys.Static
 	// SafeZones are the ids of zones the game's rules make safe besides
 	// the level's safe zones.
@@ -109,7 +109,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		add(stealth.Name, ecs.PhasePreStep, stealth.New(w, o.Level, o.Static))
 		add(ai.Name, ecs.PhasePreStep, ai.NewWithMap(w, m, o.Static))
 	}
-	add(physics.Name, ecs.PhaseStep, physics.New(w, o.Static))
+	add(motion.Name, ecs.PhaseStep, motion.New(w, o.Static))
 	if o.Level != nil {
 		add(damage.Name, ecs.PhasePostStep, damage.New(w, z, o.Static))
 		add(city.Name, ecs.PhasePostStep, city.New(w, o.Level, o.Static, z))

@@ -15,7 +15,7 @@ import (
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/seats"
 	"github.com/mlange-42/arche/generic"
 )
@@ -36,7 +36,7 @@ func newRig(t testing.TB, level string, seed uint64) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/textframe"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
@@ -140,7 +140,7 @@ func TestDrain(t *testing.T) {
 		code, body := get(t, "http://"+admin+"/metrics")
 		want := []string{
 			`foi_clients{transport="websocket"} 1`, `foi_clients{transport="webrtc"} 1`, `foi_connections_pending{transport="webrtc"} 0`,
-			`foi_tick_seconds_count{room="default"}`, `foi_system_seconds_bucket{room="default",system="` + sysphys.Name + `"`,
+			`foi_tick_seconds_count{room="default"}`, `foi_system_seconds_bucket{room="default",system="` + motion.Name + `"`,
 			`foi_entities{room="default"}`, `foi_players{room="default"} 2`, `foi_transport_bytes_total{direction="out",transport="webrtc"}`,
 			`foi_joins_refused_total{reason="bad_request",transport="websocket"} 1`,
 		}

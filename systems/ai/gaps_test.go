@@ -12,7 +12,7 @@ import (
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/ai"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -225,7 +225,7 @@ type poseVel struct {
 // and takes them away, but no entity's Pose or Velocity ever changes.
 func TestAIMovesNothing(t *testing.T) {
 	l := parseLevel(t, crossLevel)
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

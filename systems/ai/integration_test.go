@@ -10,8 +10,8 @@ import (
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
-	sysphys "github.com/fiveonit/engine/systems/physics"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -24,7 +24,7 @@ import (
 // and crowd fill round them; a steady tick allocates nothing.
 func TestRoomSchedule(t *testing.T) {
 	l := loadLevel(t, "main-city")
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

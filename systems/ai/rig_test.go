@@ -11,8 +11,8 @@ import (
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
-	sysphys "github.com/fiveonit/engine/systems/physics"
 	"github.com/fiveonit/engine/systems/seats"
 	"github.com/fiveonit/engine/systems/signals"
 	"github.com/mlange-42/arche/generic"
@@ -56,7 +56,7 @@ func parseLevel(t testing.TB, js string) *levels.Level {
 
 func newRig(t testing.TB, l *levels.Level, rules ecs.Rules, seed uint64, tune func(*ai.Tuning)) *rig {
 	t.Helper()
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func newRig(t testing.TB, l *levels.Level, rules ecs.Rules, seed uint64, tune fu
 				r.post(w)
 			}
 		})},
-		{Name: sysphys.Name, Phase: ecs.PhaseStep, System: sysphys.New(w, st)},
+		{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
 		{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: r.peds.Watcher()},
 	})
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/cars"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -48,7 +48,7 @@ func newRig(t *testing.T, rules ecs.Rules) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

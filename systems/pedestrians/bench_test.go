@@ -9,8 +9,8 @@ import (
 	"github.com/fiveonit/engine/nav"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
-	sysphys "github.com/fiveonit/engine/systems/physics"
 )
 
 // crowdCity is main-city with n pedestrians spread over its pavements (a
@@ -22,7 +22,7 @@ func crowdCity(tb testing.TB, n int) (*ecs.World, *pedestrians.System) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func crowdCity(tb testing.TB, n int) (*ecs.World, *pedestrians.System) {
 			}
 		})},
 		{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: peds},
-		{Name: sysphys.Name, Phase: ecs.PhaseStep, System: sysphys.New(w, st)},
+		{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
 		{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: peds.Watcher()},
 	})
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/fiveonit/engine/nav"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
-	sysphys "github.com/fiveonit/engine/systems/physics"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -50,7 +50,7 @@ func newRig(t testing.TB) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func newRig(t testing.TB) *rig {
 	err = w.SetSchedule([]ecs.Entry{
 		{Name: "input", Phase: ecs.PhaseInput, System: hook(&r.input)},
 		{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: peds},
-		{Name: sysphys.Name, Phase: ecs.PhaseStep, System: sysphys.New(w, st)},
+		{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
 		{Name: "after", Phase: ecs.PhasePostStep, System: hook(&r.after)},
 		{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: peds.Watcher()},
 	})

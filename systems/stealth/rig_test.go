@@ -8,7 +8,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -52,7 +52,7 @@ func newRig(t *testing.T, hour float64) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/textframe"
 )
 
@@ -128,7 +128,7 @@ func (p *Page) onText(typ string, frame []byte) {
 		p.Err = fmt.Errorf("page: level %q: %w", w.Level, err)
 		return
 	}
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		p.Err = fmt.Errorf("page: bake %q: %w", w.Level, err)
 		return

@@ -21,7 +21,7 @@ import (
 	"github.com/fiveonit/engine/systems/city/zones"
 	"github.com/fiveonit/engine/systems/damage"
 	"github.com/fiveonit/engine/systems/gates"
-	sysphys "github.com/fiveonit/engine/systems/physics"
+	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/police"
 	"github.com/fiveonit/engine/systems/seats"
 	"github.com/fiveonit/engine/systems/spawners"
@@ -88,7 +88,7 @@ func Load(t testing.TB, name string) *levels.Level {
 // New builds a rig on level l.
 func New(t testing.TB, l *levels.Level, o Options) *Rig {
 	t.Helper()
-	st, err := sysphys.BakeLevel(l)
+	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func New(t testing.TB, l *levels.Level, o Options) *Rig {
 		{Name: gates.Name, Phase: ecs.PhasePreStep, System: r.Gates},
 		{Name: police.Name, Phase: ecs.PhasePreStep, System: r.Police},
 		{Name: "ai", Phase: ecs.PhasePreStep, System: ecs.SystemFunc(r.chase)},
-		{Name: sysphys.Name, Phase: ecs.PhaseStep, System: sysphys.New(w, st)},
+		{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
 		{Name: damage.Name, Phase: ecs.PhasePostStep, System: r.Damage},
 		{Name: city.Name, Phase: ecs.PhasePostStep, System: r.City},
 	}

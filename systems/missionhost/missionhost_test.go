@@ -1,4 +1,4 @@
-package missions_test
+package missionhost_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/prefab"
-	host "github.com/fiveonit/engine/systems/missions"
+	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/fiveonit/engine/systems/stealth/book"
 	"github.com/mlange-42/arche/generic"
 )
@@ -54,7 +54,7 @@ func (p *probe) Leave(h missions.Host, pl missions.Player) { p.left = append(p.l
 // and characters made as the server makes them.
 type room struct {
 	w    *ecs.World
-	h    *host.System
+	h    *missionhost.System
 	pf   *prefab.Builder
 	last *probe
 	ids  generic.Map1[components.Identity]
@@ -73,9 +73,9 @@ func newRoom(t *testing.T, m func() *probe, party int) *room {
 	r := &room{w: w, pf: prefab.New(w), ids: generic.NewMap1[components.Identity](w.Arche)}
 	defs := []missions.Def{{Name: "probe", Title: "Probe", Contact: "Test", Offer: "Wait here.", Party: party,
 		New: func() missions.Mission { r.last = m(); return r.last }}}
-	r.h = host.New(w, l, defs)
+	r.h = missionhost.New(w, l, defs)
 	r.h.Log = slog.New(slog.NewTextHandler(&r.log, nil))
-	if err := w.SetSchedule([]ecs.Entry{{Name: host.Name, Phase: ecs.PhasePostStep, System: r.h}}); err != nil {
+	if err := w.SetSchedule([]ecs.Entry{{Name: missionhost.Name, Phase: ecs.PhasePostStep, System: r.h}}); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -102,7 +102,7 @@ func (r *room) offer(t *testing.T, e ecs.Entity) uint32 {
 	return 0
 }
 
-func notices(ph *host.Phone, kind host.NoticeKind) []string {
+func notices(ph *missionhost.Phone, kind missionhost.NoticeKind) []string {
 	var out []string
 	for _, n := range ph.TakeNotices() {
 		if n.Kind == kind {
@@ -130,7 +130,7 @@ func TestPanickingMissionFails(t *testing.T) {
 	if r.h.Running() != 0 || ph.Mission != "" {
 		t.Fatalf("running %d, tracker %q after the panic", r.h.Running(), ph.Mission)
 	}
-	if n := notices(ph, host.NoticeFailure); len(n) != 1 || !strings.Contains(n[0], "broke down") {
+	if n := notices(ph, missionhost.NoticeFailure); len(n) != 1 || !strings.Contains(n[0], "broke down") {
 		t.Fatalf("failure notices %q", n)
 	}
 	if r.w.Arche.Alive(car) {
@@ -176,7 +176,7 @@ func TestPartyPlaysTogether(t *testing.T) {
 	r := newRoom(t, func() *probe { return &probe{} }, 2)
 	a, b, c := r.join(t, 1, 1), r.join(t, 2, 1), r.join(t, 3, 0)
 	r.w.Step()
-	if err := r.h.Accept(r.w, c, r.offer(t, c)); !errors.Is(err, host.ErrParty) {
+	if err := r.h.Accept(r.w, c, r.offer(t, c)); !errors.Is(err, missionhost.ErrParty) {
 		t.Fatalf("a party job accepted alone: %v", err)
 	}
 	if err := r.h.Accept(r.w, a, r.offer(t, a)); err != nil {
@@ -221,8 +221,8 @@ func TestWatch(t *testing.T) {
 	var m *watcher
 	defs := []missions.Def{{Name: "watch", Title: "Watch", Contact: "Test", Offer: "Look.",
 		New: func() missions.Mission { m = &watcher{}; return m }}}
-	r.h = host.New(r.w, r.w.Level, defs)
-	if err := r.w.SetSchedule([]ecs.Entry{{Name: host.Name, Phase: ecs.PhasePostStep, System: r.h}}); err != nil {
+	r.h = missionhost.New(r.w, r.w.Level, defs)
+	if err := r.w.SetSchedule([]ecs.Entry{{Name: missionhost.Name, Phase: ecs.PhasePostStep, System: r.h}}); err != nil {
 		t.Fatal(err)
 	}
 	b := &book.Book{}

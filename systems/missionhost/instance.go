@@ -1,4 +1,4 @@
-package missions
+package missionhost
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package missions
+package missionhost
 
 import (
 	"github.com/fiveonit/engine/ecs"

@@ -1,4 +1,4 @@
-// Package missions is the MissionHost: the system that runs the missions of
+// Package missionhost is the MissionHost: the system that runs the missions of
 // a room's game (package missions is their API) for its players. It keeps
 // each player's phone (the contacts' messages, the offers open on it, a
 // screen the world opened), runs each player's or party's mission
@@ -17,7 +17,7 @@
 // order of play is fixed: the players by wire id as the query gives them
 // into fixed slots, the instances in the order they started, so a replay
 // plays the same.
-package missions
+package missionhost
 
 import (
 	"errors"

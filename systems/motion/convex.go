@@ -1,4 +1,4 @@
-package physics
+package motion
 
 import phys "github.com/fiveonit/engine/physics"
 

@@ -1,4 +1,4 @@
-// Package physics is the physics step as an ECS system: every tick it builds
+// Package motion is the physics step as an ECS system: every tick it builds
 // the step's world from the components (Unity Physics style: a body is its
 // Pose, Velocity and Body, not an object kept inside an engine), runs the
 // vehicle and walking models on each body's Drive, steps the collision
@@ -12,7 +12,7 @@
 // keeps it on the ground; its height is its own (Projectile.Height and
 // Climb), fallen by Gravity and bounced off the ground here, and while it
 // rolls on the ground it slows by RollDecel.
-package physics
+package motion
 
 import (
 	"github.com/chewxy/math32"
