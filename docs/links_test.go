@@ -29,6 +29,30 @@ func TestLinks(t *testing.T) {
 	}
 }
 
+// TestDocSizes: the README stays a landing page, under 12 KiB, and
+// bench/RESULTS.md keeps current figures only, under 300 lines. Reference
+// goes to docs/, history to nowhere.
+func TestDocSizes(t *testing.T) {
+	root := repoRoot(t)
+	for _, c := range []struct {
+		file       string
+		size       func([]byte) int
+		limit      int
+		unit, move string
+	}{
+		{"README.md", func(b []byte) int { return len(b) }, 12 << 10, "bytes", "move reference into docs/"},
+		{"bench/RESULTS.md", func(b []byte) int { return strings.Count(string(b), "\n") }, 300, "lines", "keep current figures only"},
+	} {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := c.size(b); n >= c.limit {
+			t.Errorf("%s is %d %s, want under %d: %s", c.file, n, c.unit, c.limit, c.move)
+		}
+	}
+}
+
 // TestLinksCatchBroken: the check reports a missing file, a missing anchor
 // in another file and in the same file, and passes good links, code and
 // absolute URLs.
