@@ -13,9 +13,9 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// courier is the README's example mission: run to the marked spot within a
-// minute and be paid. A real one goes in its game's package of missions
-// (missions/cityjobs for city-jobs).
+// courier is the example mission of docs/extending.md: run to the marked
+// spot within a minute and be paid. A real one goes in its game's package
+// of missions (missions/cityjobs for city-jobs).
 type courier struct {
 	to   levels.Vec2
 	ends uint64
@@ -54,7 +54,7 @@ var courierDef = missions.Def{
 	New:   func() missions.Mission { return &courier{} },
 }
 
-// Example_addMission runs the README's walkthrough: a mission registered,
+// Example_addMission runs the walkthrough in docs/extending.md: a mission registered,
 // offered on a player's phone, accepted, stepped after the physics until
 // the player reaches the marker, and paid.
 func Example_addMission() {

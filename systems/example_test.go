@@ -12,15 +12,15 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// Fuel is the README's example component: plain data, no pointers. A real
-// one goes in package components.
+// Fuel is the example component of docs/extending.md: plain data, no
+// pointers. A real one goes in package components.
 type Fuel struct {
 	Litres float32
 }
 
-// fuelSystem is the README's example system: it burns a driven car's fuel
-// and cuts its throttle when the tank is dry. It runs in the pre-step,
-// after the seats have handed the driver's input to the car.
+// fuelSystem is the example system of docs/extending.md: it burns a driven
+// car's fuel and cuts its throttle when the tank is dry. It runs in the
+// pre-step, after the seats have handed the driver's input to the car.
 type fuelSystem struct {
 	filter *generic.Filter2[Fuel, components.Drive]
 }
@@ -42,8 +42,8 @@ func (s *fuelSystem) Update(w *ecs.World) {
 	}
 }
 
-// Example_addComponentAndSystem is the README's walkthrough, compiled and
-// run, so that it stays true.
+// Example_addComponentAndSystem is the walkthrough in docs/extending.md,
+// compiled and run, so that it stays true.
 func Example_addComponentAndSystem() {
 	l, _ := levels.Load("test-flat")
 	st, _ := motion.BakeLevel(l)

@@ -15,7 +15,7 @@ import (
 
 // The netcode's figures, measured on the simulated clock: the same seed
 // gives the same figures on any machine. The goal tests assert them; the
-// Log lines are the figures the README and the notes quote.
+// Log lines are the figures docs/netcode.md and the notes quote.
 
 // newFarm returns a farm of n bots on level over o, paced.
 func newFarm(t testing.TB, level string, rules ecs.Rules, n int, o Options) *Farm {

@@ -1,14 +1,3 @@
-// Command bots starts N bot players against a server, each a Go client with
-// a brain that drives on the road graph, gets out, walks and gets back in,
-// and prints a one-line summary at the end:
-//
-//	go run ./cmd/bots -url ws://127.0.0.1:8080/rooms/NAME -n 16 -duration 30s
-//	go run ./cmd/bots -transport webrtc -loss 0.1 -n 16
-//	go run ./cmd/bots -n 16 -duration 60s -delay 50ms -jitter 10ms -stall 1s
-//
-// Every flag has an environment variable (FOI_BOTS_*) that sets its
-// default; the README lists them. It exits 1 if a bot failed to connect or
-// was still refusing snapshots (a kept desync) at the end, 2 on bad flags.
 package main
 
 import (

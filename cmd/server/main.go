@@ -1,12 +1,3 @@
-// Command server runs the game server: the default room on the embedded
-// main-city level from start, more rooms on demand, the web page at /, and
-// an admin listener (pprof, metrics) on 127.0.0.1.
-//
-//	go run ./cmd/server
-//
-// Every flag has an environment variable that sets its default; the README
-// lists them. A value that does not parse, from either, is an error: the
-// server exits 2.
 package main
 
 import (

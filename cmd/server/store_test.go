@@ -360,7 +360,7 @@ func TestStoreRestart(t *testing.T) {
 		// writer's period (100 ms). The bound is 1.5 s, looser than that:
 		// the process and the test share a loaded machine, and a stall of
 		// either (a few hundred ms seen under load) moves the kill against
-		// the last write. Measured (bench/RESULTS.md, the README): 450 to
+		// the last write. Measured (bench/RESULTS.md, docs/operations.md): 450 to
 		// 850 ms lost in one run of 3 kills, 117 to 918 ms in another.
 		if lost > time.Duration(server.PersistEvery)*time.Second/ecs.TickRate+500*time.Millisecond {
 			t.Errorf("kill %d: lost the last %s of changes, want at most a second and the writer's period", k, lost)

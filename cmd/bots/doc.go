@@ -1,0 +1,63 @@
+// Command bots starts N bot players against a server, each a Go client with
+// a brain that drives on the road graph, gets out, walks and gets back in,
+// and prints a one-line summary at the end. It is a development tool.
+//
+//	go run ./cmd/bots -url ws://127.0.0.1:8080/rooms/NAME -n 16 -duration 30s
+//	go run ./cmd/bots -transport webrtc -loss 0.1 -n 16
+//	go run ./cmd/bots -n 16 -duration 60s -delay 50ms -jitter 10ms -stall 1s
+//
+// To watch bots play, start the server, then the bots:
+//
+//	go run ./cmd/server
+//	go run ./cmd/bots -n 16 -duration 60s
+//
+// -url ws://127.0.0.1:8080/rooms/NAME joins another room; -delay 50ms
+// -jitter 10ms -loss 0.05 simulate a link each way; -stall 1s freezes each
+// bot once.
+//
+// A bot's error goes to stderr as it happens. At the end the command prints
+// one summary line for all the bots: clients, failed, snapshots, bytes per
+// client per second, keyframes and keyframes per join, check mismatches,
+// desynced, ticks skipped (a bot that fell behind the server skips the ticks
+// it ran without it), reconciliations and the own body's corrections of
+// 1 cm or more (their share, the corrections' p99 and largest), presses
+// made and run, ticks whose input never came, the ticks the server guessed
+// after a stall, and the input round trip. It exits 1 if a bot failed to
+// connect or was still refusing snapshots (a kept desync) at the end, 2 on
+// bad flags.
+//
+// The same link runs in-process on a simulated clock (bench/loadgen:
+// NewWith and Advance), where a run is repeatable:
+// go test ./bench/loadgen -run Figures -v logs the netcode's figures
+// (docs/netcode.md).
+//
+// # Flags
+//
+// Each flag has an environment variable that sets its default; a flag on
+// the command line wins. A value that does not parse, from either, is an
+// error (exit 2).
+//
+//   - -url, FOI_BOTS_URL, default ws://127.0.0.1:8080/rooms/default: the
+//     room's URL, with the join's query; over WebRTC the same URL (its
+//     scheme made http, /rtc added).
+//   - -n, FOI_BOTS_N, default 16: bots.
+//   - -duration, FOI_BOTS_DURATION, default 30s: how long they play.
+//   - -transport, FOI_BOTS_TRANSPORT, default ws: ws (WebSocket) or webrtc
+//     (two data channels).
+//   - -loss, FOI_BOTS_LOSS, default 0: the fraction (0..1) of the binary
+//     frames each bot drops, each way (seeded): over WebRTC on the lossy
+//     channel; over ws the bots then join with acked=1, so that they get
+//     the acked snapshots.
+//   - -delay, FOI_BOTS_DELAY, default 0: a simulated link's one-way delay,
+//     each way (package transport/link, over either transport).
+//   - -jitter, FOI_BOTS_JITTER, default 0: each frame's delay spread
+//     uniformly over delay ± jitter; a WebSocket keeps its frames in order,
+//     the WebRTC lossy channel lets them overtake.
+//   - -stall, FOI_BOTS_STALL, default 0: freeze each bot once for this long
+//     (no tick, no frame read: a frozen tab), the bots' freezes spread over
+//     the middle of the run; the summary then tells the ticks the server
+//     guessed after the freeze (from its inputs frames: the guesses from the
+//     freeze's start on, less the freeze's own ticks).
+//   - -seed, FOI_BOTS_SEED, default 1: seeds the bots' brains, their loss
+//     and their link.
+package main
