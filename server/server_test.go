@@ -11,6 +11,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/server/servertest"
 )
 
 func newServer(t testing.TB, level string) *GameServer {
@@ -30,7 +31,7 @@ func newServer(t testing.TB, level string) *GameServer {
 type probe struct {
 	t       testing.TB
 	s       *Session
-	c       *MemConn
+	c       *servertest.MemConn
 	dec     *wire.Decoder
 	welcome textframe.Welcome
 	texts   []map[string]any
@@ -40,7 +41,7 @@ type probe struct {
 }
 
 func join(t testing.TB, g *GameServer, who Who) *probe {
-	c := NewMemConn(false, 0)
+	c := servertest.NewMemConn(false, 0)
 	s, err := g.Join(c, who)
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +249,7 @@ func TestSlowClientDoesNotStallRoom(t *testing.T) {
 	// Room for the join's frames (the welcome, the first snapshot and the
 	// text frames of the first snapshot tick, the keys frame the last):
 	// what comes next is a snapshot, dropped.
-	c := NewMemConn(false, 9)
+	c := servertest.NewMemConn(false, 9)
 	slow, _ := g.Join(c, Who{})
 	for i := 0; i < SlowTicks+wire.SnapshotEvery*2+10; i++ {
 		good.send(components.Drive{})
@@ -454,7 +455,7 @@ func TestDebugReadout(t *testing.T) {
 // textFullConn takes binary frames but refuses text frames once armed, as a
 // transport whose reliable queue is full.
 type textFullConn struct {
-	MemConn
+	servertest.MemConn
 	armed bool
 }
 

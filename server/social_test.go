@@ -13,6 +13,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/textframe"
 )
@@ -429,10 +430,10 @@ func TestVoteKick(t *testing.T) {
 	}
 	// Dan's account is refused from now on, under any name; Dan's name
 	// under another account is not.
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Account: "a4", Name: "Someone"}); err != ErrBanned {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Account: "a4", Name: "Someone"}); err != ErrBanned {
 		t.Fatalf("Dan's account again: %v, want ErrBanned", err)
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Account: "a5", Name: "Dan"}); err != nil {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Account: "a5", Name: "Dan"}); err != nil {
 		t.Fatalf("another account named Dan: %v", err)
 	}
 }
@@ -451,10 +452,10 @@ func TestVoteKickWithoutAccount(t *testing.T) {
 	if closed, why := d.c.Closed(); closed {
 		t.Fatalf("another player of the same address went too: %s", why)
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != ErrBanned {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != ErrBanned {
 		t.Fatalf("from the same address: %v, want ErrBanned", err)
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9", Account: "acc"}); err != nil {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9", Account: "acc"}); err != nil {
 		t.Fatalf("an account from the same address: %v", err)
 	}
 	if testing.Short() {
@@ -463,7 +464,7 @@ func TestVoteKickWithoutAccount(t *testing.T) {
 	for i := 0; i < AddrBanSeconds*ecs.TickRate+ecs.TickRate; i++ {
 		r.g.Tick()
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != nil {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != nil {
 		t.Fatalf("from the same address %d s later: %v", AddrBanSeconds, err)
 	}
 }
