@@ -2,9 +2,10 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/fiveonit/engine/textframe"
 	"strings"
 	"testing"
+
+	"github.com/fiveonit/engine/textframe"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/control"
@@ -177,7 +178,7 @@ func TestLeaveKeepsOccupiedCar(t *testing.T) {
 	_, in, _ := g.persons.Get(bChar)
 	bCar := in.Vehicle
 	g.seats.Get(bCar).Occupant[0] = ecs.Entity{}
-	g.seat(bChar, aCar, 1)
+	g.pf.Seat(bChar, aCar, 1)
 	a.s.Leave()
 	g.Tick()
 	if !w.Arche.Alive(aCar) {
@@ -683,4 +684,17 @@ func TestRefusedKeyframeAskedAgainSoon(t *testing.T) {
 	if gap > 7+RoundTripMargin+wire.SnapshotEvery || gap >= ResyncTimeout {
 		t.Fatalf("the second keyframe %d ticks after the refused one, want about the round trip (7) and %d", gap, RoundTripMargin)
 	}
+}
+
+// featureOf returns g's feature of type T.
+func featureOf[T feature](t testing.TB, g *GameServer) T {
+	t.Helper()
+	for _, f := range g.features {
+		if ft, ok := f.(T); ok {
+			return ft
+		}
+	}
+	var zero T
+	t.Fatalf("no feature %T", zero)
+	return zero
 }

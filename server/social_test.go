@@ -224,15 +224,15 @@ func TestRosterPing(t *testing.T) {
 		r.g.Tick()
 		a.read()
 	}
-	if a.s.social.ping < 10 || a.s.social.ping > 60 {
-		t.Fatalf("measured ping %.1f ms, want about 17 to 50", a.s.social.ping)
+	if a.s.rtt.ping < 10 || a.s.rtt.ping > 60 {
+		t.Fatalf("measured ping %.1f ms, want about 17 to 50", a.s.rtt.ping)
 	}
 	for _, m := range a.all("roster") {
 		r.apply(a, as[textframe.RosterFrame](t, m))
 	}
 	got := r.roster(a)
-	if got[0].Ping == 0 || got[0].Ping != uint16(a.s.social.shownPing) {
-		t.Fatalf("roster ping %d, measured %.1f", got[0].Ping, a.s.social.ping)
+	if got[0].Ping == 0 || got[0].Ping != uint16(r.g.social.sess.of(a.s).shownPing) {
+		t.Fatalf("roster ping %d, measured %.1f", got[0].Ping, a.s.rtt.ping)
 	}
 }
 
