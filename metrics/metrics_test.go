@@ -11,10 +11,11 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 )
 
 // room makes a game server on test-flat with one client joined.
-func room(t testing.TB) (*server.GameServer, *server.Session, *server.MemConn) {
+func room(t testing.TB) (*server.GameServer, *server.Session, *servertest.MemConn) {
 	t.Helper()
 	l, err := levels.Load("test-flat")
 	if err != nil {
@@ -24,7 +25,7 @@ func room(t testing.TB) (*server.GameServer, *server.Session, *server.MemConn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn := server.NewMemConn(true, 0)
+	conn := servertest.NewMemConn(true, 0)
 	s, err := gs.Join(conn, server.Who{})
 	if err != nil {
 		t.Fatal(err)

@@ -139,6 +139,20 @@ func (b *Builder) PoliceCar(pos components.Vec3, yaw float32, target ecs.Entity,
 	return car, officer, nil
 }
 
+// Seat puts person in seat i of vehicle at once, with no getting in: at
+// the wheel (seat 0) driving, else a passenger, where the vehicle is.
+func (b *Builder) Seat(person, vehicle ecs.Entity, i uint8) {
+	_, _, vpose, _, _, _, _, _, seats, _, _ := b.vehicle.Get(vehicle)
+	seats.Occupant[i] = person
+	_, _, pose, _, _, _, _, _, act, seated, _ := b.person.Get(person)
+	act.Act = components.ActPassenger
+	if i == 0 {
+		act.Act = components.ActDriving
+	}
+	seated.Vehicle, seated.Seat = vehicle, i
+	*pose = *vpose
+}
+
 // seatDriver puts person at the wheel of car, driving at once.
 func (b *Builder) seatDriver(car, person ecs.Entity) {
 	_, _, _, _, _, _, _, _, seats, _, _ := b.vehicle.Get(car)

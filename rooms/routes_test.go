@@ -16,6 +16,7 @@ import (
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/transport/websocket"
 )
@@ -162,12 +163,12 @@ func TestCanJoin(t *testing.T) {
 		t.Errorf("%d rooms after CanJoin, want 1 (it makes none)", n)
 	}
 	for {
-		if _, _, err := m.Join("default", o, server.NewMemConn(false, 0), server.Who{}); err != nil {
+		if _, _, err := m.Join("default", o, servertest.NewMemConn(false, 0), server.Who{}); err != nil {
 			break
 		}
 	}
 	check("full room", "default", server.ErrRoomFull, "")
-	if _, _, err := m.Join("second", o, server.NewMemConn(false, 0), server.Who{}); err != nil {
+	if _, _, err := m.Join("second", o, servertest.NewMemConn(false, 0), server.Who{}); err != nil {
 		t.Fatal(err)
 	}
 	check("MaxRooms open", "third", nil, "this server runs at most 2")
@@ -195,7 +196,7 @@ func TestMakingBlocksNoOne(t *testing.T) {
 	o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}
 	joined := make(chan error, 2)
 	join := func() {
-		_, _, err := m.Join("slow", o, server.NewMemConn(false, 0), server.Who{})
+		_, _, err := m.Join("slow", o, servertest.NewMemConn(false, 0), server.Who{})
 		joined <- err
 	}
 	go join()
@@ -206,7 +207,7 @@ func TestMakingBlocksNoOne(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if _, _, err := m.Join("default", o, server.NewMemConn(false, 0), server.Who{}); err != nil {
+		if _, _, err := m.Join("default", o, servertest.NewMemConn(false, 0), server.Who{}); err != nil {
 			t.Errorf("join of another room while one is made: %v", err)
 		}
 		if n := len(m.List()); n != 1 {
@@ -251,7 +252,7 @@ func TestMakingBlocksNoOne(t *testing.T) {
 func TestRoomsFrom(t *testing.T) {
 	m := newManager(t, Config{DefaultLevel: "test-flat", MaxRoomsFrom: 2})
 	join := func(room, from string) error {
-		_, _, err := m.Join(room, Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from}, server.NewMemConn(false, 0), server.Who{})
+		_, _, err := m.Join(room, Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from}, servertest.NewMemConn(false, 0), server.Who{})
 		return err
 	}
 	for _, room := range []string{"a1", "a2"} {
@@ -349,7 +350,7 @@ func TestConcurrentJoins(t *testing.T) {
 				for i := range rounds {
 					room := fmt.Sprintf("r%d", (g*5+i)%12)
 					o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from(g)}
-					conn := server.NewMemConn(false, 0)
+					conn := servertest.NewMemConn(false, 0)
 					_, _, err := m.Join(room, o, conn, server.Who{})
 					switch {
 					case err == nil:
@@ -396,7 +397,7 @@ func TestPlayersFrom(t *testing.T) {
 		return Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from}
 	}
 	join := func(room, from string) (*server.Session, error) {
-		_, s, err := m.Join(room, o(from), server.NewMemConn(false, 0), server.Who{})
+		_, s, err := m.Join(room, o(from), servertest.NewMemConn(false, 0), server.Who{})
 		return s, err
 	}
 	var mine []*server.Session

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/textframe"
 	"github.com/fiveonit/engine/transport/websocket"
 )
@@ -160,9 +161,9 @@ func TestBannedOverWebRTC(t *testing.T) {
 	}
 	defer m.Shutdown(context.Background(), "test over")
 	var sessions []*server.Session
-	var conns []*server.MemConn
+	var conns []*servertest.MemConn
 	for i := 1; i <= 3; i++ {
-		conn := server.NewMemConn(false, 0)
+		conn := servertest.NewMemConn(false, 0)
 		_, s, err := m.Join("default", Options{}, conn, server.Who{Account: fmt.Sprintf("acc-%d", i)})
 		if err != nil {
 			t.Fatal(err)
@@ -190,7 +191,7 @@ func TestBannedOverWebRTC(t *testing.T) {
 	if !strings.Contains(err.Error(), "voted out") {
 		t.Fatalf("reason %q", err)
 	}
-	if _, _, err := m.Join("default", Options{}, server.NewMemConn(false, 0), target); !errors.Is(err, server.ErrBanned) {
+	if _, _, err := m.Join("default", Options{}, servertest.NewMemConn(false, 0), target); !errors.Is(err, server.ErrBanned) {
 		t.Fatalf("Join: %v, want ErrBanned", err)
 	}
 }

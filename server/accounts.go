@@ -2,16 +2,13 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/fiveonit/engine/catalog"
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/store"
-	"github.com/fiveonit/engine/textframe"
 )
 
 // PersistEvery is the most often a player's account state is posted to the
@@ -26,23 +23,46 @@ const PersistEvery = ecs.TickRate
 // lease): its changes could no longer be kept.
 var ErrAccountLost = errors.New("your account is playing on another server now: its changes here could not be kept")
 
-// keptItems is what a session's account keeps of its inventory: the
-// stacks of persisting items, slot by slot, as s.kept.Items last listed
-// them (an empty stack where a slot holds nothing kept).
-type keptItems struct {
+// accountsFeature keeps each player's account (Who.Keep): it loads what
+// the account kept into the character as it comes in, posts its changes
+// to the store once per PersistEvery while it plays, and its last state
+// as it leaves.
+type accountsFeature struct {
+	noCommands
+	g    *GameServer
+	sess perSession[accountSession]
+}
+
+// accountSession is what the accounts feature keeps of a session.
+type accountSession struct {
+	// kept is the account state last posted to the store (Who.Keep), the
+	// buffer each post copies from.
+	kept store.Account
+	// slots are the stacks of persisting items, slot by slot, as
+	// kept.Items last listed them (an empty stack where a slot holds
+	// nothing kept).
 	slots [components.InventorySlots]components.Stack
 	// dirty is set when the join changed what the account had kept (an
 	// item dropped or moved): the next post writes it.
 	dirty bool
 }
 
-// loadAccount gives s's character the state of its account: what the
-// store kept, or the starting state of an account never saved. A player
-// without one (anonymous, or no store) keeps nothing and starts anew.
-func (g *GameServer) loadAccount(s *Session, char ecs.Entity) {
-	if s.who.Keep == nil {
+func newAccountsFeature(g *GameServer) *accountsFeature {
+	return &accountsFeature{g: g, sess: newPerSession[accountSession](g.cfg.MaxPlayers)}
+}
+
+// enter gives s's character the state of its account: what the store
+// kept, or the starting state of an account never saved. A player without
+// one (anonymous, or no store) keeps nothing and starts anew.
+func (f *accountsFeature) enter(s *Session) {
+	g, as := f.g, f.sess.of(s)
+	items := as.kept.Items[:0] // the slot's buffer is reused
+	*as = accountSession{}
+	as.kept.Items = items
+	if s.who.Keep == nil || s.who.Spectate {
 		return
 	}
+	char := s.char
 	a := s.who.Keep.Account()
 	if s.who.Keep.New() {
 		a.Cash = prefab.StartCash
@@ -50,19 +70,19 @@ func (g *GameServer) loadAccount(s *Session, char ecs.Entity) {
 	if _, cash := g.wanted.Get(char); cash != nil {
 		cash.Amount = a.Cash
 	}
-	s.kept.Cash = a.Cash
-	s.kept.Cars = append(s.kept.Cars[:0], a.Cars...)
-	if s.kept.Items == nil {
-		s.kept.Items = make([]store.Item, 0, components.InventorySlots)
+	as.kept.Cash = a.Cash
+	as.kept.Cars = append(as.kept.Cars[:0], a.Cars...)
+	g.cars.load(s, a.Cars)
+	if as.kept.Items == nil {
+		as.kept.Items = make([]store.Item, 0, components.InventorySlots)
 	}
-	s.keptInv = keptItems{}
 	if inv := g.inv.Get(char); inv != nil {
-		g.loadItems(s, inv, a.Items)
-		g.keptItemsOf(s, inv)
-		s.keptInv.dirty = !slices.Equal(s.kept.Items, a.Items)
+		f.loadItems(s, inv, a.Items)
+		f.keptItemsOf(as, inv)
+		as.dirty = !slices.Equal(as.kept.Items, a.Items)
 	}
 	if s.who.Keep.New() {
-		s.who.Keep.Save(&s.kept) // a new account is kept from its start
+		s.who.Keep.Save(&as.kept) // a new account is kept from its start
 	}
 }
 
@@ -72,7 +92,8 @@ func (g *GameServer) loadAccount(s *Session, char ecs.Entity) {
 // larger than the catalog now stacks, goes where the pickup would put it.
 // What the catalog no longer has, what no longer persists, and what finds
 // no room is dropped, with a log line each.
-func (g *GameServer) loadItems(s *Session, inv *components.Inventory, kept []store.Item) {
+func (f *accountsFeature) loadItems(s *Session, inv *components.Inventory, kept []store.Item) {
+	g := f.g
 	cat := g.w.Items
 	phone := g.w.Rules.Phone && cat.Phone() != 0
 	drop := func(it store.Item, why string) {
@@ -124,101 +145,91 @@ func persists(it *catalog.Item) bool {
 	return it != nil && it.Persist && it.Kind != catalog.KindCash
 }
 
-// keptItemsOf fills s.kept.Items with the persisting stacks of inv, slot by
-// slot, and reports whether they changed since it last did. Each is named
+// keptItemsOf fills as.kept.Items with the persisting stacks of inv, slot
+// by slot, and reports whether they changed since it last did. Each is named
 // by its catalog item's Name, not its ID: the ids number a room's catalog
 // (the game's items and its missions'), so one item's id differs between
 // games and changes when a catalog does, while its name is the item's
-// id in every catalog (store.Item.Item). It reuses s.kept.Items: it
+// id in every catalog (store.Item.Item). It reuses as.kept.Items: it
 // allocates nothing once that has room for every slot.
-func (g *GameServer) keptItemsOf(s *Session, inv *components.Inventory) bool {
+func (f *accountsFeature) keptItemsOf(as *accountSession, inv *components.Inventory) bool {
+	g := f.g
 	var now [components.InventorySlots]components.Stack
 	for i, st := range inv.Slots {
 		if st.Item != 0 && st.Count > 0 && persists(g.w.Items.Get(st.Item)) {
 			now[i] = st
 		}
 	}
-	if now == s.keptInv.slots {
+	if now == as.slots {
 		return false
 	}
-	s.keptInv.slots = now
-	s.kept.Items = s.kept.Items[:0]
+	as.slots = now
+	as.kept.Items = as.kept.Items[:0]
 	for i, st := range now {
 		if st.Item != 0 {
-			s.kept.Items = append(s.kept.Items, store.Item{Slot: uint8(i), Item: g.w.Items.Get(st.Item).Name, Count: uint32(st.Count)})
+			as.kept.Items = append(as.kept.Items, store.Item{Slot: uint8(i), Item: g.w.Items.Get(st.Item).Name, Count: uint32(st.Count)})
 		}
 	}
 	return true
 }
 
-// accountState reads s's character into s.kept, the buffer posted to the
+// state reads s's character into as.kept, the buffer posted to the
 // store, and reports whether it differs from what was posted last: the
-// Cash, the cars kept in garages (s.kept.Cars itself, changed by the car
-// commands: cars.go) and the persisting items of its inventory (s.kept.Items,
+// Cash, the cars kept in garages (the cars feature's, changed by the car
+// commands) and the persisting items of its inventory (as.kept.Items,
 // reused: no allocation).
-func (g *GameServer) accountState(s *Session) bool {
-	changed := s.cars.dirty || s.keptInv.dirty
-	s.cars.dirty, s.keptInv.dirty = false, false
+func (f *accountsFeature) state(s *Session, as *accountSession) bool {
+	g := f.g
+	changed := as.dirty
+	as.dirty = false
+	if cars, dirty := g.cars.takeKept(s); dirty {
+		as.kept.Cars = append(as.kept.Cars[:0], cars...)
+		changed = true
+	}
 	if !g.w.Arche.Alive(s.char) {
 		return changed
 	}
-	if _, cash := g.wanted.Get(s.char); cash != nil && cash.Amount != s.kept.Cash {
-		s.kept.Cash = cash.Amount
+	if _, cash := g.wanted.Get(s.char); cash != nil && cash.Amount != as.kept.Cash {
+		as.kept.Cash = cash.Amount
 		changed = true
 	}
-	if inv := g.inv.Get(s.char); inv != nil && g.keptItemsOf(s, inv) {
+	if inv := g.inv.Get(s.char); inv != nil && f.keptItemsOf(as, inv) {
 		changed = true
 	}
 	return changed
 }
 
-// persist posts s's account state to the store when it changed, once per
+// notify posts s's account state to the store when it changed, once per
 // PersistEvery on s's own tick of it, and closes s if its account's lease
 // was lost. The post copies under a mutex and allocates nothing: the
 // store's writer does the writing, off the room goroutine.
-func (g *GameServer) persist(s *Session) {
+func (f *accountsFeature) notify(s *Session) bool {
+	g := f.g
 	k := s.who.Keep
-	if k == nil || s.closed || !s.joined || (g.w.Tick()+uint64(s.id))%PersistEvery != 0 {
-		return
+	if k == nil || (g.w.Tick()+uint64(s.id))%PersistEvery != 0 {
+		return true
 	}
 	if k.Lost() {
 		g.kick(s, ErrAccountLost)
-		return
+		return false
 	}
-	if g.accountState(s) {
-		k.Save(&s.kept)
+	if as := f.sess.of(s); f.state(s, as) {
+		k.Save(&as.kept)
 	}
+	return true
 }
 
-// leaveAccount posts s's last account state and lets the account go: the
+// leave posts s's last account state and lets the account go: the
 // store's writer releases it once that is written. A session that never
 // came in lets it go unchanged.
-func (g *GameServer) leaveAccount(s *Session) {
+func (f *accountsFeature) leave(s *Session) {
 	k := s.who.Keep
 	if k == nil {
 		return
 	}
-	if s.joined && g.accountState(s) {
-		k.Leave(&s.kept)
+	if as := f.sess.of(s); s.joined && f.state(s, as) {
+		k.Leave(&as.kept)
 		return
 	}
 	k.Leave(nil)
-}
-
-// debugCash sets your Cash to Value, a whole number from 0 to
-// store.MaxCash.
-func (g *GameServer) debugCash(s *Session, c *textframe.Command) error {
-	n, err := strconv.ParseInt(c.Value, 10, 64)
-	if err != nil || n < 0 || n > store.MaxCash {
-		return fmt.Errorf("value must be a whole number from 0 to %d, not %q", int64(store.MaxCash), c.Value)
-	}
-	if !g.w.Arche.Alive(s.char) {
-		return errors.New("you have no character")
-	}
-	_, cash := g.wanted.Get(s.char)
-	if cash == nil {
-		return errors.New("you have no cash")
-	}
-	cash.Amount = n
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/server/servertest"
 )
 
 // lossyLink carries one client's frames each way with loss, duplication
@@ -74,13 +75,13 @@ func TestAckedOverLossyLink(t *testing.T) {
 	type peer struct {
 		c    *client.Client
 		s    *Session
-		conn *MemConn
+		conn *servertest.MemConn
 		link *lossyLink
 		want map[uint32]uint32 // S_N's check, by tick
 	}
 	var ps []*peer
 	for i := 0; i < 8; i++ {
-		p := &peer{conn: NewMemConn(true, 0), want: map[uint32]uint32{},
+		p := &peer{conn: servertest.NewMemConn(true, 0), want: map[uint32]uint32{},
 			link: &lossyLink{rng: rand.New(rand.NewPCG(uint64(i), 1)), loss: 0.2, dup: 0.05}}
 		p.s, _ = g.Join(p.conn, Who{})
 		p.c = client.New(client.Config{Lossy: true, Static: g.static, Send: func(b []byte, text bool) error {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/fiveonit/engine/catalog"
 	"github.com/fiveonit/engine/components"
-	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/cars"
@@ -17,10 +16,13 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// carsRoom is the room's side of the cars that belong to someone
-// (systems/cars): the players' owner numbers, the welcome's garages and
-// the scratch the keys frames are checked with.
-type carsRoom struct {
+// carsFeature wires the cars that belong to someone (systems/cars) to the
+// sessions: the car commands, the players' owner numbers, the cars each
+// keeps in the garages, the keys and garage frames, and the welcome's
+// garages.
+type carsFeature struct {
+	g         *GameServer
+	sess      perSession[carsSession]
 	sys       *cars.System // nil in a room with no level
 	owners    map[string]uint32
 	lastOwner uint32
@@ -31,15 +33,17 @@ type carsRoom struct {
 	players   generic.Map1[components.Player]
 }
 
-// carsSession is what a session holds of the cars: its owner number, and
-// what it was last told in its keys and garage frames.
+// carsSession is what a session holds of the cars: its owner number, the
+// cars it keeps in the garages, and what it was last told in its keys and
+// garage frames.
 type carsSession struct {
 	owner      uint32
+	kept       []store.Car // the cars it keeps, by garage and bay (the account's, when it has one)
 	keysSent   bool
 	bits       uint64 // the key ids its keys answer to
 	own, keys  []uint16
-	garageSent bool // the garage frame says what s.kept.Cars holds
-	dirty      bool // s.kept.Cars changed since it was posted to the store
+	garageSent bool // the garage frame says what kept holds
+	dirty      bool // kept changed since the accounts feature took it
 }
 
 // errNeedsGarage and errNeedsBay are the replies to a takeout without a
@@ -49,16 +53,16 @@ var (
 	errNeedsBay    = errors.New(`"slot" is required: the bay your car is kept in (the garage frame's)`)
 )
 
-// initCars sets up the room's side of the cars; New calls it once the
-// schedule is made.
-func (g *GameServer) initCars() {
-	c := &g.cars
+// newCarsFeature sets up the room's side of the cars, once the schedule is
+// made.
+func newCarsFeature(g *GameServer) *carsFeature {
+	c := &carsFeature{g: g, sess: newPerSession[carsSession](g.cfg.MaxPlayers)}
 	c.sys = systems.Cars(g.w)
 	c.owners = make(map[string]uint32)
 	c.rings = generic.NewMap1[components.Keys](g.w.Arche)
 	c.players = generic.NewMap1[components.Player](g.w.Arche)
 	if c.sys == nil {
-		return
+		return c
 	}
 	c.own, c.keys = make([]uint16, 0, 64), make([]uint16, 0, 64)
 	tags := systems.Gates(g.w).KeyTags()
@@ -79,13 +83,46 @@ func (g *GameServer) initCars() {
 		}
 		c.garages = append(c.garages, wg)
 	}
+	return c
 }
 
-// claimCars gives s's player their owner number (the same each time an
+func (c *carsFeature) commands() []string { return []string{"lock", "unlock", "keep", "takeout"} }
+
+func (c *carsFeature) welcome(_ *Session, f *textframe.Welcome) { f.Garages = c.garages }
+
+func (c *carsFeature) leave(*Session) {}
+
+// enter gives a player their owner number and makes the car at their
+// spawn theirs. The cars kept start empty: the accounts feature, after
+// this one, loads an account's.
+func (c *carsFeature) enter(s *Session) {
+	sc := c.sess.of(s)
+	own, keys, kept := sc.own[:0], sc.keys[:0], sc.kept[:0] // the slot's lists are reused
+	*sc = carsSession{own: own, keys: keys, kept: kept}
+	if !s.who.Spectate {
+		c.claim(s)
+	}
+}
+
+// load sets the cars s keeps to an account's.
+func (c *carsFeature) load(s *Session, kept []store.Car) {
+	sc := c.sess.of(s)
+	sc.kept = append(sc.kept[:0], kept...)
+}
+
+// takeKept returns the cars s keeps and whether they changed since the
+// last call.
+func (c *carsFeature) takeKept(s *Session) ([]store.Car, bool) {
+	sc := c.sess.of(s)
+	dirty := sc.dirty
+	sc.dirty = false
+	return sc.kept, dirty
+}
+
+// claim gives s's player their owner number (the same each time an
 // account comes back to the room, a new one per join without an account)
-// and makes car, at their spawn, theirs and open.
-func (g *GameServer) claimCars(s *Session, char, car ecs.Entity) {
-	c := &g.cars
+// and makes the car at their spawn theirs and open.
+func (c *carsFeature) claim(s *Session) {
 	owner, ok := c.owners[s.who.Account]
 	if !ok || s.who.Account == "" {
 		c.lastOwner++
@@ -94,18 +131,19 @@ func (g *GameServer) claimCars(s *Session, char, car ecs.Entity) {
 			c.owners[s.who.Account] = owner
 		}
 	}
-	s.cars.owner = owner
-	if p := c.players.Get(char); p != nil {
+	c.sess.of(s).owner = owner
+	if p := c.players.Get(s.char); p != nil {
 		p.Owner = owner
 	}
-	g.pf.SetCarLock(car, components.CarLock{Owner: owner}, false)
+	c.g.pf.SetCarLock(s.car, components.CarLock{Owner: owner}, false)
 }
 
-// carCommand does a car command of s's character through the cars system;
+// command does a car command of s's character through the cars system;
 // its error is the reply's reason.
-func (g *GameServer) carCommand(s *Session, c *textframe.Command) error {
+func (cf *carsFeature) command(s *Session, c *textframe.Command) error {
+	g := cf.g
 	c.Cmd = c.Type // the reply names the command
-	cs := g.cars.sys
+	cs := cf.sys
 	switch {
 	case cs == nil:
 		return errors.New("not available: this room has no level")
@@ -116,38 +154,38 @@ func (g *GameServer) carCommand(s *Session, c *textframe.Command) error {
 	case "lock", "unlock":
 		return cs.Lock(g.w, s.char, c.Target, c.Type == "lock")
 	case "keep":
-		return g.keepCar(s)
+		return cf.keep(s)
 	}
-	return g.takeOutCar(s, c)
+	return cf.takeOut(s, c)
 }
 
-// keepCar keeps the car s drives in the garage whose bay it stands in.
-func (g *GameServer) keepCar(s *Session) error {
-	cs := g.cars.sys
-	if len(s.kept.Cars) >= store.MaxCars {
-		return fmt.Errorf("%w: you keep %d cars, the most an account keeps", cars.ErrBayTaken, len(s.kept.Cars))
+// keep keeps the car s drives in the garage whose bay it stands in.
+func (c *carsFeature) keep(s *Session) error {
+	cs, sc := c.sys, c.sess.of(s)
+	if len(sc.kept) >= store.MaxCars {
+		return fmt.Errorf("%w: you keep %d cars, the most an account keeps", cars.ErrBayTaken, len(sc.kept))
 	}
 	gars := cs.Garages()
 	taken := func(gi, bay int) bool {
-		return bay > math.MaxUint8 || slices.ContainsFunc(s.kept.Cars, func(k store.Car) bool {
+		return bay > math.MaxUint8 || slices.ContainsFunc(sc.kept, func(k store.Car) bool {
 			return k.Garage == gars[gi].ID && int(k.Bay) == bay
 		})
 	}
-	k, err := cs.Keep(g.w, s.char, taken)
+	k, err := cs.Keep(c.g.w, s.char, taken)
 	if err != nil {
 		return err
 	}
-	s.kept.Cars = append(s.kept.Cars, store.Car{Garage: gars[k.Garage].ID, Bay: uint8(k.Bay), Model: k.Model, Variant: k.Variant, Health: k.Health})
-	slices.SortFunc(s.kept.Cars, func(a, b store.Car) int {
+	sc.kept = append(sc.kept, store.Car{Garage: gars[k.Garage].ID, Bay: uint8(k.Bay), Model: k.Model, Variant: k.Variant, Health: k.Health})
+	slices.SortFunc(sc.kept, func(a, b store.Car) int {
 		return cmp.Or(cmp.Compare(a.Garage, b.Garage), cmp.Compare(a.Bay, b.Bay))
 	})
-	s.cars.dirty, s.cars.garageSent = true, false
+	sc.dirty, sc.garageSent = true, false
 	return nil
 }
 
-// takeOutCar brings the car s keeps in bay "slot" of garage "place" out.
-func (g *GameServer) takeOutCar(s *Session, c *textframe.Command) error {
-	cs := g.cars.sys
+// takeOut brings the car s keeps in bay "slot" of garage "place" out.
+func (cf *carsFeature) takeOut(s *Session, c *textframe.Command) error {
+	cs, sc := cf.sys, cf.sess.of(s)
 	switch {
 	case c.Place == "":
 		return errNeedsGarage
@@ -158,27 +196,27 @@ func (g *GameServer) takeOutCar(s *Session, c *textframe.Command) error {
 	if !ok {
 		return fmt.Errorf("%w: this level has none called %q", cars.ErrNoGarage, c.Place)
 	}
-	i := slices.IndexFunc(s.kept.Cars, func(k store.Car) bool { return k.Garage == c.Place && int(k.Bay) == *c.Slot })
+	i := slices.IndexFunc(sc.kept, func(k store.Car) bool { return k.Garage == c.Place && int(k.Bay) == *c.Slot })
 	if i < 0 {
 		return fmt.Errorf("%w: you keep no car in bay %d of garage %s", cars.ErrNoCar, *c.Slot, c.Place)
 	}
-	k := s.kept.Cars[i]
-	if _, err := cs.TakeOut(g.w, s.char, gi, int(k.Bay), cars.Kept{Model: k.Model, Variant: k.Variant, Health: k.Health}, s.cars.owner); err != nil {
+	k := sc.kept[i]
+	if _, err := cs.TakeOut(cf.g.w, s.char, gi, int(k.Bay), cars.Kept{Model: k.Model, Variant: k.Variant, Health: k.Health}, sc.owner); err != nil {
 		return err
 	}
-	s.kept.Cars = slices.Delete(s.kept.Cars, i, i+1)
-	s.cars.dirty, s.cars.garageSent = true, false
+	sc.kept = slices.Delete(sc.kept, i, i+1)
+	sc.dirty, sc.garageSent = true, false
 	return nil
 }
 
-// notifyCars sends s its keys frame when the keys it carries or the cars
-// that open for it changed, and its garage frame when the cars it keeps
-// did (each once on joining; no garage frame where there are no garages
-// and it keeps nothing). It runs on s's snapshot ticks, reports
-// whether s is still connected and allocates nothing unless a frame goes.
-func (g *GameServer) notifyCars(s *Session) bool {
-	c := &g.cars
-	if c.sys == nil || !g.w.Arche.Alive(s.char) {
+// notify sends s its keys frame when the keys it carries or the cars that
+// open for it changed, and its garage frame when the cars it keeps did
+// (each once on joining; no garage frame where there are no garages and
+// it keeps nothing). It runs on s's snapshot ticks and allocates nothing
+// unless a frame goes.
+func (c *carsFeature) notify(s *Session) bool {
+	g := c.g
+	if c.sys == nil || !g.playing(s) || !g.snapshotDue(s) {
 		return true
 	}
 	var bits uint64
@@ -192,16 +230,16 @@ func (g *GameServer) notifyCars(s *Session) bool {
 			}
 		}
 	}
+	sc := c.sess.of(s)
 	c.own, c.keys = c.own[:0], c.keys[:0]
 	for _, m := range c.sys.Marked() {
 		switch {
-		case m.Owner != 0 && m.Owner == s.cars.owner:
+		case m.Owner != 0 && m.Owner == sc.owner:
 			c.own = append(c.own, m.WireID)
 		case m.Key != 0 && bits&(1<<(m.Key-1)) != 0:
 			c.keys = append(c.keys, m.WireID)
 		}
 	}
-	sc := &s.cars
 	if sc.own == nil {
 		sc.own, sc.keys = make([]uint16, 0, 8), make([]uint16, 0, 8) // a frame's lists are [], not null
 	}
@@ -218,12 +256,12 @@ func (g *GameServer) notifyCars(s *Session) bool {
 			return false
 		}
 	}
-	if sc.garageSent || len(c.garages) == 0 && len(s.kept.Cars) == 0 {
+	if sc.garageSent || len(c.garages) == 0 && len(sc.kept) == 0 {
 		return true // nothing to say: no garages, nothing kept
 	}
 	sc.garageSent = true
-	f := textframe.GarageFrame{Type: "garage", Cars: make([]textframe.KeptCar, 0, len(s.kept.Cars))}
-	for _, k := range s.kept.Cars {
+	f := textframe.GarageFrame{Type: "garage", Cars: make([]textframe.KeptCar, 0, len(sc.kept))}
+	for _, k := range sc.kept {
 		f.Cars = append(f.Cars, textframe.KeptCar{Garage: k.Garage, Bay: k.Bay, Model: k.Model, Variant: k.Variant, Health: k.Health})
 	}
 	return g.sendText(s, f)

@@ -103,7 +103,7 @@ func TestCarsOnMainCity(t *testing.T) {
 	if cs, _ := gar["cars"].([]any); len(cs) != 1 || cs[0].(map[string]any)["garage"] != "garage" || cs[0].(map[string]any)["bay"] != 0.0 {
 		t.Fatalf("garage frame after keeping: %v", gar)
 	}
-	if got := plain.s.kept.Cars; len(got) != 1 || got[0].Garage != "garage" || got[0].Bay != 0 {
+	if got := g.cars.sess.of(plain.s).kept; len(got) != 1 || got[0].Garage != "garage" || got[0].Bay != 0 {
 		t.Fatalf("account state's cars %+v", got)
 	}
 
@@ -124,8 +124,8 @@ func TestCarsOnMainCity(t *testing.T) {
 	if out.IsZero() {
 		t.Fatal("no car in the bay after taking it out")
 	}
-	if l := *gapsGet[components.CarLock](g, out); l.Owner != plain.s.cars.owner || l.Owner == 0 {
-		t.Fatalf("the car taken out is owner %d's, want %d's", l.Owner, plain.s.cars.owner)
+	if l := *gapsGet[components.CarLock](g, out); l.Owner != g.cars.sess.of(plain.s).owner || l.Owner == 0 {
+		t.Fatalf("the car taken out is owner %d's, want %d's", l.Owner, g.cars.sess.of(plain.s).owner)
 	}
 	if own := carsWires(plain.lastText("keys"), "own"); !slices.Contains(own, g.ids.Get(out).WireID) {
 		t.Fatalf("own %v lacks the car taken out", own)

@@ -3,44 +3,59 @@ package server
 import (
 	"errors"
 	"fmt"
-	"github.com/fiveonit/engine/textframe"
 	"math"
+	"strconv"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	phys "github.com/fiveonit/engine/physics"
+	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/systems"
+	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/systems/gates"
 	"github.com/fiveonit/engine/systems/items"
 	"github.com/fiveonit/engine/systems/police"
 	"github.com/fiveonit/engine/systems/signals"
 	"github.com/fiveonit/engine/systems/spawners"
+	"github.com/fiveonit/engine/textframe"
 )
+
+// debugFeature answers the debug commands of a session whose debug
+// commands are honoured (Session.debug), and sends such a session the
+// AI's readout twice a second.
+type debugFeature struct {
+	noSession
+	g *GameServer
+}
 
 // debugCommands are the debug commands, by name. A command that needs a
 // system names it: in a room without that system it answers "not
 // available" rather than doing nothing.
 var debugCommands = map[string]struct {
 	needs string // a system name, or ""
-	run   func(g *GameServer, s *Session, c *textframe.Command) error
+	run   func(d *debugFeature, s *Session, c *textframe.Command) error
 }{
-	"teleport":    {"", (*GameServer).debugTeleport},
-	"spawn-car":   {"", (*GameServer).debugSpawnCar},
-	"clock":       {"", (*GameServer).debugClock},
-	"kill":        {"", (*GameServer).debugKill},
-	"wanted":      {police.Name, (*GameServer).debugWanted},
-	"give-key":    {gates.Name, (*GameServer).debugGiveKey},
-	"reset-level": {spawners.Name, (*GameServer).debugResetLevel},
-	"cash":        {"", (*GameServer).debugCash},
-	"give-item":   {items.Name, (*GameServer).debugGiveItem},
-	"signal":      {signals.Name, (*GameServer).debugSignal},
+	"teleport":    {"", (*debugFeature).teleport},
+	"spawn-car":   {"", (*debugFeature).spawnCar},
+	"clock":       {"", (*debugFeature).clock},
+	"kill":        {"", (*debugFeature).kill},
+	"wanted":      {police.Name, (*debugFeature).wanted},
+	"give-key":    {gates.Name, (*debugFeature).giveKey},
+	"reset-level": {spawners.Name, (*debugFeature).resetLevel},
+	"cash":        {"", (*debugFeature).cash},
+	"give-item":   {items.Name, (*debugFeature).giveItem},
+	"signal":      {signals.Name, (*debugFeature).signal},
 }
+
+func (d *debugFeature) commands() []string { return []string{"debug"} }
 
 // ErrDebugOff is the reply to a debug command from a client whose debug
 // commands are not honoured.
 var ErrDebugOff = errors.New("debug commands are off: they are on in a room on a test-* level, with FOI_DEBUG=1, or with a join token that carries debug")
 
-func (g *GameServer) debugCommand(s *Session, c *textframe.Command) error {
+// command runs a debug command of s.
+func (d *debugFeature) command(s *Session, c *textframe.Command) error {
+	g := d.g
 	if !s.debug {
 		return ErrDebugOff
 	}
@@ -51,12 +66,13 @@ func (g *GameServer) debugCommand(s *Session, c *textframe.Command) error {
 	if cmd.needs != "" && g.w.Sched.System(cmd.needs) == nil {
 		return fmt.Errorf("not available: the %s system is not running in this room", cmd.needs)
 	}
-	return cmd.run(g, s, c)
+	return cmd.run(d, s, c)
 }
 
 // target is the entity a command names: Target's wire id, or the session's
 // character.
-func (g *GameServer) target(s *Session, c *textframe.Command) (ecs.Entity, error) {
+func (d *debugFeature) target(s *Session, c *textframe.Command) (ecs.Entity, error) {
+	g := d.g
 	if c.Target == 0 {
 		if !g.w.Arche.Alive(s.char) {
 			return ecs.Entity{}, errors.New("you have no character")
@@ -73,7 +89,8 @@ func (g *GameServer) target(s *Session, c *textframe.Command) (ecs.Entity, error
 func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
 
 // spot checks that (x, y) is on the ground and not inside a building.
-func (g *GameServer) spot(x, y *float32, r float32) (phys.Vec, error) {
+func (d *debugFeature) spot(x, y *float32, r float32) (phys.Vec, error) {
+	g := d.g
 	if x == nil || y == nil {
 		return phys.Vec{}, errors.New("x and y are required")
 	}
@@ -87,16 +104,17 @@ func (g *GameServer) spot(x, y *float32, r float32) (phys.Vec, error) {
 	return p, nil
 }
 
-// debugTeleport moves the character, or the vehicle it sits in, to x, y.
-func (g *GameServer) debugTeleport(s *Session, c *textframe.Command) error {
-	e, err := g.target(s, c)
+// teleport moves the character, or the vehicle it sits in, to x, y.
+func (d *debugFeature) teleport(s *Session, c *textframe.Command) error {
+	g := d.g
+	e, err := d.target(s, c)
 	if err != nil {
 		return err
 	}
 	if act, in, _ := g.persons.Get(e); act != nil && !in.Vehicle.IsZero() && g.w.Arche.Alive(in.Vehicle) {
 		e = in.Vehicle
 	}
-	p, err := g.spot(c.X, c.Y, 2.5)
+	p, err := d.spot(c.X, c.Y, 2.5)
 	if err != nil {
 		return err
 	}
@@ -109,8 +127,9 @@ func (g *GameServer) debugTeleport(s *Session, c *textframe.Command) error {
 	return nil
 }
 
-// debugSpawnCar parks a car of Model at x, y (default: 8 m ahead of you).
-func (g *GameServer) debugSpawnCar(s *Session, c *textframe.Command) error {
+// spawnCar parks a car of Model at x, y (default: 8 m ahead of you).
+func (d *debugFeature) spawnCar(s *Session, c *textframe.Command) error {
+	g := d.g
 	x, y := c.X, c.Y
 	yaw := c.Yaw
 	if x == nil && y == nil && g.w.Arche.Alive(s.char) {
@@ -119,7 +138,7 @@ func (g *GameServer) debugSpawnCar(s *Session, c *textframe.Command) error {
 		px, py := pose.Pos.X+co*8, pose.Pos.Y+si*8
 		x, y, yaw = &px, &py, pose.Rot.Yaw()
 	}
-	p, err := g.spot(x, y, 2.5)
+	p, err := d.spot(x, y, 2.5)
 	if err != nil {
 		return err
 	}
@@ -130,8 +149,9 @@ func (g *GameServer) debugSpawnCar(s *Session, c *textframe.Command) error {
 	return err
 }
 
-// debugClock sets the room clock (and its pace, if given).
-func (g *GameServer) debugClock(s *Session, c *textframe.Command) error {
+// clock sets the room clock (and its pace, if given).
+func (d *debugFeature) clock(s *Session, c *textframe.Command) error {
+	g := d.g
 	if c.Minutes == nil || math.IsNaN(*c.Minutes) || math.IsInf(*c.Minutes, 0) {
 		return errors.New("minutes is required (minutes after midnight)")
 	}
@@ -146,10 +166,11 @@ func (g *GameServer) debugClock(s *Session, c *textframe.Command) error {
 	return nil
 }
 
-// debugKill brings the target's health to 0: a person dies, a vehicle is
+// kill brings the target's health to 0: a person dies, a vehicle is
 // wrecked.
-func (g *GameServer) debugKill(s *Session, c *textframe.Command) error {
-	e, err := g.target(s, c)
+func (d *debugFeature) kill(s *Session, c *textframe.Command) error {
+	g := d.g
+	e, err := d.target(s, c)
 	if err != nil {
 		return err
 	}
@@ -164,8 +185,9 @@ func (g *GameServer) debugKill(s *Session, c *textframe.Command) error {
 	return nil
 }
 
-// debugWanted sets your Wanted stars.
-func (g *GameServer) debugWanted(s *Session, c *textframe.Command) error {
+// wanted sets your Wanted stars.
+func (d *debugFeature) wanted(s *Session, c *textframe.Command) error {
+	g := d.g
 	if c.Stars == nil || *c.Stars > 5 {
 		return errors.New("stars is required, 0 to 5")
 	}
@@ -177,14 +199,15 @@ func (g *GameServer) debugWanted(s *Session, c *textframe.Command) error {
 	return nil
 }
 
-// debugGiveKey gives the target (default: your character) the level's key
+// giveKey gives the target (default: your character) the level's key
 // with tag Value: a gate whose rule names that tag opens for them at the
 // wheel.
-func (g *GameServer) debugGiveKey(s *Session, c *textframe.Command) error {
+func (d *debugFeature) giveKey(s *Session, c *textframe.Command) error {
+	g := d.g
 	if c.Value == "" {
 		return errors.New("value is required (a key tag of this level)")
 	}
-	e, err := g.target(s, c)
+	e, err := d.target(s, c)
 	if err != nil {
 		return err
 	}
@@ -198,11 +221,94 @@ func (g *GameServer) debugGiveKey(s *Session, c *textframe.Command) error {
 	return gs.Give(g.w, e, c.Value)
 }
 
-// debugResetLevel resets the level at the next tick: the spawners park
+// resetLevel resets the level at the next tick: the spawners park
 // every bay and put their NPCs back, the gates shut.
-func (g *GameServer) debugResetLevel(s *Session, c *textframe.Command) error {
+func (d *debugFeature) resetLevel(s *Session, c *textframe.Command) error {
+	g := d.g
 	if !systems.ResetLevel(g.w) {
 		return errors.New("not available: this room has no level to reset")
 	}
 	return nil
+}
+
+// cash sets your Cash to Value, a whole number from 0 to store.MaxCash.
+func (d *debugFeature) cash(s *Session, c *textframe.Command) error {
+	g := d.g
+	n, err := strconv.ParseInt(c.Value, 10, 64)
+	if err != nil || n < 0 || n > store.MaxCash {
+		return fmt.Errorf("value must be a whole number from 0 to %d, not %q", int64(store.MaxCash), c.Value)
+	}
+	if !g.w.Arche.Alive(s.char) {
+		return errors.New("you have no character")
+	}
+	_, cash := g.wanted.Get(s.char)
+	if cash == nil {
+		return errors.New("you have no cash")
+	}
+	cash.Amount = n
+	return nil
+}
+
+// giveItem gives the target (default: your character) Count (default one)
+// of the item named Item.
+func (d *debugFeature) giveItem(s *Session, c *textframe.Command) error {
+	if c.Item == "" {
+		return errNeedsItem
+	}
+	e, err := d.target(s, c)
+	if err != nil {
+		return err
+	}
+	it := systems.Items(d.g.w)
+	if it == nil {
+		return errors.New("not available: this room has no items")
+	}
+	n := c.Count
+	if n == 0 {
+		n = 1
+	}
+	return it.Give(d.g.w, e, c.Item, n)
+}
+
+// signal holds a traffic signal (value: its id) on a phase (phase: its
+// number, -1 for red on every lane), or releases it to its cycle when no
+// phase is given.
+func (d *debugFeature) signal(s *Session, c *textframe.Command) error {
+	sg := systems.Signals(d.g.w)
+	if sg == nil {
+		return errors.New("not available: the signals system is not running in this room")
+	}
+	if c.Value == "" {
+		return errors.New("value is required (a signal id of this level)")
+	}
+	if c.Phase == nil {
+		return sg.Release(c.Value)
+	}
+	return sg.Hold(c.Value, *c.Phase)
+}
+
+// ReadoutEvery is the ticks between two debug readouts: twice per second,
+// often enough for a person watching the AI's numbers.
+const ReadoutEvery = ecs.TickRate / 2
+
+// notify sends a debug client the AI's readout every ReadoutEvery ticks,
+// when the room runs an AI.
+func (d *debugFeature) notify(s *Session) bool {
+	g := d.g
+	if !s.debug || g.w.Tick()%ReadoutEvery != 0 {
+		return true
+	}
+	a, ok := g.w.Sched.System(ai.Name).(*ai.System)
+	if !ok {
+		return true
+	}
+	r := a.Readout()
+	f := textframe.ReadoutFrame{Type: "readout", Tick: r.Tick, Traffic: r.Traffic, TrafficWant: r.TrafficWant,
+		Pedestrians: r.Pedestrians, PedestriansWant: r.PedestriansWant, Chasers: make([]textframe.ReadoutChaser, 0, len(r.Chasers))}
+	for _, c := range r.Chasers {
+		f.Chasers = append(f.Chasers, textframe.ReadoutChaser{ID: c.WireID, Target: c.Target, Mode: ai.ModeName(c.Mode),
+			Dist: c.Dist, Speed: c.Speed, Sees: c.Sees, Lane: c.Lane})
+	}
+	f.Stealth = g.stealth.readout()
+	return g.sendText(s, f)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -16,11 +17,11 @@ import (
 type inproc struct {
 	c    *client.Client
 	s    *Session
-	conn *MemConn
+	conn *servertest.MemConn
 }
 
 func newInproc(t testing.TB, g *GameServer, lossy bool) *inproc {
-	conn := NewMemConn(lossy, 0)
+	conn := servertest.NewMemConn(lossy, 0)
 	s, err := g.Join(conn, Who{})
 	if err != nil {
 		t.Fatal(err)

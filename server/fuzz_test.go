@@ -7,6 +7,7 @@ import (
 	"github.com/fiveonit/engine/control"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/server/servertest"
 )
 
 // FuzzClientFrames hands a session whatever frames the fuzzer makes (the
@@ -45,9 +46,9 @@ func FuzzClientFrames(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bystander := NewMemConn(false, 0)
+		bystander := servertest.NewMemConn(false, 0)
 		bs, _ := g.Join(bystander, Who{})
-		victim, _ := g.Join(NewMemConn(false, 0), Who{Debug: true})
+		victim, _ := g.Join(servertest.NewMemConn(false, 0), Who{Debug: true})
 		g.Tick()
 		for len(data) >= 2 {
 			n, text := int(data[0]), data[1]&1 == 1

@@ -12,34 +12,50 @@ import (
 // one a second. The frame carries totals, so a slower pace loses nothing.
 const InputsEvery = ecs.TickRate
 
-// inputsState is what a session last told its client of its inputs.
-type inputsState struct {
-	presses uint64 // one-shot presses run, a button of a tick one
-	sentAt  uint64 // the tick of the last inputs frame, 0 none
-	sent    textframe.InputsFrame
+// inputsFeature tells each player what became of its inputs (the inputs
+// frame): how many ran, were guessed, came late, were dropped or never
+// came, and the presses run.
+type inputsFeature struct {
+	noCommands
+	g    *GameServer
+	sent perSession[inputsSent]
 }
+
+// inputsSent is what a session last told its client of its inputs.
+type inputsSent struct {
+	at    uint64 // the tick of the last inputs frame, 0 none
+	frame textframe.InputsFrame
+}
+
+func newInputsFeature(g *GameServer) *inputsFeature {
+	return &inputsFeature{g: g, sent: newPerSession[inputsSent](g.cfg.MaxPlayers)}
+}
+
+func (f *inputsFeature) enter(s *Session) { f.sent.reset(s) }
+func (f *inputsFeature) leave(*Session)   {}
 
 // countPresses counts the presses of the drive a session's tick runs.
 func (s *Session) countPresses(d *components.Drive) {
-	s.inputs.presses += uint64(bits.OnesCount16(uint16(d.Pressed)))
+	s.presses += uint64(bits.OnesCount16(uint16(d.Pressed)))
 }
 
-// notifyInputs sends s the inputs frame when a total other than the ticks
-// taken changed (from zeros, for the first), at most every InputsEvery
-// ticks. It reports whether s is still connected.
-func (g *GameServer) notifyInputs(s *Session) bool {
-	if s.who.Spectate || g.w.Tick()-s.inputs.sentAt < InputsEvery && s.inputs.sentAt != 0 {
+// notify sends s the inputs frame when a total other than the ticks taken
+// changed (from zeros, for the first), at most every InputsEvery ticks.
+func (f *inputsFeature) notify(s *Session) bool {
+	g := f.g
+	sent := f.sent.of(s)
+	if !g.playing(s) || g.w.Tick()-sent.at < InputsEvery && sent.at != 0 {
 		return true
 	}
 	st := s.queue.Stats()
-	f := textframe.InputsFrame{Type: "inputs", Seq: s.lastSeq, Taken: st.Taken, Guessed: st.Guessed, Late: st.Late,
-		Dropped: st.Dropped, Missed: st.Missed, Presses: s.inputs.presses}
-	old := s.inputs.sent
-	if f.Guessed == old.Guessed && f.Late == old.Late && f.Dropped == old.Dropped && f.Missed == old.Missed && f.Presses == old.Presses {
+	fr := textframe.InputsFrame{Type: "inputs", Seq: s.lastSeq, Taken: st.Taken, Guessed: st.Guessed, Late: st.Late,
+		Dropped: st.Dropped, Missed: st.Missed, Presses: s.presses}
+	old := sent.frame
+	if fr.Guessed == old.Guessed && fr.Late == old.Late && fr.Dropped == old.Dropped && fr.Missed == old.Missed && fr.Presses == old.Presses {
 		return true
 	}
-	s.inputs.sent, s.inputs.sentAt = f, g.w.Tick()
-	g.text = f.AppendJSON(g.text[:0])
+	sent.frame, sent.at = fr, g.w.Tick()
+	g.text = fr.AppendJSON(g.text[:0])
 	return g.sendTextBytes(s, g.text)
 }
 

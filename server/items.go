@@ -9,6 +9,30 @@ import (
 	"github.com/fiveonit/engine/textframe"
 )
 
+// itemsFeature wires the items system to the sessions: the item commands,
+// each player's inventory and open container as frames, and the catalog
+// in the welcome.
+type itemsFeature struct {
+	noSession
+	g       *GameServer
+	sent    perSession[itemsSent]
+	catalog []textframe.WelcomeItem // the catalog for the welcome, made once
+}
+
+func newItemsFeature(g *GameServer) *itemsFeature {
+	f := &itemsFeature{g: g, sent: newPerSession[itemsSent](g.cfg.MaxPlayers)}
+	f.catalog = f.welcomeItems()
+	return f
+}
+
+func (f *itemsFeature) commands() []string {
+	return []string{"pickup", "drop", "use", "move", "open", "take", "put", "close", "buy"}
+}
+
+func (f *itemsFeature) enter(s *Session) { f.sent.reset(s) }
+
+func (f *itemsFeature) welcome(_ *Session, w *textframe.Welcome) { w.Items = f.catalog }
+
 // itemsSent is what a session last told its client of what it holds: its
 // inventory frame and the container frame.
 type itemsSent struct {
@@ -30,9 +54,10 @@ var (
 	errNeedsTarget = errors.New(`"target" is required: a loose item's wire id`)
 )
 
-// itemCommand does an item command of s's character through the items
+// command does an item command of s's character through the items
 // system; its error is the reply's reason.
-func (g *GameServer) itemCommand(s *Session, c *textframe.Command) error {
+func (f *itemsFeature) command(s *Session, c *textframe.Command) error {
+	g := f.g
 	c.Cmd = c.Type // the reply names the command
 	it := systems.Items(g.w)
 	switch {
@@ -86,24 +111,28 @@ func (g *GameServer) itemCommand(s *Session, c *textframe.Command) error {
 	return it.Buy(w, e, c.Place, c.Item, c.Count)
 }
 
-// notifyItems sends s its inventory frame (with its Cash and the weapon in
-// hand) and its container frame when they changed, and reports whether s
-// is still connected. It runs on s's snapshot ticks and allocates nothing.
-func (g *GameServer) notifyItems(s *Session) bool {
+// notify sends s its inventory frame (with its Cash and the weapon in
+// hand) and its container frame when they changed. It runs on s's
+// snapshot ticks and allocates nothing.
+func (f *itemsFeature) notify(s *Session) bool {
+	g := f.g
+	if !g.playing(s) || !g.snapshotDue(s) {
+		return true
+	}
 	inv := g.inv.Get(s.char)
 	if inv == nil {
 		return true
 	}
 	act, _, _ := g.persons.Get(s.char)
 	_, cash := g.wanted.Get(s.char)
-	st := &s.sent.items
+	st := f.sent.of(s)
 	if !st.inv || inv.Slots != st.slots || act.Weapon != st.hand || cash.Amount != st.cash {
 		st.inv, st.slots, st.hand, st.cash = true, inv.Slots, act.Weapon, cash.Amount
-		f := textframe.InventoryFrame{Type: "inventory", Hand: act.Weapon, Cash: cash.Amount}
+		fr := textframe.InventoryFrame{Type: "inventory", Hand: act.Weapon, Cash: cash.Amount}
 		for i, sl := range inv.Slots {
-			f.Slots[i] = textframe.ItemSlot{Item: sl.Item, Count: sl.Count}
+			fr.Slots[i] = textframe.ItemSlot{Item: sl.Item, Count: sl.Count}
 		}
-		g.text = f.AppendJSON(g.text[:0])
+		g.text = fr.AppendJSON(g.text[:0])
 		if !g.sendTextBytes(s, g.text) {
 			return false
 		}
@@ -116,22 +145,23 @@ func (g *GameServer) notifyItems(s *Session) bool {
 		return true
 	}
 	st.open = inv.Open
-	f := textframe.ContainerFrame{Type: "container"}
+	fr := textframe.ContainerFrame{Type: "container"}
 	if box != nil {
 		st.box = box.Slots
 		lc := &g.cfg.Level.Containers[box.Level]
-		f.ID, f.Kind = lc.ID, string(lc.Kind)
+		fr.ID, fr.Kind = lc.ID, string(lc.Kind)
 		for i, sl := range box.Slots {
-			f.Slots[i] = textframe.ItemSlot{Item: sl.Item, Count: sl.Count}
+			fr.Slots[i] = textframe.ItemSlot{Item: sl.Item, Count: sl.Count}
 		}
 	}
-	g.text = f.AppendJSON(g.text[:0])
+	g.text = fr.AppendJSON(g.text[:0])
 	return g.sendTextBytes(s, g.text)
 }
 
 // welcomeItems lists the room's catalog for the welcome, with the game's
 // prices.
-func (g *GameServer) welcomeItems() []textframe.WelcomeItem {
+func (f *itemsFeature) welcomeItems() []textframe.WelcomeItem {
+	g := f.g
 	items := g.w.Items.Items()
 	out := make([]textframe.WelcomeItem, 0, len(items))
 	for i := range items {
@@ -141,25 +171,4 @@ func (g *GameServer) welcomeItems() []textframe.WelcomeItem {
 			Stack: it.Stack, Price: price, Weapon: it.Weapon, Key: it.Key, Persist: it.Persist, Mission: it.Mission})
 	}
 	return out
-}
-
-// debugGiveItem gives the target (default: your character) Count (default
-// one) of the item named Item.
-func (g *GameServer) debugGiveItem(s *Session, c *textframe.Command) error {
-	if c.Item == "" {
-		return errNeedsItem
-	}
-	e, err := g.target(s, c)
-	if err != nil {
-		return err
-	}
-	it := systems.Items(g.w)
-	if it == nil {
-		return errors.New("not available: this room has no items")
-	}
-	n := c.Count
-	if n == 0 {
-		n = 1
-	}
-	return it.Give(g.w, e, c.Item, n)
 }

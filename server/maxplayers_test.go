@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/systems/motion"
 )
 
@@ -32,11 +33,11 @@ func TestMaxPlayers(t *testing.T) {
 			t.Fatalf("MaxPlayers %d: %v", c.max, err)
 		}
 		for i := range c.takes {
-			if _, err := g.Join(NewMemConn(false, 0), Who{}); err != nil {
+			if _, err := g.Join(servertest.NewMemConn(false, 0), Who{}); err != nil {
 				t.Fatalf("MaxPlayers %d: join %d: %v", c.max, i+1, err)
 			}
 		}
-		if _, err := g.Join(NewMemConn(false, 0), Who{}); !errors.Is(err, ErrRoomFull) {
+		if _, err := g.Join(servertest.NewMemConn(false, 0), Who{}); !errors.Is(err, ErrRoomFull) {
 			t.Errorf("MaxPlayers %d: join %d: %v, want ErrRoomFull", c.max, c.takes+1, err)
 		}
 		g.Close("test over")

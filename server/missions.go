@@ -3,18 +3,43 @@ package server
 import (
 	"errors"
 
+	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/fiveonit/engine/textframe"
 )
+
+// missionsFeature wires the MissionHost to the sessions: the phone
+// commands, and each player's tracker, phone and notices as frames.
+type missionsFeature struct {
+	noSession
+	g      *GameServer
+	host   *missionhost.System // nil when the game has none
+	sent   perSession[missionsSent]
+	phone  textframe.PhoneFrame // the phone frame, built again in place
+	screen textframe.PhoneScreen
+}
+
+// missionsSent is what a session was last told of its missions.
+type missionsSent struct {
+	phone   uint32 // the phone's revision
+	tracker uint32 // the tracker's revision
+}
+
+func newMissionsFeature(g *GameServer) *missionsFeature {
+	return &missionsFeature{g: g, host: systems.Missions(g.w), sent: newPerSession[missionsSent](g.cfg.MaxPlayers)}
+}
+
+func (m *missionsFeature) commands() []string { return []string{"phone"} }
+func (m *missionsFeature) enter(s *Session)   { m.sent.reset(s) }
 
 // errNoMissions answers a phone command in a room whose game runs no
 // missions.
 var errNoMissions = errors.New("not available: this room runs no missions")
 
-// phoneCommand runs a phone command of s's player through the MissionHost;
+// command runs a phone command of s's player through the MissionHost;
 // its error is the reply's reason.
-func (g *GameServer) phoneCommand(s *Session, c *textframe.Command) error {
-	h := g.missions
+func (m *missionsFeature) command(s *Session, c *textframe.Command) error {
+	g, h := m.g, m.host
 	switch {
 	case h == nil:
 		return errNoMissions
@@ -44,12 +69,12 @@ func (g *GameServer) phoneCommand(s *Session, c *textframe.Command) error {
 	return errors.New(`unknown phone command (known: accept, decline, abandon, screen, close)`)
 }
 
-// notifyMissions sends s its tracker and its phone when they changed, and
+// notify sends s its tracker and its phone when they changed, and
 // its notices, and reports whether s is still connected. The frames are
 // built only when their content changed, appended into reused buffers:
 // nothing is allocated on a quiet tick nor on a busy one.
-func (g *GameServer) notifyMissions(s *Session) bool {
-	h := g.missions
+func (m *missionsFeature) notify(s *Session) bool {
+	g, h := m.g, m.host
 	if h == nil || s.who.Spectate {
 		return true
 	}
@@ -57,19 +82,20 @@ func (g *GameServer) notifyMissions(s *Session) bool {
 	if ph == nil {
 		return true
 	}
-	if ph.TrackerRev != s.sent.tracker {
-		s.sent.tracker = ph.TrackerRev
+	sent := m.sent.of(s)
+	if ph.TrackerRev != sent.tracker {
+		sent.tracker = ph.TrackerRev
 		f := trackerFrame(ph, g.w.Tick())
 		g.text = f.AppendJSON(g.text[:0])
 		if !g.sendTextBytes(s, g.text) {
 			return false
 		}
 	}
-	if ph.Rev != s.sent.phone {
-		s.sent.phone = ph.Rev
-		g.phoneFrame(ph)
+	if ph.Rev != sent.phone {
+		sent.phone = ph.Rev
+		m.phoneFrame(ph)
 		ph.Open = false
-		g.text = g.phone.AppendJSON(g.text[:0])
+		g.text = m.phone.AppendJSON(g.text[:0])
 		if !g.sendTextBytes(s, g.text) {
 			return false
 		}
@@ -98,20 +124,20 @@ func trackerFrame(ph *missionhost.Phone, tick uint64) textframe.TrackerFrame {
 	return f
 }
 
-// phoneFrame builds ph's messages and screen into g.phone, in place.
-func (g *GameServer) phoneFrame(ph *missionhost.Phone) {
-	f := &g.phone
+// phoneFrame builds ph's messages and screen into m.phone, in place.
+func (m *missionsFeature) phoneFrame(ph *missionhost.Phone) {
+	f := &m.phone
 	f.Type, f.Open, f.Screen = "phone", ph.Open, nil
 	f.Messages = f.Messages[:0]
-	for _, m := range ph.Messages() {
-		f.Messages = append(f.Messages, textframe.PhoneMessage{ID: m.ID, From: m.From, Text: m.Text, Offer: m.Offer, Open: m.Open,
-			Mission: m.Mission, Title: m.Title, Reward: m.Reward})
+	for _, msg := range ph.Messages() {
+		f.Messages = append(f.Messages, textframe.PhoneMessage{ID: msg.ID, From: msg.From, Text: msg.Text, Offer: msg.Offer, Open: msg.Open,
+			Mission: msg.Mission, Title: msg.Title, Reward: msg.Reward})
 	}
 	if ph.ScreenID != 0 {
-		g.screen = textframe.PhoneScreen{ID: ph.ScreenID, Title: ph.Screen.Title, Text: ph.Screen.Text, Options: ph.Screen.Options}
-		if g.screen.Options == nil {
-			g.screen.Options = []string{}
+		m.screen = textframe.PhoneScreen{ID: ph.ScreenID, Title: ph.Screen.Title, Text: ph.Screen.Text, Options: ph.Screen.Options}
+		if m.screen.Options == nil {
+			m.screen.Options = []string{}
 		}
-		f.Screen = &g.screen
+		f.Screen = &m.screen
 	}
 }

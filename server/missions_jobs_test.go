@@ -80,7 +80,7 @@ func TestGetaway(t *testing.T) {
 		if waitNotice(g, ps, p, 40*ecs.TickRate, "info", "on your tail", nil) == "" {
 			t.Fatalf("the chasers never came near; the player is at %v", at(g, p))
 		}
-		h := g.missions
+		h := g.missions.host
 		var far levels.Vec2
 		best := float32(0)
 		for _, i := range g.Level().SpawnsOf(levels.RolePlayer) {
@@ -291,7 +291,7 @@ func TestPickup(t *testing.T) {
 		if inventoryCount(g, col, cityjobs.Bag) != 0 || looseItem(g, cityjobs.Bag) != 0 {
 			t.Fatal("bags left about after the job")
 		}
-		if g.missions.Running() != 0 {
+		if g.missions.host.Running() != 0 {
 			t.Fatal("the job runs on")
 		}
 	})
@@ -301,7 +301,7 @@ func TestPickup(t *testing.T) {
 // range at this hour and a margin, in its cone and a margin or close, with
 // a clear line.
 func sentryNear(g *GameServer, q phys.Vec) bool {
-	tu := &g.stealth.Tuning
+	tu := &g.stealth.sys.Tuning
 	rng := tu.RangeAt(tu.Light(float32(g.World().Clock.Minutes() / 60)))
 	for _, s := range sentriesOf(g) {
 		d := q.Sub(s.pos)

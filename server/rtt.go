@@ -1,6 +1,9 @@
 package server
 
-import "github.com/fiveonit/engine/netsync/wire"
+import (
+	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/netsync/wire"
+)
 
 // The server keeps each client's round trip in ticks, to know how long a
 // keyframe it sent takes to be acknowledged: the acked snapshots apply onto
@@ -26,6 +29,9 @@ type roundTrip struct {
 	ticks    uint64 // the estimate
 	welcome  uint64 // the tick the welcome went
 	measured bool
+	// ping is the round trip the roster shows, in ms, smoothed; 0 until
+	// the first ack.
+	ping float32
 }
 
 // sample takes one measure of the round trip.
@@ -48,12 +54,11 @@ func (r *roundTrip) wait() uint64 {
 	return r.ticks + RoundTripMargin
 }
 
-// measureRoundTrip takes what an input frame of s tells of its round trip
-// (the first frame: from the welcome; a newer ack: from that frame's
-// tick), and tells the snapshots how long to wait for a keyframe's
-// acknowledgement.
-func (g *GameServer) measureRoundTrip(s *Session, ack uint32, newAck bool) {
-	now := g.w.Tick()
+// measureRoundTrip takes what an input frame of s, handled at tick now,
+// tells of its round trip (the first frame: from the welcome; a newer ack:
+// from that frame's tick), and tells the snapshots how long to wait for a
+// keyframe's acknowledgement.
+func (s *Session) measureRoundTrip(now uint64, ack uint32, newAck bool) {
 	switch {
 	case !s.rtt.measured:
 		s.rtt.sample(now - s.rtt.welcome)
@@ -65,4 +70,17 @@ func (g *GameServer) measureRoundTrip(s *Session, ack uint32, newAck bool) {
 	if s.snap != nil {
 		s.snap.SetKeyframeWait(uint32((s.rtt.wait() + wire.SnapshotEvery - 1) / wire.SnapshotEvery))
 	}
+}
+
+// samplePing takes a round trip from the ack of a snapshot frame of tick
+// ack, handled at tick now. At least one tick always passes (a frame goes
+// out at the end of its tick; its ack is handled at a later tick's start),
+// so that tick is not counted.
+func (r *roundTrip) samplePing(now uint64, ack uint32) {
+	ms := float32(max(uint32(now)-ack, 1)-1) * 1000 / ecs.TickRate
+	if r.ping == 0 {
+		r.ping = max(ms, 1)
+		return
+	}
+	r.ping += (ms - r.ping) / 8
 }

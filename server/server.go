@@ -2,17 +2,18 @@
 // sockets and timers: one World, a Session per connected client and their
 // input queues. Tick runs one 1/60 s tick; every third tick a snapshot goes
 // to every client. The rooms package calls Tick from a 60 Hz ticker; tests
-// call it directly, with in-memory connections (server/memconn).
+// call it directly, with in-memory connections (servertest.MemConn).
 package server
 
 import (
 	"fmt"
-	"github.com/fiveonit/engine/textframe"
 	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fiveonit/engine/textframe"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
@@ -25,9 +26,7 @@ import (
 	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
-	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/fiveonit/engine/systems/motion"
-	"github.com/fiveonit/engine/systems/stealth"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -105,7 +104,9 @@ type Stats struct {
 	SnapBytes   uint64
 }
 
-// GameServer is one room's authoritative simulation and its clients.
+// GameServer is one room's authoritative simulation and its clients: the
+// core (sessions, input queues, join and leave, snapshots and keyframes,
+// round trips) and the features wired to it (feature.go).
 type GameServer struct {
 	cfg    Config
 	w      *ecs.World
@@ -117,20 +118,27 @@ type GameServer struct {
 	mu      sync.Mutex
 	joining []*Session
 	nextID  uint32
-	count   int // sessions joined or joining
+	count   int   // sessions joined or joining
+	slots   []int // the free session slots (Session.slot), the next last
 
 	sessions []*Session // by id
 	stats    Stats
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
 	due      []*Session    // the sessions whose snapshot is due this tick
 	enc      *encoders
-	text     []byte                  // the text frame being sent, reused: see sendTextBytes
-	items    []textframe.WelcomeItem // the catalog for the welcome, made once
+	text     []byte // the text frame being sent, reused: see sendTextBytes
 
-	social *socialRoom
-
-	stealth     *stealth.System // nil in a room with no level
-	stealthRead stealth.Readout // the debug readout's, reused
+	// The features, in the order their frames go out (features), the
+	// ones that run each tick (tickers), the welcome's (welcomers) and
+	// the table of the commands they answer.
+	features  []feature
+	tickers   []ticker
+	welcomers []welcomer
+	commands  commandTable
+	social    *socialFeature
+	missions  *missionsFeature
+	stealth   *stealthFeature
+	cars      *carsFeature
 
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
@@ -140,14 +148,7 @@ type GameServer struct {
 	wanted   generic.Map2[components.Wanted, components.Cash]
 	inv      generic.Map1[components.Inventory]
 	boxes    generic.Map1[components.Container]
-	links    generic.Map1[components.TrailerLink]
 	trailers *generic.Filter1[components.TrailerLink]
-
-	signals  signalNotes          // the signals held by hand, for the players: signals.go
-	missions *missionhost.System  // nil when the game has none: missions.go
-	phone    textframe.PhoneFrame // the phone frame, built again in place
-	screen   textframe.PhoneScreen
-	cars     carsRoom // owners, keys and garages: cars.go
 }
 
 // New makes a room's game server on cfg.Level. It fails with ErrMaxPlayers
@@ -202,13 +203,13 @@ func New(cfg Config) (*GameServer, error) {
 		wanted:   generic.NewMap2[components.Wanted, components.Cash](w.Arche),
 		inv:      generic.NewMap1[components.Inventory](w.Arche),
 		boxes:    generic.NewMap1[components.Container](w.Arche),
-		links:    generic.NewMap1[components.TrailerLink](w.Arche),
 		trailers: generic.NewFilter1[components.TrailerLink](),
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
-	if g.social, err = newSocialRoom(cfg.Social); err != nil {
-		return nil, err
+	g.slots = make([]int, cfg.MaxPlayers)
+	for i := range g.slots {
+		g.slots[i] = cfg.MaxPlayers - 1 - i // slot 0 is taken first
 	}
 	entries := systems.Entries(w, systems.Options{
 		Level:     cfg.Level,
@@ -223,11 +224,44 @@ func New(cfg Config) (*GameServer, error) {
 		return nil, err
 	}
 	systems.Warm(w) // the archetypes of play made now, not mid-tick
-	g.missions = systems.Missions(w)
-	g.items = g.welcomeItems()
-	g.stealth = systems.Stealth(w)
-	g.initCars()
+	if err := g.wire(cfg.Social); err != nil {
+		return nil, err
+	}
 	return g, nil
+}
+
+// wire makes the room's features, in the order their frames go out to a
+// session, and the table of the commands they answer. A new feature is
+// one line here.
+func (g *GameServer) wire(sc SocialConfig) error {
+	var err error
+	if g.social, err = newSocialFeature(g, sc); err != nil {
+		return err
+	}
+	g.missions, g.stealth, g.cars = newMissionsFeature(g), newStealthFeature(g), newCarsFeature(g)
+	g.features = []feature{
+		&debugFeature{g: g},
+		newCityFeature(g),
+		g.missions,
+		newInputsFeature(g),
+		newPoliceFeature(g),
+		g.stealth,
+		newStatusFeature(g),
+		newItemsFeature(g),
+		g.cars,
+		newAccountsFeature(g), // after cars: it loads the cars an account keeps
+		g.social,
+	}
+	for _, f := range g.features {
+		if t, ok := f.(ticker); ok {
+			g.tickers = append(g.tickers, t)
+		}
+		if w, ok := f.(welcomer); ok {
+			g.welcomers = append(g.welcomers, w)
+		}
+	}
+	g.commands, err = newCommandTable(g.features, "mode")
+	return err
 }
 
 // World returns the simulation. Room goroutine only.
@@ -278,17 +312,19 @@ func (g *GameServer) Full() bool {
 // the welcome. It fails with ErrBanned for a player voted out of the room
 // and ErrRoomFull. Safe from any goroutine.
 func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.banned(who) {
+	if g.social.banned(who) {
 		return nil, ErrBanned
 	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.count >= g.cfg.MaxPlayers {
 		return nil, ErrRoomFull
 	}
 	g.nextID++
 	g.count++
-	s := &Session{id: g.nextID, conn: conn, who: who, tokens: TextBurst, bucket: FrameBurst}
+	slot := g.slots[len(g.slots)-1]
+	g.slots = g.slots[:len(g.slots)-1]
+	s := &Session{id: g.nextID, slot: slot, conn: conn, who: who, tokens: TextBurst, bucket: FrameBurst}
 	g.joining = append(g.joining, s)
 	return s, nil
 }
@@ -307,7 +343,9 @@ func (g *GameServer) Tick() {
 	for _, s := range g.sessions {
 		g.drain(s)
 	}
-	g.socialTick()
+	for _, t := range g.tickers {
+		t.tick()
+	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 	g.w.Step()
 	g.stats.Ticks++
@@ -326,7 +364,6 @@ func (g *GameServer) Tick() {
 	g.lastSnap = time.Since(start)
 	for _, s := range g.sessions {
 		g.notify(s)
-		g.persist(s)
 	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 }
@@ -350,11 +387,11 @@ func (g *GameServer) admit() {
 	g.mu.Unlock()
 	for _, s := range joining {
 		if err := g.enter(s); err != nil {
-			g.leaveAccount(s)
+			for _, f := range g.features {
+				f.leave(s)
+			}
 			s.conn.Close(err.Error())
-			g.mu.Lock()
-			g.count--
-			g.mu.Unlock()
+			g.release(s)
 			continue
 		}
 		g.sessions = append(g.sessions, s)
@@ -373,7 +410,9 @@ func (g *GameServer) enter(s *Session) error {
 	s.snap.SetCheckPhase(uint32(s.id))
 	s.keyWanted, s.keyWhy = true, KeyframeFirst
 	if s.who.Spectate {
-		g.enterSocial(s, "spectator")
+		for _, f := range g.features {
+			f.enter(s)
+		}
 		s.joined = true
 		g.sendWelcome(s, 0)
 		return nil
@@ -389,12 +428,13 @@ func (g *GameServer) enter(s *Session) error {
 		g.w.Despawn(car)
 		return fmt.Errorf("no room for you: %w", err)
 	}
-	g.claimCars(s, char, car) // the car at your spawn is yours
-	g.ids.Get(char).Party = g.enterSocial(s, fmt.Sprintf("player %d", s.player))
-	g.seat(char, car, 0)
-	g.loadAccount(s, char)
-	s.char, s.car, s.joined = char, car, true
+	g.pf.Seat(char, car, 0)
+	s.char, s.car = char, car
 	s.charWire = g.ids.Get(char).WireID
+	for _, f := range g.features {
+		f.enter(s)
+	}
+	s.joined = true
 	g.sendWelcome(s, g.ids.Get(car).WireID)
 	return nil
 }
@@ -403,43 +443,23 @@ func (g *GameServer) enter(s *Session) error {
 // constants its client needs.
 func (g *GameServer) sendWelcome(s *Session, car uint16) {
 	s.rtt.welcome = g.w.Tick()
-	g.sendText(s, textframe.Welcome{
-		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name, Party: g.social.parties.Of(s.id),
+	inputs := wire.InputsOrdered
+	if s.conn.Lossy() {
+		inputs = wire.InputsLossy
+	}
+	f := textframe.Welcome{
+		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name,
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
 		Game: g.cfg.Game.Name, Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
 		Consts: textframe.WelcomeConsts{
-			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: g.inputsPerFrame(s),
+			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: inputs,
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
 		},
-		Zones:   welcomeZones(g.cfg.Level, g.w.Rules.SafeZones),
-		Items:   g.items,
-		Races:   welcomeRaces(g.cfg.Level),
-		Garages: g.cars.garages,
-	})
-}
-
-func (g *GameServer) inputsPerFrame(s *Session) int {
-	if s.conn.Lossy() {
-		return wire.InputsLossy
 	}
-	return wire.InputsOrdered
-}
-
-// welcomeZones lists the level's zones for the welcome; a zone the game's
-// rules make safe (safe) is listed as safe.
-func welcomeZones(l *levels.Level, safe []string) []textframe.WelcomeZone {
-	var out []textframe.WelcomeZone
-	for _, z := range l.Zones {
-		wz := textframe.WelcomeZone{ID: z.ID, Kind: string(z.Kind)}
-		if slices.Contains(safe, z.ID) {
-			wz.Kind = string(levels.ZoneSafe)
-		}
-		for _, p := range z.Polygon {
-			wz.Polygon = append(wz.Polygon, [2]float32{p.X, p.Y})
-		}
-		out = append(out, wz)
+	for _, w := range g.welcomers {
+		w.welcome(s, &f)
 	}
-	return out
+	g.sendText(s, f)
 }
 
 // carModel gives players a mix of cars (never the police's or a trailer).
@@ -488,19 +508,6 @@ func (g *GameServer) freePlayerNumber() uint8 {
 	return 255
 }
 
-// seat puts person in seat i of vehicle at once (no getting in).
-func (g *GameServer) seat(person, vehicle ecs.Entity, i uint8) {
-	act, in, _ := g.persons.Get(person)
-	in.Vehicle, in.Seat = vehicle, i
-	act.Act = components.ActPassenger
-	if i == 0 {
-		act.Act = components.ActDriving
-	}
-	g.seats.Get(vehicle).Occupant[i] = person
-	pose, _ := g.poses.Get(person)
-	*pose = *g.posOf(vehicle)
-}
-
 func (g *GameServer) posOf(e ecs.Entity) *components.Pose {
 	p, _ := g.poses.Get(e)
 	return p
@@ -525,16 +532,20 @@ func (g *GameServer) leave(s *Session, reason string) {
 		return
 	}
 	s.closed = true
-	g.leaveAccount(s)
+	for _, f := range g.features {
+		f.leave(s)
+	}
 	s.conn.Close(reason)
 	g.stats.Leaves++
-	g.mu.Lock()
-	g.count--
-	g.mu.Unlock()
-	if !s.joined {
-		return
+	g.release(s)
+	if s.joined {
+		g.removeBody(s)
 	}
-	g.leaveSocial(s)
+}
+
+// removeBody takes s's character out of the world, and its car too unless
+// someone else sits in it (the trailers it towed are let go).
+func (g *GameServer) removeBody(s *Session) {
 	w := g.w
 	if w.Arche.Alive(s.char) {
 		_, in, _ := g.persons.Get(s.char)
@@ -546,28 +557,47 @@ func (g *GameServer) leave(s *Session, reason string) {
 		}
 		w.Despawn(s.char)
 	}
-	if w.Arche.Alive(s.car) && g.empty(s.car) {
-		g.unhitch(s.car)
-		w.Despawn(s.car)
+	if !w.Arche.Alive(s.car) {
+		return
 	}
-}
-
-// empty reports whether nobody sits in vehicle v.
-func (g *GameServer) empty(v ecs.Entity) bool {
-	for _, o := range g.seats.Get(v).Occupant {
-		if !o.IsZero() && g.w.Arche.Alive(o) {
-			return false
+	for _, o := range g.seats.Get(s.car).Occupant {
+		if !o.IsZero() && w.Arche.Alive(o) {
+			return // someone else still sits in it
 		}
 	}
-	return true
+	q := g.trailers.Query(w.Arche)
+	for q.Next() {
+		if l := q.Get(); l.Tractor == s.car {
+			l.Tractor = ecs.Entity{}
+		}
+	}
+	w.Despawn(s.car)
 }
 
-// unhitch frees the trailers towed by v.
-func (g *GameServer) unhitch(v ecs.Entity) {
-	q := g.trailers.Query(g.w.Arche)
-	for q.Next() {
-		if l := q.Get(); l.Tractor == v {
-			l.Tractor = ecs.Entity{}
+// release gives s's place in the room, and its slot, to the next join.
+func (g *GameServer) release(s *Session) {
+	g.mu.Lock()
+	g.count--
+	g.slots = append(g.slots, s.slot)
+	g.mu.Unlock()
+}
+
+// playing reports whether s is a player whose character is in the world
+// (not a spectator): the features that tell a player of its character
+// send nothing otherwise.
+func (g *GameServer) playing(s *Session) bool {
+	return !s.who.Spectate && g.w.Arche.Alive(s.char)
+}
+
+// notify sends s, feature by feature, the text frames whose content
+// changed, until one finds s gone.
+func (g *GameServer) notify(s *Session) {
+	if s.closed || !s.joined {
+		return
+	}
+	for _, f := range g.features {
+		if !f.notify(s) {
+			return
 		}
 	}
 }

@@ -2,15 +2,17 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/fiveonit/engine/textframe"
 	"strings"
 	"testing"
+
+	"github.com/fiveonit/engine/textframe"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/control"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/server/servertest"
 )
 
 func newServer(t testing.TB, level string) *GameServer {
@@ -30,7 +32,7 @@ func newServer(t testing.TB, level string) *GameServer {
 type probe struct {
 	t       testing.TB
 	s       *Session
-	c       *MemConn
+	c       *servertest.MemConn
 	dec     *wire.Decoder
 	welcome textframe.Welcome
 	texts   []map[string]any
@@ -40,7 +42,7 @@ type probe struct {
 }
 
 func join(t testing.TB, g *GameServer, who Who) *probe {
-	c := NewMemConn(false, 0)
+	c := servertest.NewMemConn(false, 0)
 	s, err := g.Join(c, who)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +178,7 @@ func TestLeaveKeepsOccupiedCar(t *testing.T) {
 	_, in, _ := g.persons.Get(bChar)
 	bCar := in.Vehicle
 	g.seats.Get(bCar).Occupant[0] = ecs.Entity{}
-	g.seat(bChar, aCar, 1)
+	g.pf.Seat(bChar, aCar, 1)
 	a.s.Leave()
 	g.Tick()
 	if !w.Arche.Alive(aCar) {
@@ -248,7 +250,7 @@ func TestSlowClientDoesNotStallRoom(t *testing.T) {
 	// Room for the join's frames (the welcome, the first snapshot and the
 	// text frames of the first snapshot tick, the keys frame the last):
 	// what comes next is a snapshot, dropped.
-	c := NewMemConn(false, 9)
+	c := servertest.NewMemConn(false, 9)
 	slow, _ := g.Join(c, Who{})
 	for i := 0; i < SlowTicks+wire.SnapshotEvery*2+10; i++ {
 		good.send(components.Drive{})
@@ -454,7 +456,7 @@ func TestDebugReadout(t *testing.T) {
 // textFullConn takes binary frames but refuses text frames once armed, as a
 // transport whose reliable queue is full.
 type textFullConn struct {
-	MemConn
+	servertest.MemConn
 	armed bool
 }
 
@@ -682,4 +684,17 @@ func TestRefusedKeyframeAskedAgainSoon(t *testing.T) {
 	if gap > 7+RoundTripMargin+wire.SnapshotEvery || gap >= ResyncTimeout {
 		t.Fatalf("the second keyframe %d ticks after the refused one, want about the round trip (7) and %d", gap, RoundTripMargin)
 	}
+}
+
+// featureOf returns g's feature of type T.
+func featureOf[T feature](t testing.TB, g *GameServer) T {
+	t.Helper()
+	for _, f := range g.features {
+		if ft, ok := f.(T); ok {
+			return ft
+		}
+	}
+	var zero T
+	t.Fatalf("no feature %T", zero)
+	return zero
 }

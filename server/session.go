@@ -114,6 +114,8 @@ type inFrame struct {
 
 // Session is one connected client. Receive and Leave may be called from
 // any goroutine (the transport's); everything else belongs to the room's.
+// It holds what the core keeps of a client; each feature keeps its own
+// state of the session beside it (feature.go).
 type Session struct {
 	id   uint32
 	conn Conn
@@ -128,6 +130,7 @@ type Session struct {
 	leaving bool
 
 	// Room goroutine only.
+	slot      int // its index in the features' perSession lists
 	player    uint8
 	joined    bool
 	char, car ecs.Entity
@@ -136,11 +139,11 @@ type Session struct {
 	acked     bool
 	queue     InputQueue
 	lastSeq   uint32
+	presses   uint64               // one-shot presses run, a button of a tick one
 	ack       uint32               // newest snapshot tick the client acknowledged
 	snap      *netsync.Snapshotter // its snapshots, ordered or acked
 	slowSince uint64               // tick the send queue was first found full, 0 none
 	tokens    float32
-	sent      sentState
 	stats     SessionStats
 	closed    bool
 	input     wire.InputFrame
@@ -150,30 +153,7 @@ type Session struct {
 	keyWhy    KeyframeReason // why the next keyframe was asked for
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
-	inputs    inputsState    // what the inputs frame last told (inputs.go)
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
-	social    socialSession  // the social side's: ping, the roster sent
-	kept      store.Account  // the account state last posted to the store (who.Keep)
-	keptInv   keptItems      // the persisting stacks s.kept.Items holds: accounts.go
-	cars      carsSession    // its owner number and keys: cars.go
-}
-
-// sentState is what the session last told its client in text frames, so
-// that only changes are sent.
-type sentState struct {
-	clock   uint32
-	signals uint32 // the signals' revision
-	stars   uint8
-	heat    float32
-	arrests uint32
-	hp      uint16
-	cash    int64
-	status  bool
-	wanted  bool
-	items   itemsSent
-	phone   uint32 // the phone's revision (missions.go)
-	tracker uint32 // the tracker's revision
-	stealth stealthSent
 }
 
 // ID returns the session's number in its room (Player.Session).

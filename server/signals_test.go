@@ -182,8 +182,9 @@ func TestSignalsFrameAllocatesNothing(t *testing.T) {
 		g.Tick()
 		p.c.Recv()
 	}
+	city := featureOf[*cityFeature](t, g)
 	if n := testing.AllocsPerRun(100, func() {
-		g.notifySignals(p.s)
+		city.notify(p.s)
 	}); n != 0 {
 		t.Errorf("%v allocations per notify", n)
 	}

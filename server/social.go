@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -60,8 +61,10 @@ const rosterEvery = wire.SnapshotEvery
 // message waiting for its verdict).
 var errReplyLater = errors.New("reply later")
 
-// socialRoom is a room's social side.
-type socialRoom struct {
+// socialFeature is a room's social side.
+type socialFeature struct {
+	g       *GameServer
+	sess    perSession[socialSession]
 	quick   []string
 	chat    *social.Channel
 	emoter  *social.Emoter
@@ -73,7 +76,7 @@ type socialRoom struct {
 	delta   []byte                // the roster's change to roster.Revision() from the one before
 	full    []byte                // the whole roster of revision fullRev
 	fullRev uint32
-	welcome []byte // the social frame, the same for everyone
+	hello   []byte // the social frame, the same for everyone
 
 	verdicts verdictQueue
 	taken    []verdict // the verdicts being handled, reused
@@ -87,7 +90,8 @@ type socialRoom struct {
 	// bans are the ban keys (banKey) of the players voted out, with the
 	// tick each ends at (0: never), oldest first in banOrder; banNow is
 	// the room's tick as the bans see it (brought up to date every
-	// second). GameServer.mu.
+	// second). Join reads them from any goroutine: banMu guards them.
+	banMu    sync.Mutex
 	bans     map[string]uint64
 	banOrder []string
 	banNow   uint64
@@ -95,10 +99,9 @@ type socialRoom struct {
 
 // socialSession is what the social side keeps of a session.
 type socialSession struct {
-	ping       float32 // ms, smoothed; 0 until the first ack
-	shownPing  uint16  // the ping the roster shows
-	sentRoster uint32  // the roster revision last sent
-	sentSocial bool    // the social frame was sent
+	shownPing  uint16 // the ping the roster shows (the round trip's, rtt.go)
+	sentRoster uint32 // the roster revision last sent
+	sentSocial bool   // the social frame was sent
 }
 
 // verdict is a moderator's verdict on a message, on its way back to the
@@ -140,8 +143,8 @@ type outFrame struct {
 	data []byte
 }
 
-// newSocialRoom makes a room's social side from cfg.
-func newSocialRoom(cfg SocialConfig) (*socialRoom, error) {
+// newSocialFeature makes a room's social side from cfg.
+func newSocialFeature(g *GameServer, cfg SocialConfig) (*socialFeature, error) {
 	quick := cfg.QuickChat
 	if quick == nil {
 		quick = social.DefaultQuickChat
@@ -155,11 +158,11 @@ func newSocialRoom(cfg SocialConfig) (*socialRoom, error) {
 	} else if cfg.Moderator != nil {
 		mod = cfg.Moderator
 	}
-	return &socialRoom{
-		quick: quick, chat: social.NewChannel(mod), emoter: social.NewEmoter(), votes: social.NewVotes(),
-		parties: social.NewParties(), lines: make([]social.Member, 0, MaxPlayers), bans: map[string]uint64{},
-		frame: textframe.RosterFrame{Players: make([]textframe.RosterPlayer, 0, MaxPlayers)},
-		welcome: textframe.Marshal(textframe.SocialFrame{
+	return &socialFeature{
+		g: g, sess: newPerSession[socialSession](g.cfg.MaxPlayers), quick: quick, chat: social.NewChannel(mod), emoter: social.NewEmoter(), votes: social.NewVotes(),
+		parties: social.NewParties(), lines: make([]social.Member, 0, g.cfg.MaxPlayers), bans: map[string]uint64{},
+		frame: textframe.RosterFrame{Players: make([]textframe.RosterPlayer, 0, g.cfg.MaxPlayers)},
+		hello: textframe.Marshal(textframe.SocialFrame{
 			Type: "social", QuickChat: quick, Emotes: social.Emotes, EmoteAct: uint8(components.ActEmote),
 			MaxChat: social.MaxChatRunes, ChatBurst: social.ChatBurst, ChatEvery: social.ChatEvery,
 			PartySize: social.MaxPartySize, VoteSeconds: social.VoteSeconds, Moderated: cfg.Moderator != nil,
@@ -182,36 +185,35 @@ func banKey(who Who) string {
 // Refused returns ErrBanned if who was voted out of the room (Join would
 // refuse it), else nil. Safe from any goroutine.
 func (g *GameServer) Refused(who Who) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.banned(who) {
+	if g.social.banned(who) {
 		return ErrBanned
 	}
 	return nil
 }
 
 // banned reports whether who was voted out of the room and is still
-// refused. g.mu is held.
-func (g *GameServer) banned(who Who) bool {
+// refused. Safe from any goroutine.
+func (r *socialFeature) banned(who Who) bool {
 	k := banKey(who)
 	if k == "" {
 		return false
 	}
-	until, ok := g.social.bans[k]
-	return ok && (until == 0 || until > g.social.banNow)
+	r.banMu.Lock()
+	defer r.banMu.Unlock()
+	until, ok := r.bans[k]
+	return ok && (until == 0 || until > r.banNow)
 }
 
 // ban refuses who from the room from now on: its account for good, its
 // address for AddrBanSeconds.
-func (g *GameServer) ban(who Who) {
+func (r *socialFeature) ban(who Who) {
 	k := banKey(who)
 	if k == "" {
 		return
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	r := g.social
-	r.banNow = g.w.Tick()
+	r.banMu.Lock()
+	defer r.banMu.Unlock()
+	r.banNow = r.g.w.Tick()
 	until := uint64(0)
 	if who.Account == "" {
 		until = r.banNow + AddrBanSeconds*ecs.TickRate
@@ -226,51 +228,51 @@ func (g *GameServer) ban(who Who) {
 	r.bans[k] = until
 }
 
-// enterSocial numbers s's party and cleans its name as it comes in: the
-// party of its join token's key, none for a spectator.
-func (g *GameServer) enterSocial(s *Session, defName string) uint8 {
-	s.who.Name = social.CleanName(s.who.Name, defName)
-	g.social.membership = true
+// enter cleans s's name and numbers its party as it comes in: the party
+// of its join token's key, none for a spectator.
+func (r *socialFeature) enter(s *Session) {
+	r.sess.reset(s)
+	r.membership = true
 	if s.who.Spectate {
-		return 0
+		s.who.Name = social.CleanName(s.who.Name, "spectator")
+		return
 	}
-	return g.social.parties.Join(s.id, s.who.Party)
+	s.who.Name = social.CleanName(s.who.Name, fmt.Sprintf("player %d", s.player))
+	r.g.ids.Get(s.char).Party = r.parties.Join(s.id, s.who.Party)
 }
 
-// leaveSocial takes s out of the social side as it leaves the room.
-func (g *GameServer) leaveSocial(s *Session) {
-	r := g.social
+func (r *socialFeature) welcome(s *Session, f *textframe.Welcome) { f.Party = r.parties.Of(s.id) }
+
+// notify sends nothing: the social side's frames go in tick.
+func (r *socialFeature) notify(*Session) bool { return true }
+
+// leave takes s out of the social side as it leaves the room.
+func (r *socialFeature) leave(s *Session) {
+	if !s.joined {
+		return
+	}
 	r.membership = true
 	r.parties.Leave(s.id)
 	r.chat.Forget(s.id)
 	r.emoter.Forget(s.id)
 	r.votes.Forget(s.id)
 	if v, changed := r.votes.Leave(s.id); changed {
-		g.voteChanged(v)
+		r.voteChanged(v)
 	}
 }
 
-// samplePing takes a round trip from the ack of a snapshot frame of tick
-// ack, handled now. At least one tick always passes (a frame goes out at
-// the end of its tick; its ack is handled at a later tick's start), so
-// that tick is not counted.
-func (g *GameServer) samplePing(s *Session, ack uint32) {
-	ms := float32(max(uint32(g.w.Tick())-ack, 1)-1) * 1000 / ecs.TickRate
-	if s.social.ping == 0 {
-		s.social.ping = max(ms, 1)
-		return
-	}
-	s.social.ping += (ms - s.social.ping) / 8
+func (r *socialFeature) commands() []string {
+	return []string{"chat", "quickchat", "emote", "vote", "party"}
 }
 
-// socialCommand runs a social command of s. It returns the reason a
-// command was refused (nothing changed), or errReplyLater.
-func (g *GameServer) socialCommand(s *Session, c *textframe.Command) error {
+// command runs a social command of s. It returns the reason a command was
+// refused (nothing changed), or errReplyLater.
+func (r *socialFeature) command(s *Session, c *textframe.Command) error {
 	if c.Cmd == "" {
 		c.Cmd = c.Type // the reply names the command
 	}
+	g := r.g
 	now := g.w.Tick()
-	r := g.social
 	switch c.Type {
 	case "chat":
 		id := c.ID
@@ -296,17 +298,18 @@ func (g *GameServer) socialCommand(s *Session, c *textframe.Command) error {
 			Type: "chat", Session: s.id, Player: s.player, Name: s.who.Name, Text: line, Quick: &id})})
 		return nil
 	case "emote":
-		return g.emote(s, c, now)
+		return r.emote(s, c, now)
 	case "vote":
-		return g.voteCommand(s, c, now)
+		return r.voteCommand(s, c, now)
 	case "party":
-		return g.partyCommand(s, c, now)
+		return r.partyCommand(s, c, now)
 	}
 	return nil
 }
 
 // emote starts an emote of s's character.
-func (g *GameServer) emote(s *Session, c *textframe.Command, now uint64) error {
+func (r *socialFeature) emote(s *Session, c *textframe.Command, now uint64) error {
+	g := r.g
 	if c.Emote == nil {
 		return errors.New(`emote needs "emote": an emote's id`)
 	}
@@ -314,58 +317,59 @@ func (g *GameServer) emote(s *Session, c *textframe.Command, now uint64) error {
 		return errors.New("you have no character")
 	}
 	act, _, _ := g.persons.Get(s.char)
-	return g.social.emoter.Start(s.id, *c.Emote, act, now)
+	return r.emoter.Start(s.id, *c.Emote, act, now)
 }
 
-// socialTick runs the social side once per tick, after the clients'
+// tick runs the social side once per tick, after the clients'
 // frames: the moderators' verdicts, the vote's time, a player voted out,
 // then the frames: the social frame and roster to whom lacks them, the
 // chat, the votes and the invitations of the tick. It allocates nothing
 // when nothing happened.
-func (g *GameServer) socialTick() {
-	r := g.social
+func (r *socialFeature) tick() {
+	g := r.g
 	now := g.w.Tick()
 	r.taken = r.verdicts.take(r.taken)
 	for _, v := range r.taken {
-		g.relay(v)
+		r.relay(v)
 	}
 	clear(r.taken)
 	r.parties.Expire(now)
 	if now%ecs.TickRate == 0 && len(r.bans) > 0 { // the bans' clock, once per second
-		g.mu.Lock()
+		r.banMu.Lock()
 		r.banNow = now
-		g.mu.Unlock()
+		r.banMu.Unlock()
 	}
 	if v, ended := r.votes.Tick(now); ended {
-		g.voteChanged(v)
+		r.voteChanged(v)
 	}
 	if r.voteDirty { // before the kick: the frame names the target
 		r.voteDirty = false
-		r.out = append(r.out, outFrame{0, g.voteFrame(r.vote, now)})
+		r.out = append(r.out, outFrame{0, r.voteFrame(r.vote, now)})
 	}
 	if r.kick != 0 {
-		g.voteOut(r.kick)
+		r.voteOut(r.kick)
 		r.kick = 0
 	}
-	g.updateRoster()
+	r.updateRoster()
 	for _, s := range g.sessions {
 		if s.closed || !s.joined {
 			continue
 		}
-		if !s.social.sentSocial {
-			s.social.sentSocial = true
-			if !g.sendTextBytes(s, r.welcome) {
+		ss := r.sess.of(s)
+		if !ss.sentSocial {
+			ss.sentSocial = true
+			if !g.sendTextBytes(s, r.hello) {
 				continue
 			}
 		}
-		if rev := r.roster.Revision(); s.social.sentRoster != rev {
+		if rev := r.roster.Revision(); ss.sentRoster != rev {
 			// A client that holds the last roster gets the change; one
 			// that holds none, the whole roster.
 			b := r.delta
-			if s.social.sentRoster == 0 || s.social.sentRoster != rev-1 {
-				b = g.fullRoster()
+			if ss.sentRoster == 0 || ss.sentRoster != rev-1 {
+				b = r.fullRoster()
 			}
-			s.social.sentRoster = rev
+			ss.sentRoster = rev
 			if !g.sendTextBytes(s, b) {
 				continue
 			}
@@ -383,23 +387,23 @@ func (g *GameServer) socialTick() {
 // relay answers a chat message's sender with its verdict and, when it
 // passed, relays it to the room. A message whose sender has left goes
 // nowhere.
-func (g *GameServer) relay(v verdict) {
-	g.social.chat.Judged()
-	s := g.session(v.msg.Session)
+func (r *socialFeature) relay(v verdict) {
+	r.chat.Judged()
+	s := r.session(v.msg.Session)
 	if s == nil {
 		return
 	}
 	reply := textframe.ReplyFrame{Type: "reply", ID: v.id, Cmd: "chat", OK: v.v.OK, Error: v.v.Reason}
-	g.social.out = append(g.social.out, outFrame{s.id, textframe.Marshal(reply)})
+	r.out = append(r.out, outFrame{s.id, textframe.Marshal(reply)})
 	if v.v.OK {
-		g.social.out = append(g.social.out, outFrame{0, textframe.Marshal(textframe.ChatFrame{
+		r.out = append(r.out, outFrame{0, textframe.Marshal(textframe.ChatFrame{
 			Type: "chat", Session: s.id, Player: s.player, Name: s.who.Name, Text: v.v.Text})})
 	}
 }
 
 // session returns the joined session id still in the room, nil if none.
-func (g *GameServer) session(id uint32) *Session {
-	for _, s := range g.sessions {
+func (r *socialFeature) session(id uint32) *Session {
+	for _, s := range r.g.sessions {
 		if s.id == id && s.joined && !s.closed {
 			return s
 		}
@@ -411,8 +415,8 @@ func (g *GameServer) session(id uint32) *Session {
 // every rosterEvery ticks otherwise (the pings every social.PingEvery
 // seconds), and writes the frame of their change when they changed. It
 // allocates nothing once its buffers have grown to the room's size.
-func (g *GameServer) updateRoster() {
-	r := g.social
+func (r *socialFeature) updateRoster() {
+	g := r.g
 	now := g.w.Tick()
 	if !r.membership && now%rosterEvery != 0 {
 		return
@@ -424,33 +428,33 @@ func (g *GameServer) updateRoster() {
 		if s.closed || !s.joined {
 			continue
 		}
-		if pings || s.social.shownPing == 0 {
-			s.social.shownPing = social.ShownPing(s.social.shownPing, uint16(min(s.social.ping+0.5, 65535)))
+		ss := r.sess.of(s)
+		if pings || ss.shownPing == 0 {
+			ss.shownPing = social.ShownPing(ss.shownPing, uint16(min(s.rtt.ping+0.5, 65535)))
 		}
 		r.lines = append(r.lines, social.Member{Session: s.id, Player: s.player, Name: s.who.Name, Account: s.who.Account,
-			Party: r.parties.Of(s.id), Ping: s.social.shownPing, State: g.where(s)})
+			Party: r.parties.Of(s.id), Ping: ss.shownPing, State: r.where(s)})
 	}
 	if !r.roster.Update(r.lines) {
 		return
 	}
 	changed, gone := r.roster.Changes()
-	r.delta = g.writeRoster(r.delta, changed, gone, false)
+	r.delta = r.writeRoster(r.delta, changed, gone, false)
 }
 
 // fullRoster returns the whole roster's frame, written at most once per
 // revision.
-func (g *GameServer) fullRoster() []byte {
-	r := g.social
+func (r *socialFeature) fullRoster() []byte {
 	if r.fullRev != r.roster.Revision() {
 		r.fullRev = r.roster.Revision()
-		r.full = g.writeRoster(r.full, r.roster.Lines(), nil, true)
+		r.full = r.writeRoster(r.full, r.roster.Lines(), nil, true)
 	}
 	return r.full
 }
 
 // writeRoster writes a roster frame of lines and gone into b.
-func (g *GameServer) writeRoster(b []byte, lines []social.Member, gone []uint32, full bool) []byte {
-	f := &g.social.frame
+func (r *socialFeature) writeRoster(b []byte, lines []social.Member, gone []uint32, full bool) []byte {
+	f := &r.frame
 	f.Type, f.Full, f.Players, f.Gone = "roster", full, f.Players[:0], gone
 	for _, m := range lines {
 		f.Players = append(f.Players, textframe.RosterPlayer{Session: m.Session, Player: m.Player, Name: m.Name,
@@ -460,7 +464,8 @@ func (g *GameServer) writeRoster(b []byte, lines []social.Member, gone []uint32,
 }
 
 // where is s's roster state.
-func (g *GameServer) where(s *Session) social.State {
+func (r *socialFeature) where(s *Session) social.State {
+	g := r.g
 	if s.who.Spectate {
 		return social.Spectator
 	}

@@ -12,14 +12,14 @@ import (
 // or "decline" the invitation of the session named, "leave" one's party.
 // A party's number goes into its members' Identity.Party, which the
 // simulation reads (gates, carjacks, friendly fire).
-func (g *GameServer) partyCommand(s *Session, c *textframe.Command, now uint64) error {
+func (r *socialFeature) partyCommand(s *Session, c *textframe.Command, now uint64) error {
 	if s.who.Spectate {
 		return errors.New("a spectator plays in no party")
 	}
-	p := g.social.parties
+	p := r.parties
 	switch c.Cmd {
 	case "invite":
-		to := g.session(c.Session)
+		to := r.session(c.Session)
 		switch {
 		case c.Session == 0:
 			return errors.New(`party invite needs "session": the player to invite`)
@@ -31,7 +31,7 @@ func (g *GameServer) partyCommand(s *Session, c *textframe.Command, now uint64) 
 		if err := p.Invite(s.id, to.id, now); err != nil {
 			return err
 		}
-		g.social.out = append(g.social.out, outFrame{to.id, textframe.Marshal(textframe.PartyFrame{
+		r.out = append(r.out, outFrame{to.id, textframe.Marshal(textframe.PartyFrame{
 			Type: "party", Cmd: "invite", From: s.id, Name: s.who.Name, Party: p.Of(s.id), Seconds: social.InviteSeconds})})
 	case "accept":
 		_, changed, err := p.Accept(s.id, c.Session, now)
@@ -39,30 +39,30 @@ func (g *GameServer) partyCommand(s *Session, c *textframe.Command, now uint64) 
 			return err
 		}
 		for _, id := range changed {
-			g.setParty(g.session(id))
+			r.setParty(r.session(id))
 		}
 	case "decline":
 		if err := p.Decline(s.id, c.Session); err != nil {
 			return err
 		}
-		g.social.out = append(g.social.out, outFrame{c.Session, textframe.Marshal(textframe.PartyFrame{
+		r.out = append(r.out, outFrame{c.Session, textframe.Marshal(textframe.PartyFrame{
 			Type: "party", Cmd: "declined", From: s.id, Name: s.who.Name})})
 	case "leave":
 		if err := p.LeaveParty(s.id); err != nil {
 			return err
 		}
-		g.setParty(s)
+		r.setParty(s)
 	default:
 		return fmt.Errorf("unknown party command %q (known: invite, accept, decline, leave)", c.Cmd)
 	}
-	g.social.membership = true // the roster shows the parties
+	r.membership = true // the roster shows the parties
 	return nil
 }
 
 // setParty gives s's character its party's number.
-func (g *GameServer) setParty(s *Session) {
-	if s == nil || !g.w.Arche.Alive(s.char) {
+func (r *socialFeature) setParty(s *Session) {
+	if s == nil || !r.g.w.Arche.Alive(s.char) {
 		return
 	}
-	g.ids.Get(s.char).Party = g.social.parties.Of(s.id)
+	r.g.ids.Get(s.char).Party = r.parties.Of(s.id)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/textframe"
 )
@@ -223,15 +224,15 @@ func TestRosterPing(t *testing.T) {
 		r.g.Tick()
 		a.read()
 	}
-	if a.s.social.ping < 10 || a.s.social.ping > 60 {
-		t.Fatalf("measured ping %.1f ms, want about 17 to 50", a.s.social.ping)
+	if a.s.rtt.ping < 10 || a.s.rtt.ping > 60 {
+		t.Fatalf("measured ping %.1f ms, want about 17 to 50", a.s.rtt.ping)
 	}
 	for _, m := range a.all("roster") {
 		r.apply(a, as[textframe.RosterFrame](t, m))
 	}
 	got := r.roster(a)
-	if got[0].Ping == 0 || got[0].Ping != uint16(a.s.social.shownPing) {
-		t.Fatalf("roster ping %d, measured %.1f", got[0].Ping, a.s.social.ping)
+	if got[0].Ping == 0 || got[0].Ping != uint16(r.g.social.sess.of(a.s).shownPing) {
+		t.Fatalf("roster ping %d, measured %.1f", got[0].Ping, a.s.rtt.ping)
 	}
 }
 
@@ -429,10 +430,10 @@ func TestVoteKick(t *testing.T) {
 	}
 	// Dan's account is refused from now on, under any name; Dan's name
 	// under another account is not.
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Account: "a4", Name: "Someone"}); err != ErrBanned {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Account: "a4", Name: "Someone"}); err != ErrBanned {
 		t.Fatalf("Dan's account again: %v, want ErrBanned", err)
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Account: "a5", Name: "Dan"}); err != nil {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Account: "a5", Name: "Dan"}); err != nil {
 		t.Fatalf("another account named Dan: %v", err)
 	}
 }
@@ -451,10 +452,10 @@ func TestVoteKickWithoutAccount(t *testing.T) {
 	if closed, why := d.c.Closed(); closed {
 		t.Fatalf("another player of the same address went too: %s", why)
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != ErrBanned {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != ErrBanned {
 		t.Fatalf("from the same address: %v, want ErrBanned", err)
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9", Account: "acc"}); err != nil {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9", Account: "acc"}); err != nil {
 		t.Fatalf("an account from the same address: %v", err)
 	}
 	if testing.Short() {
@@ -463,7 +464,7 @@ func TestVoteKickWithoutAccount(t *testing.T) {
 	for i := 0; i < AddrBanSeconds*ecs.TickRate+ecs.TickRate; i++ {
 		r.g.Tick()
 	}
-	if _, err := r.g.Join(NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != nil {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != nil {
 		t.Fatalf("from the same address %d s later: %v", AddrBanSeconds, err)
 	}
 }

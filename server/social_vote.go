@@ -11,11 +11,10 @@ import (
 
 // voteCommand runs a "vote" command: "kick" starts a vote against the
 // session named, "yes" and "no" are a ballot in the running one.
-func (g *GameServer) voteCommand(s *Session, c *textframe.Command, now uint64) error {
+func (r *socialFeature) voteCommand(s *Session, c *textframe.Command, now uint64) error {
 	if s.who.Spectate {
 		return errors.New("a spectator has no vote")
 	}
-	r := g.social
 	var v social.Vote
 	var err error
 	switch c.Cmd {
@@ -23,7 +22,7 @@ func (g *GameServer) voteCommand(s *Session, c *textframe.Command, now uint64) e
 		if c.Session == 0 {
 			return errors.New(`vote kick needs "session": the player to kick`)
 		}
-		v, err = r.votes.Start(s.id, c.Session, g.voters(), now)
+		v, err = r.votes.Start(s.id, c.Session, r.voters(), now)
 	case "yes", "no":
 		v, err = r.votes.Cast(s.id, c.Cmd == "yes", now)
 	default:
@@ -32,15 +31,15 @@ func (g *GameServer) voteCommand(s *Session, c *textframe.Command, now uint64) e
 	if err != nil {
 		return err
 	}
-	g.voteChanged(v)
+	r.voteChanged(v)
 	return nil
 }
 
 // voters returns the sessions that may vote: the room's players, not its
 // spectators. It allocates (a vote starts seldom).
-func (g *GameServer) voters() []uint32 {
+func (r *socialFeature) voters() []uint32 {
 	var out []uint32
-	for _, s := range g.sessions {
+	for _, s := range r.g.sessions {
 		if s.joined && !s.closed && !s.who.Spectate {
 			out = append(out, s.id)
 		}
@@ -50,10 +49,10 @@ func (g *GameServer) voters() []uint32 {
 
 // voteChanged records the vote's new state for the room, and the player
 // it voted out.
-func (g *GameServer) voteChanged(v social.Vote) {
-	g.social.vote, g.social.voteDirty = v, true
+func (r *socialFeature) voteChanged(v social.Vote) {
+	r.vote, r.voteDirty = v, true
 	if v.Outcome == social.Passed {
-		g.social.kick = v.Target
+		r.kick = v.Target
 	}
 }
 
@@ -61,13 +60,14 @@ func (g *GameServer) voteChanged(v social.Vote) {
 // reason, and refuses its account (or address) from then on: any other
 // session of that account in the room goes too (never the other players
 // of an address, who may be anyone behind one NAT).
-func (g *GameServer) voteOut(id uint32) {
-	s := g.session(id)
+func (r *socialFeature) voteOut(id uint32) {
+	g := r.g
+	s := r.session(id)
 	if s == nil {
 		return
 	}
 	who := s.who
-	g.ban(who)
+	r.ban(who)
 	for _, o := range g.sessions {
 		if o == s || (who.Account != "" && o.who.Account == who.Account) {
 			g.leave(o, ErrVotedOut.Error())
@@ -76,13 +76,13 @@ func (g *GameServer) voteOut(id uint32) {
 }
 
 // voteFrame is the frame of vote v at tick now.
-func (g *GameServer) voteFrame(v social.Vote, now uint64) []byte {
+func (r *socialFeature) voteFrame(v social.Vote, now uint64) []byte {
 	f := textframe.VoteFrame{Type: "vote", ID: v.ID, Starter: v.Starter, Target: v.Target, State: v.Outcome.String(),
 		Yes: v.Yes, No: v.No, Need: v.Need, Voters: v.Voters}
 	if f.Voters == nil {
 		f.Voters = []uint32{}
 	}
-	if t := g.session(v.Target); t != nil {
+	if t := r.session(v.Target); t != nil {
 		f.TargetName = t.who.Name
 	}
 	if v.Outcome == social.Open && v.Ends > now {

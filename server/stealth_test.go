@@ -123,7 +123,7 @@ func TestYardSneakUnseen(t *testing.T) {
 		t.Skip("two minutes of ticks of main-city")
 	}
 	g, p := stealthCity(t, 1, true)
-	st := g.stealth
+	st := g.stealth.sys
 	tu := &st.Tuning
 	l := g.Level()
 	// The west crate, and the way to it down the yard's west side.
@@ -420,7 +420,7 @@ func TestYardSeenAndChased(t *testing.T) {
 		}
 	}
 	var r stealth.Readout
-	g.stealth.Readout(&r)
+	g.stealth.sys.Readout(&r)
 	if len(r.Cameras) != len(g.Level().Cameras) {
 		t.Fatalf("%d cameras, the level has %d", len(r.Cameras), len(g.Level().Cameras))
 	}
@@ -432,7 +432,7 @@ func TestYardSeenAndChased(t *testing.T) {
 	if f := stealthFrames(p); len(f) == 0 || f[len(f)-1]["alert"] != false || f[len(f)-1]["seen"] != false {
 		t.Errorf("the player was not told the alert is down: %v", f[len(f)-1])
 	}
-	if systems.Stealth(w) != g.stealth {
+	if systems.Stealth(w) != g.stealth.sys {
 		t.Fatal("the server's stealth is not the schedule's")
 	}
 }
@@ -496,7 +496,7 @@ func TestShootOutCameraInPlay(t *testing.T) {
 		g.Tick()
 	}
 	var r stealth.Readout
-	g.stealth.Readout(&r)
+	g.stealth.sys.Readout(&r)
 	if !r.Cameras[idx].Broken {
 		t.Fatalf("the camera was not shot out: %+v", r.Cameras[idx])
 	}
@@ -510,7 +510,7 @@ func TestShootOutCameraInPlay(t *testing.T) {
 	if broken != 1 {
 		t.Fatalf("%d breaks of the camera booked, want 1", broken)
 	}
-	if _, camera, _ := g.stealth.PlayerSeen(p.s.char); camera {
+	if _, camera, _ := g.stealth.sys.PlayerSeen(p.s.char); camera {
 		t.Error("a camera shot out sees")
 	}
 	p.command(`{"type":"debug","id":12,"cmd":"reset-level"}`)
@@ -519,7 +519,7 @@ func TestShootOutCameraInPlay(t *testing.T) {
 	p.send(components.Drive{})
 	g.Tick()
 	gapsOK(t, p, 12, "reset-level")
-	g.stealth.Readout(&r)
+	g.stealth.sys.Readout(&r)
 	if r.Cameras[idx].Broken {
 		t.Fatal("the camera is still broken after the reset")
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/transport/link"
 )
 
@@ -61,7 +62,7 @@ type Bot struct {
 	Client  *client.Client
 	Brain   *bot.Brain
 	Session *server.Session
-	Conn    *server.MemConn
+	Conn    *servertest.MemConn
 	// Controls, when set, gives the bot's controls for its client tick
 	// seq instead of its brain.
 	Controls func(seq uint32) components.Drive
@@ -136,7 +137,7 @@ func (f *Farm) Add(seed uint64) (*Bot, error) { return f.AddAs(seed, server.Who{
 // AddAs joins one bot as who (an account, its claim in the store); the
 // farm's options choose its link and its snapshots.
 func (f *Farm) AddAs(seed uint64, who server.Who) (*Bot, error) {
-	conn := server.NewMemConn(f.opt.Lossy, 0)
+	conn := servertest.NewMemConn(f.opt.Lossy, 0)
 	who.Acked = who.Acked || f.opt.Acked
 	s, err := f.G.Join(conn, who)
 	if err != nil {

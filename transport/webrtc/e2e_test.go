@@ -22,6 +22,7 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/textframe"
 	"github.com/fiveonit/engine/transport/webrtc"
 )
@@ -545,7 +546,7 @@ func (f fillAfterPost) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	for {
-		_, _, err := f.m.Join(f.room, rooms.Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}, server.NewMemConn(false, 0), server.Who{})
+		_, _, err := f.m.Join(f.room, rooms.Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}, servertest.NewMemConn(false, 0), server.Who{})
 		if errors.Is(err, server.ErrRoomFull) {
 			return resp, nil
 		}

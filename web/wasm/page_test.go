@@ -14,6 +14,7 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 )
 
 // room is a game server in memory with pages joined to it: the page's
@@ -22,7 +23,7 @@ type room struct {
 	t     testing.TB
 	g     *server.GameServer
 	pages []*Page
-	conns []*server.MemConn
+	conns []*servertest.MemConn
 }
 
 func newRoom(t testing.TB, level string) *room {
@@ -40,7 +41,7 @@ func newRoom(t testing.TB, level string) *room {
 
 func (r *room) join(who server.Who) *Page {
 	r.t.Helper()
-	conn := server.NewMemConn(false, 0)
+	conn := servertest.NewMemConn(false, 0)
 	s, err := r.g.Join(conn, who)
 	if err != nil {
 		r.t.Fatal(err)

@@ -1,11 +1,15 @@
-package server
+// Package servertest is the game server's test kit: MemConn, an in-memory
+// Conn whose frames a test or an in-process client reads back.
+package servertest
 
 import (
 	"slices"
 	"sync"
+
+	"github.com/fiveonit/engine/server/conn"
 )
 
-// MemConn is an in-memory Conn: what the server sends waits in a bounded
+// MemConn is an in-memory conn.Conn: what the server sends waits in a bounded
 // queue until the test (or an in-process client) takes it with Recv. It is
 // safe for concurrent use.
 type MemConn struct {
@@ -33,18 +37,18 @@ func NewMemConn(lossy bool, limit int) *MemConn {
 	return &MemConn{lossy: lossy, limit: limit}
 }
 
-// Lossy implements Conn.
+// Lossy implements conn.Conn.
 func (c *MemConn) Lossy() bool { return c.lossy }
 
-// Send implements Conn.
+// Send implements conn.Conn.
 func (c *MemConn) Send(frame []byte, text, reliable bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return ErrClosed
+		return conn.ErrClosed
 	}
 	if c.limit > 0 && len(c.frames) >= c.limit {
-		return ErrSendFull
+		return conn.ErrSendFull
 	}
 	buf := c.take(len(frame))
 	if len(c.frames) == cap(c.frames) {
@@ -77,7 +81,7 @@ const memFrames = 8
 // for the next frame.
 const memFrameCap = 4 << 10
 
-// Close implements Conn.
+// Close implements conn.Conn.
 func (c *MemConn) Close(reason string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
