@@ -40,7 +40,7 @@ func TestRosterCheck(t *testing.T) {
 	long := string(make([]byte, MaxName+1))
 	many := make([]Seat, MaxSeats+1)
 	for i := range many {
-		many[i] = Seat{Account: string(rune('A' + i%26)) + string(rune('a'+i/26)), Team: 0}
+		many[i] = Seat{Account: string(rune('A'+i%26)) + string(rune('a'+i/26)), Team: 0}
 	}
 	cases := []struct {
 		name  string
