@@ -29,7 +29,8 @@ func (f *itemsFeature) commands() []string {
 	return []string{"pickup", "drop", "use", "move", "open", "take", "put", "close", "buy"}
 }
 
-func (f *itemsFeature) enter(s *Session) { f.sent.reset(s) }
+func (f *itemsFeature) enter(s *Session)  { f.sent.reset(s) }
+func (f *itemsFeature) resume(s *Session) { f.sent.reset(s) }
 
 func (f *itemsFeature) welcome(_ *Session, w *textframe.Welcome) { w.Items = f.catalog }
 

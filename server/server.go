@@ -84,6 +84,11 @@ type Config struct {
 	// Log is the room's logger: what a join drops of an account's kept
 	// state is logged to it (nil: slog.Default()).
 	Log *slog.Logger
+	// RejoinWindow is how long the room holds the place of a player whose
+	// connection dropped (not one who said they leave): their character
+	// and car stay in the world, input held, for a join that takes the
+	// place back (rejoin.go). 0 holds no place: a drop is a leave.
+	RejoinWindow time.Duration
 }
 
 // Stats counts what the server did, for metrics.
@@ -118,8 +123,9 @@ type GameServer struct {
 	mu      sync.Mutex
 	joining []*Session
 	nextID  uint32
-	count   int   // sessions joined or joining
-	slots   []int // the free session slots (Session.slot), the next last
+	count   int                 // sessions joined or joining
+	slots   []int               // the free session slots (Session.slot), the next last
+	tokens  map[string]*Session // the places the room holds, by reconnect token (rejoin.go)
 
 	sessions []*Session // by id
 	stats    Stats
@@ -207,6 +213,7 @@ func New(cfg Config) (*GameServer, error) {
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
+	g.tokens = map[string]*Session{}
 	g.slots = make([]int, cfg.MaxPlayers)
 	for i := range g.slots {
 		g.slots[i] = cfg.MaxPlayers - 1 - i // slot 0 is taken first
@@ -260,7 +267,7 @@ func (g *GameServer) wire(sc SocialConfig) error {
 			g.welcomers = append(g.welcomers, w)
 		}
 	}
-	g.commands, err = newCommandTable(g.features, "mode")
+	g.commands, err = newCommandTable(g.features, "mode", "leave")
 	return err
 }
 
@@ -309,14 +316,27 @@ func (g *GameServer) Full() bool {
 // Join admits a client on conn as who: it returns its session at once (the
 // transport hands the client's frames to Session.Receive from then on), and
 // the client's character and car come into the world at the next tick, with
-// the welcome. It fails with ErrBanned for a player voted out of the room
-// and ErrRoomFull. Safe from any goroutine.
+// the welcome. A join that takes a held place back (Resumable) gets that
+// place's character and car instead (rejoin.go). It fails with ErrBanned
+// for a player voted out of the room, ErrRoomFull, a feature's refusal
+// (a run room's account with no seat), and for a reconnect token the room
+// does not hold (ErrRejoinUnknown) or holds for another account
+// (ErrRejoinAccount). Safe from any goroutine.
 func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
-	if g.social.banned(who) {
-		return nil, ErrBanned
+	if err := g.Refused(who); err != nil {
+		return nil, err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	old, err := g.place(who)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil {
+		s := g.resumeSession(old, conn, who)
+		g.joining = append(g.joining, s)
+		return s, nil
+	}
 	if g.count >= g.cfg.MaxPlayers {
 		return nil, ErrRoomFull
 	}
@@ -343,6 +363,7 @@ func (g *GameServer) Tick() {
 	for _, s := range g.sessions {
 		g.drain(s)
 	}
+	g.expire()
 	for _, t := range g.tickers {
 		t.tick()
 	}
@@ -352,7 +373,7 @@ func (g *GameServer) Tick() {
 	start := time.Now()
 	g.due = g.due[:0]
 	for _, s := range g.sessions {
-		if g.snapshotDue(s) {
+		if !s.detached && g.snapshotDue(s) {
 			s.view = g.view(s)
 			g.due = append(g.due, s)
 		}
@@ -363,7 +384,9 @@ func (g *GameServer) Tick() {
 	}
 	g.lastSnap = time.Since(start)
 	for _, s := range g.sessions {
-		g.notify(s)
+		if !s.detached {
+			g.notify(s)
+		}
 	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 }
@@ -386,6 +409,12 @@ func (g *GameServer) admit() {
 	g.joining = nil
 	g.mu.Unlock()
 	for _, s := range joining {
+		if s.resumeOf != nil {
+			if err := g.resume(s); err != nil {
+				s.conn.Close(err.Error())
+			}
+			continue
+		}
 		if err := g.enter(s); err != nil {
 			for _, f := range g.features {
 				f.leave(s)
@@ -404,11 +433,13 @@ func (g *GameServer) admit() {
 func (g *GameServer) enter(s *Session) error {
 	s.debug = g.debug || s.who.Debug || s.who.Account != "" && slices.Contains(g.cfg.DebugAccounts, s.who.Account)
 	s.acked = s.conn.Lossy() || s.who.Acked
-	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
-	// Each its own frames for the check: clients that joined together
-	// do not all hash what they hold in the same tick.
-	s.snap.SetCheckPhase(uint32(s.id))
-	s.keyWanted, s.keyWhy = true, KeyframeFirst
+	s.newSnapshotter(g)
+	if g.holdsPlaces() && !s.who.Spectate {
+		s.token = newToken()
+		g.mu.Lock()
+		g.tokens[s.token] = s
+		g.mu.Unlock()
+	}
 	if s.who.Spectate {
 		for _, f := range g.features {
 			f.enter(s)
@@ -439,6 +470,16 @@ func (g *GameServer) enter(s *Session) error {
 	return nil
 }
 
+// newSnapshotter gives s its snapshots anew: its client holds nothing, so
+// the first frame is a keyframe.
+func (s *Session) newSnapshotter(g *GameServer) {
+	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
+	// Each its own frames for the check: clients that joined together
+	// do not all hash what they hold in the same tick.
+	s.snap.SetCheckPhase(uint32(s.id))
+	s.keyWanted, s.keyWhy = true, KeyframeFirst
+}
+
 // sendWelcome sends s its welcome: who it is, the level, the rules and the
 // constants its client needs.
 func (g *GameServer) sendWelcome(s *Session, car uint16) {
@@ -451,6 +492,7 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name,
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
 		Game: g.cfg.Game.Name, Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
+		Rejoin: s.token, RejoinSeconds: g.cfg.RejoinWindow.Seconds(),
 		Consts: textframe.WelcomeConsts{
 			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: inputs,
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
@@ -475,7 +517,7 @@ func (s *Session) Spectate(n uint8) { s.who.Watch = n }
 // spectator the watched player's (the first player's when Watch is 0 or
 // gone).
 func (g *GameServer) watched(s *Session) (ecs.Entity, bool) {
-	if !s.who.Spectate {
+	if !s.who.Spectate && !s.out {
 		return s.char, g.w.Arche.Alive(s.char)
 	}
 	var first ecs.Entity
@@ -532,6 +574,11 @@ func (g *GameServer) leave(s *Session, reason string) {
 		return
 	}
 	s.closed = true
+	if s.token != "" {
+		g.mu.Lock()
+		delete(g.tokens, s.token)
+		g.mu.Unlock()
+	}
 	for _, f := range g.features {
 		f.leave(s)
 	}
@@ -615,6 +662,14 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 			continue
 		}
 		if !s.joined || !w.Arche.Alive(s.char) {
+			continue
+		}
+		if s.detached || s.hold {
+			// Held: its ticks run like anyone's, but steer nothing.
+			if seq, _, _, ok := s.queue.Take(); ok {
+				s.lastSeq = seq
+			}
+			g.brake(s)
 			continue
 		}
 		seq, d, guessed, ok := s.queue.Take()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/netsync"
@@ -72,6 +73,12 @@ type Who struct {
 	// kept, and its changes are posted back. nil: nothing is kept (an
 	// anonymous player, a spectator, or a server without a store).
 	Keep *store.Held
+	// Rejoin is the reconnect token of the place the client takes back
+	// (the welcome's rejoin of the session it had): its character, car
+	// and state, held since its connection dropped. "" joins anew, but
+	// for an account whose place the room holds: that place is taken
+	// back.
+	Rejoin string
 }
 
 // KeyframeReason says why a client was sent a keyframe.
@@ -154,6 +161,21 @@ type Session struct {
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
+
+	// Places held through a drop (rejoin.go).
+	token     string      // its reconnect token (the welcome's rejoin); "" when the room holds no places
+	detached  bool        // its connection dropped: its place is held until heldUntil
+	away      atomic.Bool // detached, for Join's goroutine
+	heldUntil uint64      // the tick its held place goes
+	quit      bool        // the client said it leaves (the "leave" command): no place is held
+	resumeOf  *Session    // for a join that takes a held place back: that place's session
+	// hold makes its input steer nothing this tick, whatever the client
+	// sends: the car braked where it stands (a run not live, a player out
+	// of the run). A feature sets it before the step.
+	hold bool
+	// out is set once its body left the world for good while it stays
+	// (a player a run took out): it watches who.Watch, as a spectator.
+	out bool
 }
 
 // ID returns the session's number in its room (Player.Session).

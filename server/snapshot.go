@@ -114,7 +114,7 @@ func (g *GameServer) view(s *Session) netsync.View {
 		return v
 	}
 	v.Center = wire.Vec3(g.posOf(char).Pos)
-	if s.who.Spectate {
+	if s.who.Spectate || s.out {
 		return v // a spectator owns nothing: every pose comes quantized
 	}
 	v.Own[0] = s.charWire

@@ -28,8 +28,9 @@ func newStealthFeature(g *GameServer) *stealthFeature {
 	return &stealthFeature{g: g, sys: systems.Stealth(g.w), sent: newPerSession[stealthSent](g.cfg.MaxPlayers)}
 }
 
-func (f *stealthFeature) enter(s *Session) { f.sent.reset(s) }
-func (f *stealthFeature) leave(*Session)   {}
+func (f *stealthFeature) enter(s *Session)  { f.sent.reset(s) }
+func (f *stealthFeature) resume(s *Session) { f.sent.reset(s) }
+func (f *stealthFeature) leave(*Session)    {}
 
 // notify sends s the stealth frame when any of it changed (and once on
 // joining).
