@@ -24,11 +24,7 @@ func (g *GameServer) drain(s *Session) {
 		return
 	}
 	if leaving {
-		if w := g.rejoinWindow(); w > 0 && s.joined && !s.quit && !s.who.Spectate {
-			g.detach(s, w)
-			return
-		}
-		g.leave(s, "left")
+		g.lost(s, "left")
 		return
 	}
 	s.tokens = min(s.tokens+float32(TextPerSecond)/ecs.TickRate, TextBurst)

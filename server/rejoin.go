@@ -145,6 +145,17 @@ func slicesIndex(ss []*Session, s *Session) int {
 	panic(fmt.Sprintf("server: session %d is not in the room", s.id))
 }
 
+// lost handles s's connection found gone (its transport left, or a send
+// found it closed): a player who did not say they leave keeps their place
+// when the room holds places; anyone else leaves with reason.
+func (g *GameServer) lost(s *Session, reason string) {
+	if w := g.rejoinWindow(); w > 0 && s.joined && !s.quit && !s.who.Spectate && !s.closed && !s.detached {
+		g.detach(s, w)
+		return
+	}
+	g.leave(s, reason)
+}
+
 // detach holds s's place: its connection dropped, and the room holds
 // places. Its input is held from now on; its frames go nowhere.
 func (g *GameServer) detach(s *Session, window uint64) {

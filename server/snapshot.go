@@ -99,7 +99,7 @@ func (g *GameServer) snapshot(s *Session) {
 			g.kick(s, ErrTooSlow)
 		}
 	default:
-		g.leave(s, "connection closed")
+		g.lost(s, "connection closed")
 	}
 }
 
