@@ -18,7 +18,7 @@ const st = {
   level: null,     // the level JSON the stop lines were placed on
   signals: [],     // {id, node: [x, y], heads: [{lane, a: [x, y], b: [x, y]}]}
   byId: new Map(),
-  held: new Map(), // id -> phase held (-1: red), as the signals frame says
+  held: new Map(), // id -> phase held (-1: red), as the last signals frame says
   races: [],       // the welcome's
   zones: [],       // the welcome's
   tick: 0, tickAt: 0, // the server's tick as last read, and when (performance.now)
@@ -65,8 +65,11 @@ function place() {
   }
 }
 
-hooks.onText("welcome", (m) => {
+hooks.onReset(() => {
   st.held = new Map();
+});
+
+hooks.onText("welcome", (m) => {
   st.races = m.races || [];
   st.zones = m.zones || [];
   st.tick = m.tick || 0;
