@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/ecs"
-	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/motion"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // TestEntriesOrder holds the schedule to its order. The pre-step's order
@@ -23,10 +24,7 @@ import (
 // the items system has laid the level's containers out. ecs.NewSchedule checks only the phases; this test
 // checks the order within them.
 func TestEntriesOrder(t *testing.T) {
-	l, err := levels.Load("test-flat")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := systemstest.Load(t, "test-flat")
 	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
@@ -52,10 +50,7 @@ func TestEntriesOrder(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w, err := ecs.New(ecs.Config{Seed: 1, Level: l, Rules: c.rules})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := ecstest.New(t, ecs.Config{Seed: 1, Level: l, Rules: c.rules})
 			o := systems.Options{Level: l, Static: st, Input: nop, Arena: netsync.NewArena()}
 			if c.name == "missions" {
 				o.Missions = []missions.Def{{Name: "m", Title: "M", Contact: "C", New: func() missions.Mission { return nil }}}

@@ -45,14 +45,14 @@ func TestPhases(t *testing.T) {
 	near := r.guard(0, 20, 1.57) // faces north: cannot see the player, but hears the call
 	far := r.guard(-60, 60, 0)
 	p := r.player(8, -3)
-	flags := generic.NewMap1[components.Flags](r.w.Arche)
-	chaser := generic.NewMap1[components.Chaser](r.w.Arche)
-	act := generic.NewMap1[components.PersonAction](r.w.Arche)
-	drive := generic.NewMap1[components.Drive](r.w.Arche)
+	flags := generic.NewMap1[components.Flags](r.W.Arche)
+	chaser := generic.NewMap1[components.Chaser](r.W.Arche)
+	act := generic.NewMap1[components.PersonAction](r.W.Arche)
+	drive := generic.NewMap1[components.Drive](r.W.Arche)
 	var log phaseLog
 	for range 2 * ecs.TickRate {
-		r.step(1)
-		log.note(r.w.Tick(), r.sentry.Get(g).Phase)
+		r.Step(1)
+		log.note(r.W.Tick(), r.sentry.Get(g).Phase)
 	}
 	if want := []components.SentryPhase{components.SentryIdle, components.SentrySuspicious, components.SentryAlert}; !slices.Equal(log.phases, want) {
 		t.Fatalf("phases %v, want %v", log.phases, want)
@@ -92,13 +92,13 @@ func TestPhases(t *testing.T) {
 
 	// Away, out of sight: the guards lose them and search.
 	r.move(p, -90, -90)
-	lost := r.w.Tick()
+	lost := r.W.Tick()
 	for range tu.LoseTicks + tu.LookEvery + 1 {
-		r.step(1)
+		r.Step(1)
 	}
 	se = r.sentry.Get(g)
 	if se.Phase != components.SentrySearching || !chaser.Get(g).Target.IsZero() {
-		t.Fatalf("after %d ticks unseen: phase %s, chasing %v", r.w.Tick()-lost, se.Phase, chaser.Get(g).Target)
+		t.Fatalf("after %d ticks unseen: phase %s, chasing %v", r.W.Tick()-lost, se.Phase, chaser.Get(g).Target)
 	}
 	if f := flags.Get(g).Bits & components.SentryFlags; f != components.FlagAlert|components.FlagSuspicious {
 		t.Errorf("searching flags %#x", f)
@@ -110,7 +110,7 @@ func TestPhases(t *testing.T) {
 		t.Errorf("an unseen player: seen %v, chased %v", guard, chased)
 	}
 	for range tu.SearchTicks + tu.LookEvery {
-		r.step(1)
+		r.Step(1)
 	}
 	se = r.sentry.Get(g)
 	if se.Phase != components.SentryIdle || se.Suspicion != 0 || !se.Target.IsZero() || act.Get(g).Weapon != 0 {
@@ -122,7 +122,7 @@ func TestPhases(t *testing.T) {
 	if on, _ := r.s.book.Alert(); !on {
 		t.Error("the room's alert went down before its hold")
 	}
-	r.step(int(tu.AlertHold))
+	r.Step(int(tu.AlertHold))
 	if on, _ := r.s.book.Alert(); on {
 		t.Error("the room's alert is still up")
 	}
@@ -135,13 +135,13 @@ func TestSearchWalksToLastSeen(t *testing.T) {
 	g := r.guard(0, 0, 0)
 	se := r.sentry.Get(g)
 	se.Phase, se.Since, se.LastSeen, se.Suspicion = components.SentrySearching, 0, components.Vec3{X: 6, Y: 0}, 0.5
-	drive := generic.NewMap1[components.Drive](r.w.Arche)
-	r.step(1)
+	drive := generic.NewMap1[components.Drive](r.W.Arche)
+	r.Step(1)
 	if d := drive.Get(g); d.MoveY != 1 || d.LookYaw != 0 {
 		t.Fatalf("walking to the spot: %+v", *d)
 	}
 	r.move(g, 6, 0.5)
-	r.step(30)
+	r.Step(30)
 	if d := drive.Get(g); d.MoveY != 0 || d.LookYaw == 0 {
 		t.Fatalf("at the spot: %+v", *d)
 	}
@@ -154,7 +154,7 @@ func TestSuspicionFades(t *testing.T) {
 	g := r.guard(0, 0, 0)
 	p := r.player(25, -14)
 	for range 2 * ecs.TickRate {
-		r.step(1)
+		r.Step(1)
 		if r.sentry.Get(g).Phase == components.SentrySuspicious {
 			break
 		}
@@ -163,7 +163,7 @@ func TestSuspicionFades(t *testing.T) {
 		t.Fatal("never suspicious")
 	}
 	r.move(p, -90, -90)
-	r.step(10 * ecs.TickRate)
+	r.Step(10 * ecs.TickRate)
 	if se := r.sentry.Get(g); se.Phase != components.SentryIdle || se.Suspicion != 0 {
 		t.Fatalf("after 10 s unseen: %+v", *se)
 	}
@@ -178,10 +178,10 @@ func TestNightIsSlower(t *testing.T) {
 		r := newRig(t, hour)
 		g := r.guard(0, 0, 0)
 		r.player(12, -6)
-		for r.w.Tick() < 30*ecs.TickRate {
-			r.step(1)
+		for r.W.Tick() < 30*ecs.TickRate {
+			r.Step(1)
 			if r.sentry.Get(g).Phase == components.SentryAlert {
-				return r.w.Tick()
+				return r.W.Tick()
 			}
 		}
 		return 1 << 40
@@ -201,7 +201,7 @@ func TestShelteredAndTheft(t *testing.T) {
 	own := r.car(-25, 55, 0)
 	p := r.player(-25, 55)
 	r.seat(p, own)
-	r.step(2 * ecs.TickRate)
+	r.Step(2 * ecs.TickRate)
 	if se := r.sentry.Get(g); se.Suspicion != 0 || r.s.book.Len() != 0 {
 		t.Fatalf("a player in their own car: %+v, %d entries", *se, r.s.book.Len())
 	}
@@ -212,7 +212,7 @@ func TestShelteredAndTheft(t *testing.T) {
 	r.move(p, -32, 48)
 	bayCar := r.car(-30, 50, 0)
 	act.Act, in.Vehicle, act.Timer = components.ActEntering, bayCar, 20
-	r.step(int(r.s.Tuning.LookEvery) + 1)
+	r.Step(int(r.s.Tuning.LookEvery) + 1)
 	if !r.s.book.Stolen(bayCar) || r.s.book.Stolen(own) {
 		t.Fatal("the theft was not seen")
 	}
@@ -221,7 +221,7 @@ func TestShelteredAndTheft(t *testing.T) {
 	}
 	r.seat(p, bayCar)
 	before := r.sentry.Get(g).Suspicion
-	r.step(int(r.s.Tuning.LookEvery) + 1)
+	r.Step(int(r.s.Tuning.LookEvery) + 1)
 	if r.sentry.Get(g).Suspicion <= before {
 		t.Fatal("the thief at the wheel of the stolen car is not seen")
 	}
@@ -231,7 +231,7 @@ func TestShelteredAndTheft(t *testing.T) {
 // sine of its period; the entity faces it each tick.
 func TestCameraSweep(t *testing.T) {
 	r := newRig(t, 12)
-	lc := &r.l.Cameras[0] // yaw π, sweep 0.5, period 4 s
+	lc := &r.Level.Cameras[0] // yaw π, sweep 0.5, period 4 s
 	period := uint64(4 * ecs.TickRate)
 	for _, c := range []struct {
 		tick uint64
@@ -248,9 +248,9 @@ func TestCameraSweep(t *testing.T) {
 	if got := CameraYaw(&still, 77); got != lc.Yaw {
 		t.Errorf("a still camera turned to %g", got)
 	}
-	r.step(int(period / 4))
+	r.Step(int(period / 4))
 	e := r.s.cams[0]
-	want := CameraYaw(lc, r.w.Tick()-1)
+	want := CameraYaw(lc, r.W.Tick()-1)
 	got, _ := r.poses.Get(e)
 	if y := got.Rot.Yaw(); absf(normAngle(y-want)) > 1e-3 {
 		t.Errorf("the camera faces %g, want %g", y, want)
