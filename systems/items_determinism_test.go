@@ -27,7 +27,7 @@ func itemsScenario(t testing.TB, seed uint64, commands bool) *systemstest.Rig {
 	rules.Traffic, rules.Pedestrians = 0, 0
 	r := systemstest.New(t, systemstest.Load(t, "main-city"), systemstest.Options{Seed: seed, Rules: rules, Items: g.Items})
 	w, l, st := r.W, r.Level, r.Static
-	people := generic.NewMap1[components.Drive](w.Arche)
+	drives := generic.NewMap1[components.Drive](w.Arche)
 	loose := generic.NewFilter2[components.Loose, components.Identity]()
 	var it interface {
 		Pickup(*ecs.World, ecs.Entity, uint16) error
@@ -41,7 +41,7 @@ func itemsScenario(t testing.TB, seed uint64, commands bool) *systemstest.Rig {
 	input := ecs.SystemFunc(func(w *ecs.World) {
 		tick := w.Tick()
 		for i, e := range r.Inputs {
-			d := people.Get(e)
+			d := drives.Get(e)
 			*d = components.Drive{LookYaw: float32(i) * 0.8}
 			phase := (tick + uint64(i)*29) % 400
 			switch {

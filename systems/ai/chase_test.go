@@ -22,8 +22,8 @@ func (r *rig) policeCar(t testing.TB, x, y, yaw float32, target ecs.Entity) ecs.
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := generic.NewMap1[components.Chaser](r.W.Arche)
-	m.Assign(e, &components.Chaser{Target: target})
+	chaserOf := generic.NewMap1[components.Chaser](r.W.Arche)
+	chaserOf.Assign(e, &components.Chaser{Target: target})
 	return e
 }
 
@@ -179,8 +179,8 @@ func TestPoliceUnitRecalled(t *testing.T) {
 	if a := ecstest.Get[components.PersonAction](r.W, officer); a.Act != components.ActDriving {
 		t.Fatal("the officer left the wheel")
 	}
-	chasers := generic.NewMap1[components.Chaser](r.W.Arche)
-	chasers.Remove(car)
+	chaserOf := generic.NewMap1[components.Chaser](r.W.Arche)
+	chaserOf.Remove(car)
 	r.Step(60 * 5)
 	if v := r.Speed(car); v > 0.2 {
 		t.Fatalf("recalled, the unit still goes %.1f m/s", v)

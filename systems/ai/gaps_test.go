@@ -234,7 +234,7 @@ func TestAIMovesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := generic.NewMap1[ai.Route](w.Arche)
+	routeOf := generic.NewMap1[ai.Route](w.Arche)
 	var cars []ecs.Entity
 	for _, c := range []struct {
 		x, y, yaw float32
@@ -251,7 +251,7 @@ func TestAIMovesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		routes.Assign(car, &ai.Route{Lane: c.lane, Next: -1})
+		routeOf.Assign(car, &ai.Route{Lane: c.lane, Next: -1})
 		cars = append(cars, car)
 	}
 	if _, err := b.Pedestrian(components.RoleWalker, 0, components.Vec3{X: 30, Y: 8}, 0, 0, 22); err != nil {
@@ -261,13 +261,13 @@ func TestAIMovesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chasers := generic.NewMap1[components.Chaser](w.Arche)
-	chasers.Assign(police, &components.Chaser{Target: player})
+	chaserOf := generic.NewMap1[components.Chaser](w.Arche)
+	chaserOf.Assign(police, &components.Chaser{Target: player})
 	officer, err := b.NPCPerson(components.KindOfficer, components.RoleOfficer, -1, components.Vec3{X: -80, Y: -20}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	chasers.Assign(officer, &components.Chaser{Target: player})
+	chaserOf.Assign(officer, &components.Chaser{Target: player})
 
 	all := generic.NewFilter2[components.Pose, components.Velocity]()
 	drives := generic.NewMap1[components.Drive](w.Arche)

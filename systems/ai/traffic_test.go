@@ -68,8 +68,8 @@ func (r *rig) trafficCar(t testing.TB, model uint8, x, y, yaw float32, lane, nex
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := generic.NewMap1[ai.Route](r.W.Arche)
-	routes.Assign(car, &ai.Route{Lane: lane, Next: next})
+	routeOf := generic.NewMap1[ai.Route](r.W.Arche)
+	routeOf.Assign(car, &ai.Route{Lane: lane, Next: next})
 	return car
 }
 

@@ -29,13 +29,13 @@ const testLevel = `{"name":"test-items","version":1,"ground":{"min":[-100,-100],
 // schedule, of a game's rules and catalog.
 type rig struct {
 	*systemstest.Rig
-	it  *items.System
-	inv generic.Map1[components.Inventory]
-	ps  generic.Map2[components.Pose, components.Cash]
-	act generic.Map1[components.PersonAction]
-	hp  generic.Map1[components.Health]
-	box generic.Map1[components.Container]
-	lo  generic.Map1[components.Loose]
+	it      *items.System
+	inv     generic.Map1[components.Inventory]
+	ps      generic.Map2[components.Pose, components.Cash]
+	actions generic.Map1[components.PersonAction]
+	health  generic.Map1[components.Health]
+	boxes   generic.Map1[components.Container]
+	loose   generic.Map1[components.Loose]
 }
 
 func newRig(t *testing.T, game string) *rig {
@@ -55,8 +55,8 @@ func newRig(t *testing.T, game string) *rig {
 	k.Schedule(t, ecs.Entry{Name: items.Name, Phase: ecs.PhasePostStep, System: it})
 	r := &rig{Rig: k, it: it,
 		inv: generic.NewMap1[components.Inventory](w.Arche), ps: generic.NewMap2[components.Pose, components.Cash](w.Arche),
-		act: generic.NewMap1[components.PersonAction](w.Arche), hp: generic.NewMap1[components.Health](w.Arche),
-		box: generic.NewMap1[components.Container](w.Arche), lo: generic.NewMap1[components.Loose](w.Arche)}
+		actions: generic.NewMap1[components.PersonAction](w.Arche), health: generic.NewMap1[components.Health](w.Arche),
+		boxes: generic.NewMap1[components.Container](w.Arche), loose: generic.NewMap1[components.Loose](w.Arche)}
 	w.Step() // lays the level out
 	return r
 }
@@ -190,18 +190,18 @@ func TestUseMoveDrop(t *testing.T) {
 	if err := r.it.Use(r.W, p, 0); !errors.Is(err, items.ErrNotHurt) {
 		t.Fatal(err)
 	}
-	r.hp.Get(p).HP = 10
+	r.health.Get(p).HP = 10
 	must(r.it.Use(r.W, p, 0))
-	if r.hp.Get(p).HP != 70 || r.inv.Get(p).Slots[0].Count != 1 {
-		t.Fatalf("healed to %d, %d medkits left", r.hp.Get(p).HP, r.inv.Get(p).Slots[0].Count)
+	if r.health.Get(p).HP != 70 || r.inv.Get(p).Slots[0].Count != 1 {
+		t.Fatalf("healed to %d, %d medkits left", r.health.Get(p).HP, r.inv.Get(p).Slots[0].Count)
 	}
 	// The pistol goes into the hand and out again.
 	must(r.it.Use(r.W, p, 1))
-	if r.act.Get(p).Weapon != components.WeaponPistol {
+	if r.actions.Get(p).Weapon != components.WeaponPistol {
 		t.Fatal("not in hand")
 	}
 	must(r.it.Use(r.W, p, 1))
-	if r.act.Get(p).Weapon != components.WeaponNone {
+	if r.actions.Get(p).Weapon != components.WeaponNone {
 		t.Fatal("not put away")
 	}
 	for _, c := range []struct {
@@ -238,7 +238,7 @@ func TestUseMoveDrop(t *testing.T) {
 	// Dropping the pistol in hand empties the hand.
 	must(r.it.Use(r.W, p, 0))
 	must(r.it.Drop(r.W, p, 0, 0))
-	if r.act.Get(p).Weapon != 0 || r.inv.Get(p).Slots[0].Item != 0 {
+	if r.actions.Get(p).Weapon != 0 || r.inv.Get(p).Slots[0].Item != 0 {
 		t.Fatal("the dropped pistol is still held")
 	}
 	if e, l, _ := r.looseAt(0, 0); e.IsZero() || l.Stack.Item != r.id("pistol") {
@@ -251,7 +251,7 @@ func TestUseMoveDrop(t *testing.T) {
 		t.Fatalf("the phone: %v", err)
 	}
 	// The dead do nothing.
-	r.act.Get(p).Act = components.ActDead
+	r.actions.Get(p).Act = components.ActDead
 	if err := r.it.Drop(r.W, p, 2, 0); !errors.Is(err, items.ErrDead) {
 		t.Fatalf("dead: %v", err)
 	}
@@ -317,7 +317,7 @@ func TestContainers(t *testing.T) {
 	r.at(b, 0, 19)
 	must(r.it.Give(r.W, b, "crowbar", 1))
 	must(r.it.Use(r.W, b, indexOf(r, b, "crowbar")))
-	if r.inv.Get(b).Open != r.it.Container(1) || r.box.Get(r.it.Container(1)).Locked {
+	if r.inv.Get(b).Open != r.it.Container(1) || r.boxes.Get(r.it.Container(1)).Locked {
 		t.Fatal("the crowbar forced the crate open")
 	}
 	// A level reset refills, relocks and shuts them, and lays the
@@ -325,7 +325,7 @@ func TestContainers(t *testing.T) {
 	must(r.it.Take(r.W, a, 0, 0))
 	r.it.Reset()
 	r.W.Step()
-	if !r.inv.Get(b).Open.IsZero() || !r.box.Get(r.it.Container(2)).Locked || r.box.Get(r.it.Container(2)).Slots[0].Item != r.id("pistol") {
+	if !r.inv.Get(b).Open.IsZero() || !r.boxes.Get(r.it.Container(2)).Locked || r.boxes.Get(r.it.Container(2)).Slots[0].Item != r.id("pistol") {
 		t.Fatal("not laid out again")
 	}
 	if e, l, _ := r.looseAt(-10, 0); e.IsZero() || l.Stack.Count != 50 {
@@ -410,7 +410,7 @@ func TestTwoAtOneContainer(t *testing.T) {
 	box := r.it.Container(0)
 	total := func() map[components.ItemID]int {
 		m := map[components.ItemID]int{}
-		for _, s := range r.box.Get(box).Slots {
+		for _, s := range r.boxes.Get(box).Slots {
 			m[s.Item] += int(s.Count)
 		}
 		for _, p := range []ecs.Entity{a, b} {
@@ -439,7 +439,7 @@ func TestTwoAtOneContainer(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Fatalf("act %d (%v): items %v, want %v", i, err, got, want)
 		}
-		left := r.box.Get(box).Slots
+		left := r.boxes.Get(box).Slots
 		boxCash := 0
 		for _, s := range left {
 			if s.Item == r.id("cash") {
@@ -499,7 +499,7 @@ func TestLockedContainers(t *testing.T) {
 			}
 			box := r.it.Container(i)
 			open := r.inv.Get(p).Open == box
-			if locked := r.box.Get(box).Locked; open == (c.want != nil) || locked == (c.want == nil) {
+			if locked := r.boxes.Get(box).Locked; open == (c.want != nil) || locked == (c.want == nil) {
 				t.Fatalf("open %v, locked %v after %v", open, locked, err)
 			}
 		})

@@ -27,7 +27,7 @@ func TestStash(t *testing.T) {
 	if err := r.it.Stash(r.W, "crate-open", water, 1, true); err != nil {
 		t.Fatal(err)
 	}
-	box := r.box.Get(r.it.Container(0))
+	box := r.boxes.Get(r.it.Container(0))
 	if !box.Locked || box.Slots[2].Item != water || box.Slots[2].Count != 3 {
 		t.Fatalf("crate after the stashes: %+v", *box)
 	}

@@ -41,11 +41,11 @@ func crowdCity(tb testing.TB, n int) (*ecs.World, *pedestrians.System) {
 		}
 		cars = append(cars, car)
 	}
-	drive := generic.NewMap1[components.Drive](w.Arche)
+	drives := generic.NewMap1[components.Drive](w.Arche)
 	r.Schedule(tb,
 		ecs.Entry{Name: "cars", Phase: ecs.PhaseInput, System: ecs.SystemFunc(func(w *ecs.World) {
 			for _, c := range cars {
-				*drive.Get(c) = components.Drive{Throttle: 0.3, Steer: 0.2}
+				*drives.Get(c) = components.Drive{Throttle: 0.3, Steer: 0.2}
 			}
 		})},
 		ecs.Entry{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: peds},

@@ -44,10 +44,10 @@ func TestCameraSpots(t *testing.T) {
 	if on, _ := r.s.book.Alert(); !on {
 		t.Error("the room's alert is down")
 	}
-	if se := r.sentry.Get(g); se.Phase != components.SentryAlert || !se.Called || se.Target != p {
+	if se := r.sentryOf.Get(g); se.Phase != components.SentryAlert || !se.Called || se.Target != p {
 		t.Errorf("the guard near: %+v", *se)
 	}
-	if se := r.sentry.Get(far); se.Phase != components.SentryIdle {
+	if se := r.sentryOf.Get(far); se.Phase != components.SentryIdle {
 		t.Errorf("the guard far: %s", se.Phase)
 	}
 	if _, camera, _ := r.s.PlayerSeen(p); !camera {
@@ -99,7 +99,7 @@ func TestCameraBreaks(t *testing.T) {
 
 	// The guard is sent after the player, the book fills; then a reset.
 	r.s.book.Raise(r.W.Tick())
-	se := r.sentry.Get(g)
+	se := r.sentryOf.Get(g)
 	se.Phase, se.Target = components.SentryAlert, p
 	r.s.book.MarkStolen(p)
 	r.s.Reset()
@@ -114,7 +114,7 @@ func TestCameraBreaks(t *testing.T) {
 	if on, _ := r.s.book.Alert(); on {
 		t.Error("the alert is up")
 	}
-	if se := r.sentry.Get(g); se.Phase != components.SentryIdle || !se.Target.IsZero() {
+	if se := r.sentryOf.Get(g); se.Phase != components.SentryIdle || !se.Target.IsZero() {
 		t.Errorf("sentry after the reset %+v", *se)
 	}
 	r.Step(int(r.Level.Cameras[0].Period * ecs.TickRate / 4))

@@ -31,12 +31,12 @@ const rigLevel = `{
 // schedule: the tests make the guards, players and cars and move them.
 type rig struct {
 	*systemstest.Rig
-	t      *testing.T
-	s      *System
-	poses  generic.Map2[components.Pose, components.Velocity]
-	seated generic.Map2[components.PersonAction, components.SeatedIn]
-	seats  generic.Map1[components.Seats]
-	sentry generic.Map1[components.Sentry]
+	t        *testing.T
+	s        *System
+	poses    generic.Map2[components.Pose, components.Velocity]
+	person   generic.Map2[components.PersonAction, components.SeatedIn]
+	seats    generic.Map1[components.Seats]
+	sentryOf generic.Map1[components.Sentry]
 }
 
 // newRig makes a rig with the room clock stopped at hour.
@@ -48,10 +48,10 @@ func newRig(t *testing.T, hour float64) *rig {
 	k.Schedule(t, ecs.Entry{Name: Name, Phase: ecs.PhasePreStep, System: s})
 	return &rig{
 		Rig: k, t: t, s: s,
-		poses:  generic.NewMap2[components.Pose, components.Velocity](w.Arche),
-		seated: generic.NewMap2[components.PersonAction, components.SeatedIn](w.Arche),
-		seats:  generic.NewMap1[components.Seats](w.Arche),
-		sentry: generic.NewMap1[components.Sentry](w.Arche),
+		poses:    generic.NewMap2[components.Pose, components.Velocity](w.Arche),
+		person:   generic.NewMap2[components.PersonAction, components.SeatedIn](w.Arche),
+		seats:    generic.NewMap1[components.Seats](w.Arche),
+		sentryOf: generic.NewMap1[components.Sentry](w.Arche),
 	}
 }
 
@@ -81,7 +81,7 @@ func (r *rig) car(x, y, yaw float32) ecs.Entity { return r.Car(r.t, x, y, yaw) }
 
 // seat puts person p at the wheel of car v.
 func (r *rig) seat(p, v ecs.Entity) {
-	act, in := r.seated.Get(p)
+	act, in := r.person.Get(p)
 	act.Act, in.Vehicle, in.Seat = components.ActDriving, v, 0
 	r.seats.Get(v).Occupant[0] = p
 	pose, _ := r.poses.Get(p)
@@ -120,7 +120,7 @@ func (r *rig) rate(g, p ecs.Entity) float32 {
 	if tg == nil {
 		return 0 // out of every sentry's and camera's reach: not even looked at
 	}
-	se := r.sentry.Get(g)
+	se := r.sentryOf.Get(g)
 	rate, ok := r.s.sentryRate(r.W, sn, tg, r.s.Tuning.RangeAt(r.s.light), tg.e == se.Target && se.Phase != components.SentryIdle)
 	if !ok {
 		r.t.Fatal("out of rays")

@@ -166,7 +166,7 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 	}
 	alert := 0
 	for _, sn := range r.s.sentries {
-		if r.sentry.Get(sn.e).Phase == components.SentryAlert {
+		if r.sentryOf.Get(sn.e).Phase == components.SentryAlert {
 			alert++
 		}
 	}

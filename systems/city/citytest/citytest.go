@@ -148,16 +148,16 @@ func (r *Rig) Pedestrian(t testing.TB, x, y float32) ecs.Entity {
 	return e
 }
 
-// Seat puts person at the wheel of car (seat 0), driving at once.
-func (r *Rig) Seat(person, car ecs.Entity) {
-	pm := generic.NewMap2[components.PersonAction, components.SeatedIn](r.W.Arche)
-	sm := generic.NewMap1[components.Seats](r.W.Arche)
+// Seat puts person p at the wheel of car (seat 0), driving at once.
+func (r *Rig) Seat(p, car ecs.Entity) {
+	person := generic.NewMap2[components.PersonAction, components.SeatedIn](r.W.Arche)
+	seats := generic.NewMap1[components.Seats](r.W.Arche)
 	poses := generic.NewMap1[components.Pose](r.W.Arche)
-	a, s := pm.Get(person)
+	a, s := person.Get(p)
 	a.Act = components.ActDriving
 	s.Vehicle, s.Seat = car, 0
-	sm.Get(car).Occupant[0] = person
-	*poses.Get(person) = *poses.Get(car)
+	seats.Get(car).Occupant[0] = p
+	*poses.Get(p) = *poses.Get(car)
 }
 
 // Count returns how many live entities have component T and kind k (any
