@@ -6,6 +6,7 @@ import (
 
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/ecs/ecstest"
+	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/systems"
@@ -69,5 +70,51 @@ func TestEntriesOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// resetter is a LevelResetter that notes its calls.
+type resetter struct {
+	name string
+	log  *[]string
+}
+
+func (r resetter) Update(*ecs.World) {}
+func (r resetter) ResetLevel()       { *r.log = append(*r.log, r.name) }
+
+// TestResetLevel: ResetLevel calls every LevelResetter of the schedule, in
+// the schedule's order, and no other system; it reports whether there was
+// one. A room's schedule on a level has them; one with no level has none.
+func TestResetLevel(t *testing.T) {
+	var got []string
+	w := ecstest.New(t, ecs.Config{Seed: 1})
+	err := w.SetSchedule([]ecs.Entry{
+		{Name: "a", Phase: ecs.PhaseInput, System: resetter{"a", &got}},
+		{Name: "plain", Phase: ecs.PhasePreStep, System: ecs.SystemFunc(func(*ecs.World) {})},
+		{Name: "b", Phase: ecs.PhasePostStep, System: resetter{"b", &got}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !systems.ResetLevel(w) || !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("reset %v, want [a b]", got)
+	}
+
+	l := systemstest.Load(t, "test-flat")
+	st, err := motion.BakeLevel(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []*levels.Level{l, nil} {
+		w := ecstest.New(t, ecs.Config{Seed: 1, Level: l})
+		if err := w.SetSchedule(systems.Entries(w, systems.Options{Level: level, Static: st})); err != nil {
+			t.Fatal(err)
+		}
+		if got := systems.ResetLevel(w); got != (level != nil) {
+			t.Errorf("a room's schedule, level %v: ResetLevel %v", level != nil, got)
+		}
+	}
+	if systems.ResetLevel(ecstest.New(t, ecs.Config{})) {
+		t.Error("a world with no schedule: ResetLevel true")
 	}
 }

@@ -135,7 +135,7 @@ func TestResetShutsGates(t *testing.T) {
 	if !open {
 		t.Fatal("the gate shut at once behind the car: the test proves nothing")
 	}
-	r.Gates.Reset()
+	r.Gates.ResetLevel()
 	r.Step(1)
 	if _, open := r.Gates.Gate(0); open || ecstest.Get[components.Body](r.W, e).Mask != prefab.GateMask ||
 		ecstest.Get[components.Flags](r.W, e).Bits&components.FlagOpen != 0 {

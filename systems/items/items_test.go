@@ -323,7 +323,7 @@ func TestContainers(t *testing.T) {
 	// A level reset refills, relocks and shuts them, and lays the
 	// pickups out again.
 	must(r.it.Take(r.W, a, 0, 0))
-	r.it.Reset()
+	r.it.ResetLevel()
 	r.W.Step()
 	if !r.inv.Get(b).Open.IsZero() || !r.boxes.Get(r.it.Container(2)).Locked || r.boxes.Get(r.it.Container(2)).Slots[0].Item != r.id("pistol") {
 		t.Fatal("not laid out again")

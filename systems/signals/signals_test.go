@@ -205,7 +205,7 @@ func TestHoldAndRelease(t *testing.T) {
 			[5]components.Light{G, G, R, R, N}, signals.State{Phase: 0}, nil},
 		{"release again", func() error { return r.sys.Release("cross") }, nil, 4,
 			[5]components.Light{G, G, R, R, N}, signals.State{Phase: 0}, nil},
-		{"hold then reset", func() error { r.sys.Hold("cross", 1); r.sys.Reset(); return nil }, nil, 6,
+		{"hold then reset", func() error { r.sys.Hold("cross", 1); r.sys.ResetLevel(); return nil }, nil, 6,
 			[5]components.Light{G, G, R, R, N}, signals.State{Phase: 0}, nil},
 	}
 	for _, st := range steps {

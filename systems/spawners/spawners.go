@@ -180,11 +180,11 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	return s
 }
 
-// Reset puts the level's cars and NPCs back as they were made: the next
+// ResetLevel puts the level's cars and NPCs back as they were made: the next
 // Update takes away every car still in its bay (unless a player sits in
 // it), every wreck in a bay and every NPC of the spawners (and a driver's
 // car, unless a player sits in it), and fills every bay and spawner again.
-func (s *System) Reset() { s.reset = true }
+func (s *System) ResetLevel() { s.reset = true }
 
 // Bay returns the car in bay j of vehicle spawner i (zero when empty).
 func (s *System) Bay(i, j int) ecs.Entity {

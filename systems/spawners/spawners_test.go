@@ -340,7 +340,7 @@ func TestReset(t *testing.T) {
 	p := r.Character(t, 0, 3, 0)
 	r.Seat(p, kept)
 	g, _ := r.Spawners.NPC(guards, 0)
-	r.Spawners.Reset()
+	r.Spawners.ResetLevel()
 	r.Step(1)
 	if !alive(r, kept) {
 		t.Fatal("reset took a car a player sits in")

@@ -102,7 +102,7 @@ func TestCameraBreaks(t *testing.T) {
 	se := r.sentryOf.Get(g)
 	se.Phase, se.Target = components.SentryAlert, p
 	r.s.book.MarkStolen(p)
-	r.s.Reset()
+	r.s.ResetLevel()
 	r.move(p, -90, -90)
 	r.Step(1)
 	if h := health.Get(cam); h.HP != prefab.CameraHP || flags.Get(cam).Bits != 0 {

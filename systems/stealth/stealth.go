@@ -340,11 +340,11 @@ func (s *System) Book() *book.Book { return s.book }
 // of such a room are told whether they are seen.
 func (s *System) Active() bool { return s.active }
 
-// Reset puts the stealth back as the level was made, at the next Update:
+// ResetLevel puts the stealth back as the level was made, at the next Update:
 // the book emptied (no sightings, no stolen cars, the alert down), every
 // camera back on, whole and facing its yaw, every sentry idle. The
 // spawners' reset puts the guards back in (systems.ResetLevel does both).
-func (s *System) Reset() { s.reset = true }
+func (s *System) ResetLevel() { s.reset = true }
 
 // Update runs the sentries and the cameras for one tick.
 func (s *System) Update(w *ecs.World) {
