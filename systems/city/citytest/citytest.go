@@ -33,8 +33,10 @@ import (
 // an AI stand-in for the chasers.
 type Rig struct {
 	*systemstest.Rig
+	// Zones are the level's zones, with Options.Safe made safe.
 	Zones *zones.Zones
 
+	// The city's systems in the schedule.
 	Spawners *spawners.System
 	Gates    *gates.System
 	Police   *police.System
