@@ -1,9 +1,9 @@
 // Package rooms hosts many rooms in one process: each room is a
 // server.GameServer with its own World and its own tick goroutine, 60 ticks
-// a second on the manager's clock. It serves the HTTP routes: GET /rooms/{name} (a WebSocket upgrade
-// that joins the room, creating it with the options of its query), GET
-// /rooms (the rooms and their players) and GET /levels/{name} (a level's
-// JSON, for the web page).
+// a second on the manager's clock. It serves the HTTP routes: GET
+// /rooms/{name} (a WebSocket upgrade that joins the room, creating it with
+// the options of its query), GET /rooms (the rooms and their players) and
+// GET /levels/{name} (a level's JSON, for the web page).
 package rooms
 
 import (
