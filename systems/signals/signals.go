@@ -191,8 +191,8 @@ func (s *System) Release(id string) error {
 	return nil
 }
 
-// Reset releases every signal held (a level reset).
-func (s *System) Reset() {
+// ResetLevel releases every signal held (a level reset).
+func (s *System) ResetLevel() {
 	for i := range s.sigs {
 		if s.sigs[i].hold != notHeld {
 			s.sigs[i].hold = notHeld
