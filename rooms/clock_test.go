@@ -8,6 +8,7 @@ import (
 
 	"github.com/fiveonit/engine/clock/clocktest"
 	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 )
 
 // roomWatch is a RoomObserver a test waits on instead of polling: until
@@ -93,7 +94,7 @@ func TestEmptyRoomGrace(t *testing.T) {
 	clk := clocktest.New()
 	const grace = 5 * time.Second
 	m := newManager(t, Config{DefaultLevel: "test-flat", Grace: grace, Clock: clk})
-	r, s, err := m.Join("brief", Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}, server.NewMemConn(false, 0), server.Who{})
+	r, s, err := m.Join("brief", Options{Level: "test-flat", Traffic: -1, Pedestrians: -1}, servertest.NewMemConn(false, 0), server.Who{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -342,7 +342,7 @@ func TestConcurrentJoins(t *testing.T) {
 				defer wg.Done()
 				// Each player leaves as the goroutine's next one joins:
 				// the leaves run among the joins.
-				var last *server.MemConn
+				var last *servertest.MemConn
 				defer func() {
 					if last != nil {
 						last.Close("bye")
