@@ -2,6 +2,8 @@ module github.com/fiveonit/engine
 
 go 1.26.0
 
+toolchain go1.26.8
+
 require (
 	github.com/chewxy/math32 v1.11.1
 	github.com/chromedp/cdproto v0.160.1

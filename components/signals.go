@@ -1,15 +1,18 @@
 package components
 
+import "github.com/fiveonit/engine/levels"
+
 // Light is what a traffic signal shows the cars at the end of a lane.
 type Light uint8
 
 // The lights. LightNone is a lane that ends at no signal: the junction
-// rules alone hold there.
+// rules alone hold there. The values are the level format's
+// (levels.SignalLight), whose signal plan works them out.
 const (
-	LightNone Light = iota
-	LightGreen
-	LightAmber
-	LightRed
+	LightNone  = Light(levels.SignalNone)
+	LightGreen = Light(levels.SignalGreen)
+	LightAmber = Light(levels.SignalAmber)
+	LightRed   = Light(levels.SignalRed)
 )
 
 // Stop reports whether a car coming to the light stops before the junction

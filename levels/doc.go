@@ -7,7 +7,9 @@
 //   - the levels shipped with the engine, embedded: main-city and
 //     test-flat;
 //   - small deterministic lookups for the systems: the lanes out of a node,
-//     the nearest lane or spawn point, the building or zone at a point.
+//     the nearest lane or spawn point, the building or zone at a point;
+//   - the traffic signals' plan ([SignalPlan]): what a signal shows at a
+//     tick, worked out alike by the server's signals system and the page.
 //
 // FORMAT.md in this directory describes every field of the JSON format.
 //

@@ -5,23 +5,17 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/mlange-42/arche/generic"
 )
 
+// world returns a bare world of seed 1 and a builder on it.
 func world(t *testing.T) (*ecs.World, *prefab.Builder) {
 	t.Helper()
-	w, err := ecs.New(ecs.Config{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := ecstest.New(t, ecs.Config{Seed: 1})
 	return w, prefab.New(w)
-}
-
-func get[T any](w *ecs.World, e ecs.Entity) *T {
-	m := generic.NewMap1[T](w.Arche)
-	return m.Get(e)
 }
 
 func TestModelByName(t *testing.T) {
@@ -52,32 +46,32 @@ func TestPoliceCar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k := *get[components.Kind](w, car); k != components.KindPoliceCar {
+	if k := *ecstest.Get[components.Kind](w, car); k != components.KindPoliceCar {
 		t.Fatalf("car kind %s", k)
 	}
-	if m := get[components.Identity](w, car); m.Model != physics.ModelPolice || m.WireID == 0 {
+	if m := ecstest.Get[components.Identity](w, car); m.Model != physics.ModelPolice || m.WireID == 0 {
 		t.Fatalf("car identity %+v", *m)
 	}
-	if f := get[components.Flags](w, car).Bits; f&components.FlagSiren == 0 {
+	if f := ecstest.Get[components.Flags](w, car).Bits; f&components.FlagSiren == 0 {
 		t.Fatal("siren off")
 	}
-	if c := get[components.Chaser](w, car); c == nil || c.Target != target || c.Since != 42 {
+	if c := ecstest.Get[components.Chaser](w, car); c == nil || c.Target != target || c.Since != 42 {
 		t.Fatalf("chaser %v", c)
 	}
-	if n := get[components.NPC](w, car); n == nil || n.Role != components.RoleOfficer || n.Spawner != -1 {
+	if n := ecstest.Get[components.NPC](w, car); n == nil || n.Role != components.RoleOfficer || n.Spawner != -1 {
 		t.Fatalf("car NPC %v", n)
 	}
-	if k := *get[components.Kind](w, officer); k != components.KindOfficer {
+	if k := *ecstest.Get[components.Kind](w, officer); k != components.KindOfficer {
 		t.Fatalf("officer kind %s", k)
 	}
-	if s := get[components.Seats](w, car); s.Occupant[0] != officer {
+	if s := ecstest.Get[components.Seats](w, car); s.Occupant[0] != officer {
 		t.Fatal("officer not at the wheel")
 	}
-	if sd := get[components.SeatedIn](w, officer); sd.Vehicle != car || sd.Seat != 0 ||
-		get[components.PersonAction](w, officer).Act != components.ActDriving {
+	if sd := ecstest.Get[components.SeatedIn](w, officer); sd.Vehicle != car || sd.Seat != 0 ||
+		ecstest.Get[components.PersonAction](w, officer).Act != components.ActDriving {
 		t.Fatal("officer not seated driving")
 	}
-	if n := get[components.NPC](w, officer); n == nil || n.Role != components.RoleOfficer {
+	if n := ecstest.Get[components.NPC](w, officer); n == nil || n.Role != components.RoleOfficer {
 		t.Fatal("officer without NPC")
 	}
 }
@@ -88,10 +82,10 @@ func TestNPCs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := get[components.NPC](w, g); n.Role != components.RoleGuard || n.Spawner != 3 || n.Lane != -1 {
+	if n := ecstest.Get[components.NPC](w, g); n.Role != components.RoleGuard || n.Spawner != 3 || n.Lane != -1 {
 		t.Fatalf("NPC %+v", *n)
 	}
-	if !get[components.Replicated](w, g).Always {
+	if !ecstest.Get[components.Replicated](w, g).Always {
 		t.Fatal("a guard (an enemy) is not sent to every client")
 	}
 	if _, err := b.NPCPerson(components.KindCharacter, components.RoleGuard, 0, components.Vec3{}, 0); err == nil {
@@ -104,15 +98,15 @@ func TestNPCs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if get[components.Seats](w, car).Occupant[0] != driver || get[components.NPC](w, car).Role != components.RoleDriver ||
-		get[components.NPC](w, driver).Spawner != 2 {
+	if ecstest.Get[components.Seats](w, car).Occupant[0] != driver || ecstest.Get[components.NPC](w, car).Role != components.RoleDriver ||
+		ecstest.Get[components.NPC](w, driver).Spawner != 2 {
 		t.Fatal("NPC car without its NPC driver")
 	}
 	parked, err := b.ParkedCar(physics.ModelVan, components.Vec3{X: 9}, 0, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if get[components.Flags](w, parked).Bits&components.FlagLocked == 0 || get[components.NPC](w, parked) != nil {
+	if ecstest.Get[components.Flags](w, parked).Bits&components.FlagLocked == 0 || ecstest.Get[components.NPC](w, parked) != nil {
 		t.Fatal("parked car not locked, or run by the AI")
 	}
 }
@@ -124,18 +118,18 @@ func TestGate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body := get[components.Body](w, e)
+		body := ecstest.Get[components.Body](w, e)
 		if body.Mass != 0 || body.HalfY != 4 || body.Mask != prefab.GateMask || body.Layer != components.LayerProp {
 			t.Fatalf("gate body %+v", *body)
 		}
-		if s := get[components.Seats](w, e); s.Count != 0 {
+		if s := ecstest.Get[components.Seats](w, e); s.Count != 0 {
 			t.Fatal("a gate with seats")
 		}
 		want := prefab.GateModelGate
 		if barrier {
 			want = prefab.GateModelBarrier
 		}
-		if m := get[components.Identity](w, e).Model; m != want {
+		if m := ecstest.Get[components.Identity](w, e).Model; m != want {
 			t.Fatalf("gate model %d", m)
 		}
 	}
@@ -147,10 +141,7 @@ func TestGate(t *testing.T) {
 // TestWireIDsRunOut checks that a builder whose world has no wire id left
 // leaves nothing behind.
 func TestWireIDsRunOut(t *testing.T) {
-	w, err := ecs.New(ecs.Config{Seed: 1, MaxIDs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := ecstest.New(t, ecs.Config{Seed: 1, MaxIDs: 1})
 	b := prefab.New(w)
 	if _, _, err := b.PoliceCar(components.Vec3{}, 0, ecs.Entity{}, 0); err == nil {
 		t.Fatal("a police car and its officer with one wire id")

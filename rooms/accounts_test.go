@@ -19,11 +19,13 @@ import (
 
 // newAccountsHTTP is newHTTP with an account store: st played by an
 // Accounts whose claims wait at most claimTimeout. It returns the refusals
-// told, as "transport reason".
-func newAccountsHTTP(t *testing.T, st store.Store, claimTimeout time.Duration) (*Manager, string, func() []string) {
+// told, as "transport reason", and a watch on every room.
+func newAccountsHTTP(t *testing.T, st store.Store, claimTimeout time.Duration) (*Manager, string, func() []string, *roomWatch) {
 	t.Helper()
 	acc := store.NewAccounts(st, store.AccountsConfig{Holder: "rooms-test", ClaimTimeout: claimTimeout, WriteEvery: 10 * time.Millisecond})
-	m, err := NewManager(Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond, Accounts: acc})
+	watch := &roomWatch{}
+	m, err := NewManager(Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond, Accounts: acc,
+		Observe: func(*Room) RoomObserver { return watch }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func newAccountsHTTP(t *testing.T, st store.Store, claimTimeout time.Duration) (
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), refused...)
-	}
+	}, watch
 }
 
 func token(t *testing.T, account string) string {
@@ -93,7 +95,7 @@ func dialRoom(t *testing.T, url string) *websocket.ClientConn {
 // room with the Cash it had.
 func TestAccountOneRoom(t *testing.T) {
 	mem := storetest.NewMemory()
-	_, url, refused := newAccountsHTTP(t, mem, time.Second)
+	_, url, refused, rooms := newAccountsHTTP(t, mem, time.Second)
 	tok := token(t, "alice")
 	first := dialRoom(t, url+"/rooms/default?token="+tok)
 	if _, reason := firstText(t, first); reason != "" {
@@ -120,25 +122,20 @@ func TestAccountOneRoom(t *testing.T) {
 		t.Errorf("a spectator with the account's token: closed with %q, want it in", reason)
 	}
 	first.Close()
+	// The room lets the account go (Held.Leave) as it takes the player
+	// out, at the tick after the server saw the connection close.
+	if !rooms.until("default", 5*time.Second, func(r *Room) bool { return r.Server().Players() == 0 }) {
+		t.Fatal("the first room did not let the player go")
+	}
+	c := dialRoom(t, url+"/rooms/other?level=test-flat&token="+tok)
 	var status textframe.StatusFrame
-	for deadline := time.Now().Add(5 * time.Second); status.Type == ""; {
-		if time.Now().After(deadline) {
-			t.Fatal("the account did not join the other room once it left the first")
+	for status.Type == "" {
+		f, reason := firstText(t, c)
+		if reason != "" {
+			t.Fatalf("the account did not join the other room once it left the first: closed with %q", reason)
 		}
-		c := dialRoom(t, url+"/rooms/other?level=test-flat&token="+tok)
-		if _, reason := firstText(t, c); reason != "" {
-			c.Close()
-			time.Sleep(20 * time.Millisecond)
-			continue
-		}
-		for status.Type == "" {
-			f, reason := firstText(t, c)
-			if reason != "" {
-				t.Fatalf("closed: %q", reason)
-			}
-			if textframe.Type(f) == "status" {
-				json.Unmarshal(f, &status)
-			}
+		if textframe.Type(f) == "status" {
+			json.Unmarshal(f, &status)
 		}
 	}
 	if status.Cash != 4242 {
@@ -155,7 +152,7 @@ func TestAccountOneRoom(t *testing.T) {
 // on and takes players without one; a store down refuses at once.
 func TestAccountStoreSlow(t *testing.T) {
 	f := storetest.NewFaulty(storetest.NewMemory())
-	m, url, refused := newAccountsHTTP(t, f, 300*time.Millisecond)
+	m, url, refused, _ := newAccountsHTTP(t, f, 300*time.Millisecond)
 	f.SetHung(true)
 	defer f.SetHung(false)
 	room := m.Rooms()[0]

@@ -28,9 +28,13 @@ import (
 
 var secret = []byte("rooms-test-secret-0123456789")
 
-func newHTTP(t *testing.T) (*Manager, string) {
+// newHTTP serves the rooms' handler of a manager on loopback; it returns
+// the manager, the server's ws:// URL and a watch on every room.
+func newHTTP(t *testing.T) (*Manager, string, *roomWatch) {
 	t.Helper()
-	m, err := NewManager(Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond})
+	watch := &roomWatch{}
+	m, err := NewManager(Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond,
+		Observe: func(*Room) RoomObserver { return watch }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +45,7 @@ func newHTTP(t *testing.T) (*Manager, string) {
 		m.Shutdown(ctx, "test over")
 		srv.Close()
 	})
-	return m, "ws" + strings.TrimPrefix(srv.URL, "http")
+	return m, "ws" + strings.TrimPrefix(srv.URL, "http"), watch
 }
 
 // smallBuffers shrinks the send buffer of every connection the server
@@ -78,8 +82,10 @@ func dialStalled(t *testing.T, url string) {
 }
 
 // stalledWatch is what the room's goroutine saw of the client that never
-// reads (the room's first session) and of the room.
+// reads (the room's first session) and of the room; rooms lets the test
+// wait for what it sees.
 type stalledWatch struct {
+	rooms     roomWatch
 	mu        sync.Mutex
 	id        uint32 // the stalled client's session
 	sendFull  uint64 // its frames dropped on a full send queue
@@ -88,8 +94,15 @@ type stalledWatch struct {
 	room      server.Stats
 }
 
-// Ticked reads the default room's game server after each of its ticks.
+// Ticked reads the default room's game server after each of its ticks,
+// then tells the test.
 func (w *stalledWatch) Ticked(r *Room) {
+	w.see(r)
+	w.rooms.Ticked(r)
+}
+
+// see notes what r's game server says of the stalled client.
+func (w *stalledWatch) see(r *Room) {
 	if r.Name != "default" {
 		return
 	}
@@ -158,11 +171,9 @@ func TestEightClientsOverWebSocket(t *testing.T) {
 	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/rooms/default"
 	start := time.Now()
 	dialStalled(t, url)
-	for watch.get().id == 0 { // the stalled client is the room's first session
-		if time.Since(start) > 5*time.Second {
-			t.Fatal("the stalled client did not join")
-		}
-		time.Sleep(10 * time.Millisecond)
+	// The stalled client is the room's first session.
+	if !watch.rooms.until("default", 5*time.Second, func(*Room) bool { return watch.get().id != 0 }) {
+		t.Fatal("the stalled client did not join")
 	}
 	ctx := context.Background()
 	conns := make([]bot.Conn, 8)
@@ -188,10 +199,8 @@ func TestEightClientsOverWebSocket(t *testing.T) {
 	}
 	// The stalled client: its queue fills some 5 s after it joined (less
 	// with more traffic), so with -short the test waits for it.
-	var w stalledWatch
-	for w = watch.get(); w.gone == 0 && time.Since(start) < 20*time.Second; w = watch.get() {
-		time.Sleep(50 * time.Millisecond)
-	}
+	watch.rooms.until("default", time.Until(start.Add(20*time.Second)), func(*Room) bool { return watch.get().gone != 0 })
+	w := watch.get()
 	t.Logf("the stalled client: %d snapshots dropped from tick %d, gone at tick %d; %d send-full keyframes, %d clients kicked",
 		w.sendFull, w.firstFull, w.gone, w.room.KeyframesBy[server.KeyframeSendFull], w.room.Kicked)
 	// It sent nothing, so a kick is for slowness; the bots were not kicked.
@@ -239,7 +248,7 @@ func (a *acked) Read(ctx context.Context) ([]byte, bool, error) {
 // acked decoder applies them without refusing one (no check fails, no base
 // is missing), while frames were lost both ways.
 func TestAckedJoinWithLoss(t *testing.T) {
-	_, url := newHTTP(t)
+	_, url, _ := newHTTP(t)
 	ctx := context.Background()
 	c, err := websocket.DialWith(ctx, url+"/rooms/default?acked=1", websocket.DialOptions{Loss: 0.1, Seed: 3})
 	if err != nil {
@@ -270,7 +279,7 @@ func TestAckedJoinWithLoss(t *testing.T) {
 }
 
 func TestJoinTokens(t *testing.T) {
-	_, url := newHTTP(t)
+	_, url, _ := newHTTP(t)
 	ctx := context.Background()
 	good, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Name: "Ada", Party: "crew-3", Expires: time.Now().Add(time.Hour).Unix()})
 	expired, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Expires: time.Now().Add(-time.Minute).Unix()})
@@ -311,7 +320,7 @@ func TestJoinTokens(t *testing.T) {
 }
 
 func TestEmptyRoomCloses(t *testing.T) {
-	m, url := newHTTP(t)
+	m, url, _ := newHTTP(t)
 	conn, err := websocket.Dial(context.Background(), url+"/rooms/brief?level=test-flat")
 	if err != nil {
 		t.Fatal(err)
@@ -319,19 +328,19 @@ func TestEmptyRoomCloses(t *testing.T) {
 	if _, _, err := conn.Read(context.Background()); err != nil { // the welcome: joined
 		t.Fatal(err)
 	}
-	if n := len(m.List()); n != 2 {
+	rooms := m.Rooms()
+	if n := len(rooms); n != 2 {
 		t.Fatalf("%d rooms, want 2", n)
 	}
+	brief := rooms[slices.IndexFunc(rooms, func(r *Room) bool { return r.Name == "brief" })]
 	conn.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(m.List()) != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the empty room is still open: %+v", m.List())
-		}
-		time.Sleep(50 * time.Millisecond)
+	select {
+	case <-brief.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the empty room is still open: %+v", m.List())
 	}
-	if m.List()[0].Name != "default" {
-		t.Fatal("the default room closed")
+	if l := m.List(); len(l) != 1 || l[0].Name != "default" {
+		t.Fatalf("rooms %+v once the empty room closed, want the default room alone", l)
 	}
 }
 

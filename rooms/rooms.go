@@ -1,9 +1,9 @@
 // Package rooms hosts many rooms in one process: each room is a
-// server.GameServer with its own World and its own tick goroutine on a 60 Hz
-// ticker. It serves the HTTP routes: GET /rooms/{name} (a WebSocket upgrade
-// that joins the room, creating it with the options of its query), GET
-// /rooms (the rooms and their players) and GET /levels/{name} (a level's
-// JSON, for the web page).
+// server.GameServer with its own World and its own tick goroutine, 60 ticks
+// a second on the manager's clock. It serves the HTTP routes: GET
+// /rooms/{name} (a WebSocket upgrade that joins the room, creating it with
+// the options of its query), GET /rooms (the rooms and their players) and
+// GET /levels/{name} (a level's JSON, for the web page).
 package rooms
 
 import (
@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fiveonit/engine/clock"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
@@ -186,6 +187,11 @@ type Config struct {
 	// playing, here or on another server, is refused. nil: nothing is
 	// kept.
 	Accounts *store.Accounts
+	// Clock is the rooms' clock (nil: clock.Real): their ticks fall due
+	// on its time and its timers wake them, the time a tick takes is
+	// measured on it, and an empty room's grace runs on it. A test's fake
+	// clock runs the rooms tick by tick.
+	Clock clock.Clock
 	// Observe, if set, is called in a room's goroutine as the room
 	// starts; the observer it returns (nil: none) is told of each of the
 	// room's ticks and of its end, in that goroutine, where it may read
@@ -259,6 +265,7 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	cfg.Clock = clock.Or(cfg.Clock)
 	m := &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{}, making: map[string]making{}, players: map[string]int{}, static: map[string]*phys.Static{}}
 	if err := m.make(cfg.DefaultRoom, Options{Level: cfg.DefaultLevel, Traffic: -1, Pedestrians: -1}); err != nil {
 		return nil, err
@@ -522,6 +529,10 @@ func (m *Manager) make(name string, o Options) error {
 		return ErrShuttingDown
 	}
 	m.rooms[name] = r
+	// The room's clock starts here, not in its goroutine, so that a
+	// test's fake clock has its timer as soon as the room is open.
+	r.next = m.cfg.Clock.Now()
+	r.timer = m.cfg.Clock.NewTimer(TickPeriod)
 	go r.run() // its wg.Done is run's
 	r.log.Info("room opened", "level", o.Level, "game", r.Options.Game, "traffic", r.traffic, "pedestrians", r.pedestrians, "from", o.From)
 	return nil
@@ -720,8 +731,10 @@ type Room struct {
 	ticks    atomic.Uint64
 	overruns atomic.Uint64
 
-	// Room goroutine only.
+	// Room goroutine only (set before it starts).
 	obs      RoomObserver
+	timer    clock.Timer // wakes the room when its next tick falls due
+	next     time.Time   // when its next tick falls due
 	lastTick time.Duration
 	lastWarn time.Time
 }
@@ -764,16 +777,15 @@ func (r *Room) Done() <-chan struct{} { return r.done }
 func (r *Room) run() {
 	defer r.m.wg.Done()
 	defer close(r.done)
+	defer r.timer.Stop()
 	if r.m.cfg.Observe != nil {
 		r.obs = r.m.cfg.Observe(r)
 	}
 	if r.obs != nil {
 		defer r.obs.Closed(r)
 	}
-	t := time.NewTicker(TickPeriod)
-	defer t.Stop()
-	next := time.Now()
-	lastCheck := next
+	clk := r.m.cfg.Clock
+	lastCheck := r.next
 	for {
 		select {
 		case reason := <-r.stop:
@@ -782,8 +794,9 @@ func (r *Room) run() {
 			r.log.Info("room closed", "reason", reason, "ticks", st.Ticks, "joins", st.Joins, "kicked", st.Kicked,
 				"input_guesses", st.Guesses, "input_late", st.Late, "input_dropped", st.Dropped, "keyframes", st.Keyframes, "overruns", r.overruns.Load())
 			return
-		case now := <-t.C:
-			r.catchUp(now, &next)
+		case <-r.timer.C():
+			now := clk.Now()
+			r.catchUp(now, &r.next)
 			if now.Sub(lastCheck) >= time.Second {
 				lastCheck = now
 				if r.m.closeIfEmpty(r, now) {
@@ -792,6 +805,9 @@ func (r *Room) run() {
 					return
 				}
 			}
+			// Wake when the next tick falls due: at once if this one's
+			// ticks ran past it.
+			r.timer.Reset(r.next.Sub(clk.Now()))
 		}
 	}
 }
@@ -809,9 +825,9 @@ func (r *Room) catchUp(now time.Time, next *time.Time) {
 			}
 			return
 		}
-		start := time.Now()
+		start := r.m.cfg.Clock.Now()
 		r.gs.Tick()
-		r.lastTick = time.Since(start)
+		r.lastTick = r.m.cfg.Clock.Now().Sub(start)
 		if r.lastTick > TickPeriod {
 			r.overruns.Add(1)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/clock/clocktest"
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
@@ -26,7 +27,7 @@ import (
 // a room may play, and GET /levels/{name} gives a level's JSON (what the
 // page draws), 404 for a level that is not there.
 func TestLobbyRoutes(t *testing.T) {
-	_, wsURL := newHTTP(t)
+	_, wsURL, watch := newHTTP(t)
 	base := "http" + strings.TrimPrefix(wsURL, "ws")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -43,17 +44,15 @@ func TestLobbyRoutes(t *testing.T) {
 		}
 	}()
 
+	// The join is the handler's, after the dial: the room is listed with
+	// its player once it has ticked with them.
+	watch.until("lobby-test", 5*time.Second, func(r *Room) bool { return r.Server().Players() == 1 })
 	var got RoomInfo
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		var list []RoomInfo
-		getJSON(t, base+"/rooms", &list)
-		for _, r := range list {
-			if r.Name == "lobby-test" {
-				got = r
-			}
-		}
-		if got.Players == 1 {
-			break
+	var list []RoomInfo
+	getJSON(t, base+"/rooms", &list)
+	for _, r := range list {
+		if r.Name == "lobby-test" {
+			got = r
 		}
 	}
 	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Game: "city-jobs", Players: 1, Traffic: 0, Pedestrians: 7}
@@ -309,44 +308,46 @@ func TestConcurrentJoins(t *testing.T) {
 		rounds = 10
 	}
 	var joined, fromRefused, maxRefused atomic.Int32
-	stop := make(chan struct{})
-	watched := make(chan struct{})
-	go func() { // the invariants, watched while the joins run
-		defer close(watched)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			m.mu.Lock()
-			n, from := len(m.rooms)+len(m.making), map[string]int{}
-			for _, r := range m.rooms {
-				from[r.Options.From]++
-			}
-			for _, mk := range m.making {
-				from[mk.from]++
-			}
-			m.mu.Unlock()
-			if n > 8 {
-				t.Errorf("%d rooms open or being made, MaxRooms 8", n)
-				return
-			}
-			for addr, k := range from {
-				if addr != "" && k > 2 {
-					t.Errorf("%d rooms from %s, MaxRoomsFrom 2", k, addr)
-					return
-				}
-			}
-			time.Sleep(time.Millisecond)
+	// The invariants, checked as each room is made, after it is built and
+	// before it opens: the rooms open or being made only grow while the
+	// joins run (an empty room stays open for the 30 s grace), so each
+	// count is at its highest when a room is being made.
+	var broken atomic.Bool
+	check := func() {
+		m.mu.Lock()
+		n, from := len(m.rooms)+len(m.making), map[string]int{}
+		for _, r := range m.rooms {
+			from[r.Options.From]++
 		}
-	}()
+		for _, mk := range m.making {
+			from[mk.from]++
+		}
+		m.mu.Unlock()
+		if n > 8 && !broken.Swap(true) {
+			t.Errorf("%d rooms open or being made, MaxRooms 8", n)
+		}
+		for addr, k := range from {
+			if addr != "" && k > 2 && !broken.Swap(true) {
+				t.Errorf("%d rooms from %s, MaxRoomsFrom 2", k, addr)
+			}
+		}
+	}
+	buildHook = func(string) { check() }
+	t.Cleanup(func() { buildHook = nil })
 	joins := func(from func(g int) string) {
 		var wg sync.WaitGroup
 		for g := range 12 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				// Each player leaves as the goroutine's next one joins:
+				// the leaves run among the joins.
+				var last *servertest.MemConn
+				defer func() {
+					if last != nil {
+						last.Close("bye")
+					}
+				}()
 				for i := range rounds {
 					room := fmt.Sprintf("r%d", (g*5+i)%12)
 					o := Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from(g)}
@@ -355,8 +356,10 @@ func TestConcurrentJoins(t *testing.T) {
 					switch {
 					case err == nil:
 						joined.Add(1)
-						time.Sleep(time.Duration(i%4) * time.Millisecond)
-						conn.Close("bye")
+						if last != nil {
+							last.Close("bye")
+						}
+						last = conn
 					case errors.Is(err, ErrRoomsFrom):
 						fromRefused.Add(1)
 					case strings.Contains(err.Error(), "this server runs at most"):
@@ -380,8 +383,7 @@ func TestConcurrentJoins(t *testing.T) {
 	if maxRefused.Load() == 0 {
 		t.Error("without an address: none refused for the server's rooms")
 	}
-	close(stop)
-	<-watched
+	check()
 	t.Logf("%d joined, %d refused for their address's rooms, %d for the server's", joined.Load(), fromRefused.Load(), maxRefused.Load())
 }
 
@@ -392,7 +394,8 @@ func TestConcurrentJoins(t *testing.T) {
 // full room is "room full" whatever the address holds; a player that
 // leaves, and every player at a shutdown, no longer counts.
 func TestPlayersFrom(t *testing.T) {
-	m := newManager(t, Config{DefaultLevel: "test-flat", MaxPlayersFrom: 2})
+	clk := clocktest.New()
+	m := newManager(t, Config{DefaultLevel: "test-flat", MaxPlayersFrom: 2, Clock: clk})
 	o := func(from string) Options {
 		return Options{Level: "test-flat", Traffic: -1, Pedestrians: -1, From: from}
 	}
@@ -438,12 +441,9 @@ func TestPlayersFrom(t *testing.T) {
 	// One leaves: its place is the address's again once the room has
 	// taken it out (at its next tick).
 	mine[1].Leave()
-	deadline := time.Now().Add(5 * time.Second)
-	for m.CanJoin("third", o("10.0.0.1"), server.Who{}) != nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("a player left, and CanJoin from 10.0.0.1 still says %v", m.CanJoin("third", o("10.0.0.1"), server.Who{}))
-		}
-		time.Sleep(5 * time.Millisecond)
+	clk.Step(t, TickPeriod)
+	if err := m.CanJoin("third", o("10.0.0.1"), server.Who{}); err != nil {
+		t.Fatalf("a player left, and CanJoin from 10.0.0.1 still says %v after the room's next tick", err)
 	}
 	if _, err := join("third", "10.0.0.1"); err != nil {
 		t.Errorf("a player from 10.0.0.1 after one left: %v", err)

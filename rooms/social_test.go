@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/clock/clocktest"
+	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/server/servertest"
@@ -105,7 +107,7 @@ func (p *wsPlayer) mustReply() {
 // the fourth is disconnected with the reason, and its account cannot come
 // back, under any name; its name under another account can.
 func TestVoteKickOverWebSocket(t *testing.T) {
-	_, url := newHTTP(t)
+	_, url, _ := newHTTP(t)
 	var ps []*wsPlayer
 	for i := 1; i <= 4; i++ {
 		p, err := dialPlayer(t, url, jointoken.Claims{Account: fmt.Sprintf("acc-%d", i), Name: fmt.Sprintf("P%d", i)})
@@ -155,7 +157,8 @@ func TestVoteKickOverWebSocket(t *testing.T) {
 // TestBannedOverWebRTC: a WebRTC offer from an account the room voted out
 // is refused before any connection is set up: 403 with the reason.
 func TestBannedOverWebRTC(t *testing.T) {
-	m, err := NewManager(Config{DefaultLevel: "test-flat"})
+	clk := clocktest.New()
+	m, err := NewManager(Config{DefaultLevel: "test-flat", Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,14 +178,17 @@ func TestBannedOverWebRTC(t *testing.T) {
 		t.Fatalf("before any vote: %v", err)
 	}
 	// Once the room has them all, two vote the third out.
-	deadline := time.Now().Add(5 * time.Second)
-	for closed, _ := conns[2].Closed(); !closed; closed, _ = conns[2].Closed() {
-		if time.Now().After(deadline) {
-			t.Fatal("the third is not voted out within 5 s")
+	clk.Step(t, TickPeriod)
+	sessions[0].Receive([]byte(fmt.Sprintf(`{"type":"vote","cmd":"kick","session":%d}`, sessions[2].ID())), true)
+	sessions[1].Receive([]byte(`{"type":"vote","cmd":"yes"}`), true)
+	for tick := 0; ; tick++ {
+		if closed, _ := conns[2].Closed(); closed {
+			break
 		}
-		sessions[0].Receive([]byte(fmt.Sprintf(`{"type":"vote","cmd":"kick","session":%d}`, sessions[2].ID())), true)
-		sessions[1].Receive([]byte(`{"type":"vote","cmd":"yes"}`), true)
-		time.Sleep(50 * time.Millisecond)
+		if tick == 5*ecs.TickRate {
+			t.Fatal("the third is not voted out within 5 s of the room's ticks")
+		}
+		clk.Step(t, TickPeriod)
 	}
 	err = m.CanJoin("default", Options{}, target)
 	if !errors.Is(err, server.ErrBanned) || joinRefusal(err) != "banned" || rtcStatus(err) != http.StatusForbidden {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/store"
@@ -124,7 +125,7 @@ func TestCarsOnMainCity(t *testing.T) {
 	if out.IsZero() {
 		t.Fatal("no car in the bay after taking it out")
 	}
-	if l := *gapsGet[components.CarLock](g, out); l.Owner != g.cars.sess.of(plain.s).owner || l.Owner == 0 {
+	if l := *ecstest.Get[components.CarLock](g.World(), out); l.Owner != g.cars.sess.of(plain.s).owner || l.Owner == 0 {
 		t.Fatalf("the car taken out is owner %d's, want %d's", l.Owner, g.cars.sess.of(plain.s).owner)
 	}
 	if own := carsWires(plain.lastText("keys"), "own"); !slices.Contains(own, g.ids.Get(out).WireID) {
@@ -173,7 +174,7 @@ func TestCarsOnMainCity(t *testing.T) {
 	carsTicks(g, 1, plain, other)
 	gapsRefused(t, other, 9, "unlock without the key", `no key: the car opens with the "yard" key`)
 	gapsOK(t, plain, 10, "unlock with the key")
-	if gapsGet[components.Flags](g, van).Bits&components.FlagLocked != 0 {
+	if ecstest.Get[components.Flags](g.World(), van).Bits&components.FlagLocked != 0 {
 		t.Fatal("the van is still locked")
 	}
 }
@@ -340,11 +341,11 @@ func TestBreakInOnMainCity(t *testing.T) {
 	for range cars.BreakTicks - 5 {
 		g.Tick()
 	}
-	if gapsGet[components.Flags](g, van).Bits&components.FlagLocked == 0 {
+	if ecstest.Get[components.Flags](g.World(), van).Bits&components.FlagLocked == 0 {
 		t.Fatal("the van opened before BreakTicks")
 	}
 	carsTicks(g, 10, p)
-	if gapsGet[components.Flags](g, van).Bits&components.FlagLocked != 0 {
+	if ecstest.Get[components.Flags](g.World(), van).Bits&components.FlagLocked != 0 {
 		t.Fatal("the van is still locked after BreakTicks at its door")
 	}
 }

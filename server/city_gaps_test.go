@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/components"
-	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/spawners"
@@ -96,7 +96,7 @@ func TestGiveKeyCommand(t *testing.T) {
 	if _, open := gs.Gate(gapsYardGate); open {
 		t.Fatal("the yard gate opened for a driver with no key")
 	}
-	if k := gapsGet[components.Keys](g, dbg.s.char); k != nil {
+	if k := ecstest.Get[components.Keys](g.World(), dbg.s.char); k != nil {
 		t.Fatalf("refused give-keys left keys %+v", *k)
 	}
 
@@ -194,10 +194,4 @@ func gapsBayCars(g *GameServer, bay levels.Vec2) int {
 		}
 	}
 	return n
-}
-
-// gapsGet returns e's component T in g's world (nil when it has none).
-func gapsGet[T any](g *GameServer, e ecs.Entity) *T {
-	m := generic.NewMap1[T](g.World().Arche)
-	return m.Get(e)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/systems"
 )
@@ -95,7 +96,7 @@ func TestYardKeyFromTheWorld(t *testing.T) {
 
 	// A locked yard van: shut to the other player, open to the key.
 	van := carsFirstBay(g, "yard-vans")
-	if van.IsZero() || gapsGet[components.Flags](g, van).Bits&components.FlagLocked == 0 {
+	if van.IsZero() || ecstest.Get[components.Flags](g.World(), van).Bits&components.FlagLocked == 0 {
 		t.Fatal("no locked yard van parked")
 	}
 	vp := g.posOf(van).Pos

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fiveonit/engine/clock"
 )
 
 // Defaults of AccountsConfig.
@@ -25,9 +27,10 @@ const (
 	// DefaultClaimTimeout bounds a claim's wait for the store: a join is
 	// refused with the reason past it, rather than waiting on.
 	DefaultClaimTimeout = 5 * time.Second
-	// DefaultWriteEvery is how often the writer writes the changes posted
-	// since its last batch, in one transaction: 10 batches per second at
-	// most, so that a change waits at most this long for its write.
+	// DefaultWriteEvery is how long the writer waits after a batch before
+	// it writes the changes posted since, in one transaction: 10 batches
+	// per second at most, so that a change waits at most this long (and
+	// the write of the batch before it) for its write.
 	DefaultWriteEvery = 100 * time.Millisecond
 	// DefaultCallTimeout bounds each store call of the writer; a call that
 	// runs out is a failure like any other, retried.
@@ -59,7 +62,8 @@ type AccountsConfig struct {
 	// ClaimTimeout bounds a claim's wait for the store (0:
 	// DefaultClaimTimeout).
 	ClaimTimeout time.Duration
-	// WriteEvery is the writer's period (0: DefaultWriteEvery).
+	// WriteEvery is the writer's period (0: DefaultWriteEvery): it writes
+	// a batch that long after the last one ended.
 	WriteEvery time.Duration
 	// CallTimeout bounds each store call of the writer (0:
 	// DefaultCallTimeout).
@@ -67,6 +71,12 @@ type AccountsConfig struct {
 	// Log gets the failures and the state of every account a write lost
 	// (nil: slog.Default()).
 	Log *slog.Logger
+	// Clock is the writer's clock (nil: clock.Real): its batches, retries
+	// and lease renewals wait on its timers, and the times Written tells
+	// are its. A test's fake clock drives the writer step by step. The
+	// claim timeout and the call timeout are contexts' deadlines, on the
+	// process's clock.
+	Clock clock.Clock
 	// Written, if set, is called by the writer after each batch it wrote:
 	// the accounts written, how long the oldest change in it waited from
 	// its post to the end of the write, and how long the store's Save
@@ -108,8 +118,9 @@ type Accounts struct {
 	ents  []*entry
 	revs  []uint64
 
-	stop chan struct{}
-	done chan struct{}
+	clock clock.Clock
+	stop  chan struct{}
+	done  chan struct{}
 }
 
 // entry is an account this process holds. Its fields are under
@@ -152,8 +163,11 @@ func NewAccounts(st Store, cfg AccountsConfig) *Accounts {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	a := &Accounts{st: st, cfg: cfg, log: cfg.Log, held: map[string]*entry{}, stop: make(chan struct{}), done: make(chan struct{})}
-	go a.run()
+	a := &Accounts{st: st, cfg: cfg, log: cfg.Log, clock: clock.Or(cfg.Clock), held: map[string]*entry{}, stop: make(chan struct{}), done: make(chan struct{})}
+	// The writer's timer is armed here, not in its goroutine, so that a
+	// test's fake clock has it from the start.
+	t := a.clock.NewTimer(cfg.WriteEvery)
+	go a.run(t, a.clock.Now().Add(cfg.Lease/3))
 	return a
 }
 
@@ -305,7 +319,7 @@ func (h *Held) post(a *Account) {
 	e.state.ID, e.state.Revision, e.state.Epoch = id, rev, epoch
 	e.rev++
 	if e.since.IsZero() {
-		e.since = time.Now()
+		e.since = h.a.clock.Now()
 	}
 }
 
@@ -334,20 +348,19 @@ func (h *Held) Leave(a *Account) {
 // player go.
 func (h *Held) Lost() bool { return h.e.lost.Load() }
 
-// run is the writer: a batch every WriteEvery, retried with a growing
-// wait while it fails, and the leases renewed every third of Lease.
-func (a *Accounts) run() {
+// run is the writer: a batch WriteEvery after the last one ended (on t),
+// retried with a growing wait while it fails, and the leases renewed
+// every third of Lease from renewAt on.
+func (a *Accounts) run(t clock.Timer, renewAt time.Time) {
 	defer close(a.done)
-	t := time.NewTicker(a.cfg.WriteEvery)
 	defer t.Stop()
-	renewAt := time.Now().Add(a.cfg.Lease / 3)
 	var retryAt time.Time
 	wait := a.cfg.WriteEvery
 	for {
 		select {
 		case <-a.stop:
 			return
-		case now := <-t.C:
+		case now := <-t.C():
 			if now.After(renewAt) {
 				renewAt = now.Add(a.cfg.Lease / 3)
 				if a.renew() != nil {
@@ -356,16 +369,16 @@ func (a *Accounts) run() {
 					renewAt = now.Add(min(time.Second, a.cfg.Lease/6))
 				}
 			}
-			if now.Before(retryAt) {
-				continue
+			if !now.Before(retryAt) {
+				if err := a.write(); err != nil {
+					retryAt = a.clock.Now().Add(wait)
+					a.log.Warn("account store: write failed, retrying", "err", err, "pending", a.Stats().Pending, "retry_in", wait)
+					wait = min(wait*2, MaxRetryWait)
+				} else {
+					retryAt, wait = time.Time{}, a.cfg.WriteEvery
+				}
 			}
-			if err := a.write(); err != nil {
-				retryAt = time.Now().Add(wait)
-				a.log.Warn("account store: write failed, retrying", "err", err, "pending", a.Stats().Pending, "retry_in", wait)
-				wait = min(wait*2, MaxRetryWait)
-				continue
-			}
-			retryAt, wait = time.Time{}, a.cfg.WriteEvery
+			t.Reset(a.cfg.WriteEvery)
 		}
 	}
 }
@@ -402,13 +415,13 @@ func (a *Accounts) write() error {
 			oldest = e.since
 		}
 	}
-	copied := time.Now()
+	copied := a.clock.Now()
 	a.mu.Unlock()
 	if n > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-		start := time.Now()
+		start := a.clock.Now()
 		err := a.st.Save(ctx, a.cfg.Holder, a.batch[:n])
-		took := time.Since(start)
+		took := a.clock.Now().Sub(start)
 		cancel()
 		var lost *LostError
 		if err != nil && !errors.As(err, &lost) {
@@ -434,7 +447,7 @@ func (a *Accounts) write() error {
 		a.stats.Batches++
 		a.mu.Unlock()
 		if a.cfg.Written != nil {
-			a.cfg.Written(n, time.Since(oldest), took)
+			a.cfg.Written(n, a.clock.Now().Sub(oldest), took)
 		}
 	}
 	return a.release()
@@ -530,16 +543,27 @@ func (a *Accounts) renew() error {
 // the store's last, if changes are still pending then.
 func (a *Accounts) Flush(ctx context.Context) error {
 	wait := a.cfg.WriteEvery
+	var t clock.Timer
+	defer func() {
+		if t != nil {
+			t.Stop()
+		}
+	}()
 	for {
 		err := a.write()
 		if err == nil {
 			return nil
 		}
 		a.log.Warn("account store: write failed, retrying", "err", err, "retry_in", wait)
+		if t == nil {
+			t = a.clock.NewTimer(wait)
+		} else {
+			t.Reset(wait)
+		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w (last: %w)", ctx.Err(), err)
-		case <-time.After(wait):
+		case <-t.C():
 		}
 		wait = min(wait*2, MaxRetryWait)
 	}

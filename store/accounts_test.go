@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/clock"
+	"github.com/fiveonit/engine/clock/clocktest"
 	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/store/storetest"
 )
@@ -32,23 +34,38 @@ func (l *logBuf) String() string {
 	return l.b.String()
 }
 
-// fast is a config whose writer and leases run in test time.
-func fast(holder string, log *logBuf) store.AccountsConfig {
+// writeEvery is the writer's period in fast.
+const writeEvery = 10 * time.Millisecond
+
+// fast is a config whose writer and leases run in test time, on clk (nil:
+// the process's clock).
+func fast(holder string, log *logBuf, clk clock.Clock) store.AccountsConfig {
 	c := store.AccountsConfig{Holder: holder, Lease: 300 * time.Millisecond, ClaimTimeout: 200 * time.Millisecond,
-		WriteEvery: 10 * time.Millisecond, CallTimeout: time.Second}
+		WriteEvery: writeEvery, CallTimeout: time.Second, Clock: clk}
 	if log != nil {
 		c.Log = slog.New(slog.NewTextHandler(log, nil))
 	}
 	return c
 }
 
-// eventually waits up to 5 s for cond.
-func eventually(t *testing.T, what string, cond func() bool) {
+// step runs n periods of the writers on clk: each advances the clock by
+// writeEvery and waits until every writer has done what fell due.
+func step(t *testing.T, clk *clocktest.Fake, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
+	for range n {
+		clk.Step(t, writeEvery)
+	}
+}
+
+// until steps clk one writer period at a time until cond holds, for at
+// most 5 s of its time.
+func until(t *testing.T, clk *clocktest.Fake, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; !cond(); i++ {
+		if i == int(5*time.Second/writeEvery) {
 			t.Fatalf("%s: not within 5 s", what)
 		}
+		step(t, clk, 1)
 	}
 }
 
@@ -65,12 +82,13 @@ func closeAccounts(t *testing.T, a *store.Accounts) {
 // released once the last state is written, and another process then
 // claims the account with that state.
 func TestWriteBehind(t *testing.T) {
-	mem := storetest.NewMemory()
+	clk := clocktest.New()
+	mem := storetest.NewMemoryClock(clk)
 	var wrote struct {
 		sync.Mutex
 		n int
 	}
-	cfg := fast("p1", nil)
+	cfg := fast("p1", nil, clk)
 	cfg.Written = func(n int, oldest, took time.Duration) {
 		wrote.Lock()
 		wrote.n += n
@@ -89,12 +107,12 @@ func TestWriteBehind(t *testing.T) {
 		t.Fatalf("a new account: %+v", got)
 	}
 	h.Save(&store.Account{Cash: 700, Items: []store.Item{{Slot: 1, Item: "phone", Count: 1}}})
-	eventually(t, "the change written", func() bool { got, ok := mem.Peek("alice"); return ok && got.Cash == 700 })
+	until(t, clk, "the change written", func() bool { got, ok := mem.Peek("alice"); return ok && got.Cash == 700 })
 	h.Leave(&store.Account{Cash: 650})
-	b := store.NewAccounts(mem, fast("p2", nil))
+	b := store.NewAccounts(mem, fast("p2", nil, clk))
 	defer closeAccounts(t, b)
 	var h2 *store.Held
-	eventually(t, "released to another process", func() bool {
+	until(t, clk, "released to another process", func() bool {
 		h2, err = b.Claim(context.Background(), "alice", "room-9")
 		return err == nil
 	})
@@ -113,9 +131,10 @@ func TestWriteBehind(t *testing.T) {
 // its last state at once, even before it is written and with the store
 // down.
 func TestPlayingTwice(t *testing.T) {
-	mem := storetest.NewMemory()
+	clk := clocktest.New()
+	mem := storetest.NewMemoryClock(clk)
 	f := storetest.NewFaulty(mem)
-	a := store.NewAccounts(f, fast("p1", nil))
+	a := store.NewAccounts(f, fast("p1", nil, clk))
 	defer closeAccounts(t, a)
 	h, err := a.Claim(context.Background(), "bob", "downtown")
 	if err != nil {
@@ -141,8 +160,9 @@ func TestPlayingTwice(t *testing.T) {
 	// The old claim's posts are ignored from now on.
 	h.Save(&store.Account{Cash: 1})
 	h2.Save(&store.Account{Cash: 43})
+	step(t, clk, 3) // the writer tries, and fails
 	f.SetDown(false)
-	eventually(t, "written once the store is back", func() bool { got, _ := mem.Peek("bob"); return got.Cash == 43 })
+	until(t, clk, "written once the store is back", func() bool { got, _ := mem.Peek("bob"); return got.Cash == 43 })
 }
 
 // TestClaimTimeout: a store that hangs makes a claim fail with ErrTimeout
@@ -150,7 +170,7 @@ func TestPlayingTwice(t *testing.T) {
 // the store answers.
 func TestClaimTimeout(t *testing.T) {
 	f := storetest.NewFaulty(storetest.NewMemory())
-	a := store.NewAccounts(f, fast("p1", nil))
+	a := store.NewAccounts(f, fast("p1", nil, nil))
 	defer closeAccounts(t, a)
 	defer f.SetDown(false)
 	f.SetHung(true)
@@ -176,21 +196,22 @@ func TestClaimTimeout(t *testing.T) {
 // TestRetry: writes that fail are retried and logged, and nothing is lost:
 // once the store is back, the newest state is written.
 func TestRetry(t *testing.T) {
-	mem := storetest.NewMemory()
+	clk := clocktest.New()
+	mem := storetest.NewMemoryClock(clk)
 	f := storetest.NewFaulty(mem)
 	var log logBuf
-	a := store.NewAccounts(f, fast("p1", &log))
+	a := store.NewAccounts(f, fast("p1", &log, clk))
 	defer closeAccounts(t, a)
 	h, err := a.Claim(context.Background(), "erin", "r")
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.SetDown(true)
-	for i := range 10 {
+	for i := range 10 { // a post every half period
 		h.Save(&store.Account{Cash: int64(100 + i)})
-		time.Sleep(5 * time.Millisecond)
+		clk.Step(t, writeEvery/2)
 	}
-	eventually(t, "three tries", func() bool { return f.Calls("Save") >= 3 })
+	until(t, clk, "three tries", func() bool { return f.Calls("Save") >= 3 })
 	if st := a.Stats(); st.Pending != 1 || st.Failures < 3 {
 		t.Errorf("stats with the store down: %+v, want 1 pending and failures counted", st)
 	}
@@ -198,8 +219,8 @@ func TestRetry(t *testing.T) {
 		t.Errorf("no retry logged:\n%s", log.String())
 	}
 	f.SetDown(false)
-	eventually(t, "written once back", func() bool { got, _ := mem.Peek("erin"); return got.Cash == 109 })
-	eventually(t, "nothing pending", func() bool { return a.Stats().Pending == 0 })
+	until(t, clk, "written once back", func() bool { got, _ := mem.Peek("erin"); return got.Cash == 109 })
+	until(t, clk, "nothing pending", func() bool { return a.Stats().Pending == 0 })
 }
 
 // TestCloseFlushes: Close writes what is pending and releases the leases;
@@ -207,7 +228,7 @@ func TestRetry(t *testing.T) {
 // write and says how many.
 func TestCloseFlushes(t *testing.T) {
 	mem := storetest.NewMemory()
-	cfg := fast("p1", nil)
+	cfg := fast("p1", nil, nil)
 	cfg.WriteEvery = time.Hour // only Close writes
 	a := store.NewAccounts(mem, cfg)
 	h, _ := a.Claim(context.Background(), "fay", "r")
@@ -230,7 +251,7 @@ func TestCloseFlushes(t *testing.T) {
 
 	f := storetest.NewFaulty(storetest.NewMemory())
 	var log logBuf
-	cfg = fast("p1", &log)
+	cfg = fast("p1", &log, nil)
 	cfg.WriteEvery = time.Hour
 	a = store.NewAccounts(f, cfg)
 	h, _ = a.Claim(context.Background(), "hal", "r")
@@ -251,18 +272,19 @@ func TestCloseFlushes(t *testing.T) {
 // while another claims the account, finds the lease lost once back: Lost
 // reports it, and its state is not written over the other's.
 func TestLeaseLost(t *testing.T) {
-	mem := storetest.NewMemory()
+	clk := clocktest.New()
+	mem := storetest.NewMemoryClock(clk)
 	f := storetest.NewFaulty(mem)
 	var log logBuf
-	a := store.NewAccounts(f, fast("p1", &log))
+	a := store.NewAccounts(f, fast("p1", &log, clk))
 	defer closeAccounts(t, a)
 	h, err := a.Claim(context.Background(), "ivy", "r")
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.SetDown(true)
-	time.Sleep(400 * time.Millisecond) // past the 300 ms lease
-	b := store.NewAccounts(mem, fast("p2", nil))
+	step(t, clk, 40) // 400 ms, past the 300 ms lease: the renewals fail
+	b := store.NewAccounts(mem, fast("p2", nil, clk))
 	defer closeAccounts(t, b)
 	h2, err := b.Claim(context.Background(), "ivy", "elsewhere")
 	if err != nil {
@@ -271,8 +293,8 @@ func TestLeaseLost(t *testing.T) {
 	h2.Save(&store.Account{Cash: 2})
 	h.Save(&store.Account{Cash: 1})
 	f.SetDown(false)
-	eventually(t, "the lease found lost", h.Lost)
-	time.Sleep(50 * time.Millisecond)
+	until(t, clk, "the lease found lost", h.Lost)
+	step(t, clk, 5) // both writers write what they would
 	if got, _ := mem.Peek("ivy"); got.Cash != 2 {
 		t.Errorf("cash %d, want the new holder's 2", got.Cash)
 	}
@@ -288,9 +310,9 @@ func TestLeaseLost(t *testing.T) {
 // TestOtherProcess: an account another process holds is refused.
 func TestOtherProcess(t *testing.T) {
 	mem := storetest.NewMemory()
-	a := store.NewAccounts(mem, fast("p1", nil))
+	a := store.NewAccounts(mem, fast("p1", nil, nil))
 	defer closeAccounts(t, a)
-	b := store.NewAccounts(mem, fast("p2", nil))
+	b := store.NewAccounts(mem, fast("p2", nil, nil))
 	defer closeAccounts(t, b)
 	if _, err := a.Claim(context.Background(), "jo", "r"); err != nil {
 		t.Fatal(err)
@@ -321,9 +343,10 @@ func TestSaveAllocatesNothing(t *testing.T) {
 // out of the store's bounds is logged and dropped, and the others are
 // written beside it.
 func TestInvalid(t *testing.T) {
-	mem := storetest.NewMemory()
+	clk := clocktest.New()
+	mem := storetest.NewMemoryClock(clk)
 	var log logBuf
-	a := store.NewAccounts(mem, fast("p1", &log))
+	a := store.NewAccounts(mem, fast("p1", &log, clk))
 	defer closeAccounts(t, a)
 	if _, err := a.Claim(context.Background(), "two words", "r"); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("claim of %q: %v, want ErrInvalid", "two words", err)
@@ -335,7 +358,7 @@ func TestInvalid(t *testing.T) {
 	good, _ := a.Claim(context.Background(), "good", "r")
 	bad.Save(&store.Account{Cash: -5})
 	good.Save(&store.Account{Cash: 5})
-	eventually(t, "the good one written", func() bool { got, _ := mem.Peek("good"); return got.Cash == 5 })
+	until(t, clk, "the good one written", func() bool { got, _ := mem.Peek("good"); return got.Cash == 5 })
 	if _, ok := mem.Peek("bad"); ok || a.Stats().Invalid != 1 || !strings.Contains(log.String(), "out of bounds") {
 		t.Errorf("the bad state: written %v, stats %+v, log:\n%s", ok, a.Stats(), log.String())
 	}

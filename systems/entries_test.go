@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/motion"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // TestEntriesOrder holds the schedule to its order. The pre-step's order
@@ -23,10 +25,7 @@ import (
 // the items system has laid the level's containers out. ecs.NewSchedule checks only the phases; this test
 // checks the order within them.
 func TestEntriesOrder(t *testing.T) {
-	l, err := levels.Load("test-flat")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := systemstest.Load(t, "test-flat")
 	st, err := motion.BakeLevel(l)
 	if err != nil {
 		t.Fatal(err)
@@ -52,10 +51,7 @@ func TestEntriesOrder(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w, err := ecs.New(ecs.Config{Seed: 1, Level: l, Rules: c.rules})
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := ecstest.New(t, ecs.Config{Seed: 1, Level: l, Rules: c.rules})
 			o := systems.Options{Level: l, Static: st, Input: nop, Arena: netsync.NewArena()}
 			if c.name == "missions" {
 				o.Missions = []missions.Def{{Name: "m", Title: "M", Contact: "C", New: func() missions.Mission { return nil }}}
@@ -74,5 +70,51 @@ func TestEntriesOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// resetter is a LevelResetter that notes its calls.
+type resetter struct {
+	name string
+	log  *[]string
+}
+
+func (r resetter) Update(*ecs.World) {}
+func (r resetter) ResetLevel()       { *r.log = append(*r.log, r.name) }
+
+// TestResetLevel: ResetLevel calls every LevelResetter of the schedule, in
+// the schedule's order, and no other system; it reports whether there was
+// one. A room's schedule on a level has them; one with no level has none.
+func TestResetLevel(t *testing.T) {
+	var got []string
+	w := ecstest.New(t, ecs.Config{Seed: 1})
+	err := w.SetSchedule([]ecs.Entry{
+		{Name: "a", Phase: ecs.PhaseInput, System: resetter{"a", &got}},
+		{Name: "plain", Phase: ecs.PhasePreStep, System: ecs.SystemFunc(func(*ecs.World) {})},
+		{Name: "b", Phase: ecs.PhasePostStep, System: resetter{"b", &got}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !systems.ResetLevel(w) || !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("reset %v, want [a b]", got)
+	}
+
+	l := systemstest.Load(t, "test-flat")
+	st, err := motion.BakeLevel(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []*levels.Level{l, nil} {
+		w := ecstest.New(t, ecs.Config{Seed: 1, Level: l})
+		if err := w.SetSchedule(systems.Entries(w, systems.Options{Level: level, Static: st})); err != nil {
+			t.Fatal(err)
+		}
+		if got := systems.ResetLevel(w); got != (level != nil) {
+			t.Errorf("a room's schedule, level %v: ResetLevel %v", level != nil, got)
+		}
+	}
+	if systems.ResetLevel(ecstest.New(t, ecs.Config{})) {
+		t.Error("a world with no schedule: ResetLevel true")
 	}
 }

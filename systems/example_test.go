@@ -66,9 +66,9 @@ func Example_addComponentAndSystem() {
 	// 3. A player gets in (Use) and holds the throttle until the tank is
 	//    dry: the seats system hands the driver's Drive to the car.
 	player, _ := prefab.New(w).Character(1, 0, 0, components.Vec3{Y: 2}, 0)
-	drive := generic.NewMap1[components.Drive](w.Arche)
+	drives := generic.NewMap1[components.Drive](w.Arche)
 	for i := 0; i < 240; i++ {
-		d := drive.Get(player) // what the server's input system writes
+		d := drives.Get(player) // what the server's input system writes
 		*d = components.Drive{Throttle: 1}
 		if i == 0 {
 			d.Pressed = components.BtnUse

@@ -9,10 +9,8 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/games"
-	"github.com/fiveonit/engine/levels"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
-	"github.com/fiveonit/engine/systems/motion"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -23,23 +21,13 @@ import (
 // shop (refused), drop what they hold, and throw grenades that bounce off
 // the yard's walls and blow among them. Without commands they only walk
 // and throw.
-func itemsScenario(t testing.TB, seed uint64, commands bool) *rig {
-	l, err := levels.Load("main-city")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := motion.BakeLevel(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+func itemsScenario(t testing.TB, seed uint64, commands bool) *systemstest.Rig {
 	g, _ := games.Lookup("free-roam")
 	rules := g.Rules
 	rules.Traffic, rules.Pedestrians = 0, 0
-	w, err := ecs.New(ecs.Config{Seed: seed, Level: l, Rules: rules, Items: g.Items})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{w: w, b: prefab.New(w), static: st, people: generic.NewMap1[components.Drive](w.Arche)}
+	r := systemstest.New(t, systemstest.Load(t, "main-city"), systemstest.Options{Seed: seed, Rules: rules, Items: g.Items})
+	w, l, st := r.W, r.Level, r.Static
+	drives := generic.NewMap1[components.Drive](w.Arche)
 	loose := generic.NewFilter2[components.Loose, components.Identity]()
 	var it interface {
 		Pickup(*ecs.World, ecs.Entity, uint16) error
@@ -52,8 +40,8 @@ func itemsScenario(t testing.TB, seed uint64, commands bool) *rig {
 	}
 	input := ecs.SystemFunc(func(w *ecs.World) {
 		tick := w.Tick()
-		for i, e := range r.inputs {
-			d := r.people.Get(e)
+		for i, e := range r.Inputs {
+			d := drives.Get(e)
 			*d = components.Drive{LookYaw: float32(i) * 0.8}
 			phase := (tick + uint64(i)*29) % 400
 			switch {
@@ -84,19 +72,17 @@ func itemsScenario(t testing.TB, seed uint64, commands bool) *rig {
 			}
 		}
 	})
-	if err := w.SetSchedule(systems.Entries(w, systems.Options{Level: l, Static: st, Input: input, Prices: g.Price})); err != nil {
-		t.Fatal(err)
-	}
+	r.Schedule(t, systems.Entries(w, systems.Options{Level: l, Static: st, Input: input, Prices: g.Price})...)
 	systems.Warm(w)
 	items := systems.Items(w)
 	it = items
 	yard := [2]float32{240, 232}
 	for i := 0; i < 8; i++ {
-		e, err := r.b.Character(uint8(i+1), 0, 0, components.Vec3{X: yard[0] + float32(i%4)*8, Y: yard[1] - float32(i/4)*6}, 0)
+		e, err := r.B.Character(uint8(i+1), 0, 0, components.Vec3{X: yard[0] + float32(i%4)*8, Y: yard[1] - float32(i/4)*6}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.inputs = append(r.inputs, e)
+		r.Inputs = append(r.Inputs, e)
 		w.Step() // the first lays the level out
 		if err := items.Give(w, e, "grenade", 3); err != nil {
 			t.Fatal(err)
@@ -163,17 +149,17 @@ func TestDeterminismItems(t *testing.T) {
 	var start []byte
 	run := func() ([]byte, []byte, int) {
 		r := itemsScenario(t, 7, true)
-		start = dumpItems(r.w)
+		start = dumpItems(r.W)
 		blasts := 0
 		for i := 0; i < ticks; i++ {
-			r.w.Step()
-			for _, ev := range r.w.Events {
+			r.W.Step()
+			for _, ev := range r.W.Events {
 				if ev.Kind == components.EventBlast {
 					blasts++
 				}
 			}
 		}
-		return dump(r.w), dumpItems(r.w), blasts
+		return dump(r.W), dumpItems(r.W), blasts
 	}
 	a, ai, blasts := run()
 	b, bi, _ := run()
@@ -191,16 +177,16 @@ func TestDeterminismItems(t *testing.T) {
 // once the lists have grown.
 func TestItemsTickAllocatesNothing(t *testing.T) {
 	r := itemsScenario(t, 3, false)
-	r.step(900)
-	grenade, _ := r.w.Items.ByName("grenade")
-	inv := generic.NewMap1[components.Inventory](r.w.Arche)
-	for _, e := range r.inputs {
+	r.Step(900)
+	grenade, _ := r.W.Items.ByName("grenade")
+	inv := generic.NewMap1[components.Inventory](r.W.Arche)
+	for _, e := range r.Inputs {
 		inv.Get(e).Slots[0] = components.Stack{Item: grenade, Count: 5}
 	}
-	if n := testing.AllocsPerRun(400, r.w.Step); n != 0 {
+	if n := testing.AllocsPerRun(400, r.W.Step); n != 0 {
 		t.Fatalf("%v allocations per tick", n)
 	}
-	if projectiles(r.w) == 0 {
+	if projectiles(r.W) == 0 {
 		t.Fatal("no grenade in the air at the end: the test proved little")
 	}
 }

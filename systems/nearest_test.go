@@ -5,6 +5,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 )
 
 // TestEnterNearestCar: Use takes the nearest car in reach, whichever order
@@ -29,16 +30,16 @@ func TestEnterNearestCar(t *testing.T) {
 			r := newRig(t, "test-flat", 1)
 			var cars []ecs.Entity
 			for i := range c.carsX {
-				cars = append(cars, r.car(t, c.carsX[i], c.carsY[i], 0))
+				cars = append(cars, r.Car(t, c.carsX[i], c.carsY[i], 0))
 			}
-			p := r.character(t, c.personAt[0], c.personAt[1])
-			r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+			p := r.Character(t, c.personAt[0], c.personAt[1], 0)
+			r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 				if e == p && tick == 2 {
 					d.Pressed = components.BtnUse
 				}
 			}
-			r.step(3)
-			in := get[components.SeatedIn](r.w, p)
+			r.Step(3)
+			in := ecstest.Get[components.SeatedIn](r.W, p)
 			if c.wantCar < 0 {
 				if !in.Vehicle.IsZero() {
 					t.Fatalf("entered %v, out of reach of every car", in.Vehicle)

@@ -131,39 +131,46 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 	return list
 }
 
+// LevelResetter is a system that keeps a part of the level as the level
+// made it (the spawners' bays, the gates, the pickups and containers, the
+// traffic signals, the cameras) and can put it back. ResetLevel finds the
+// systems that implement it in a world's schedule.
+type LevelResetter interface {
+	// ResetLevel puts the system's part of the level back as the level
+	// made it, at once or at the system's next Update. It touches no
+	// other system and no entity, so the order in which a level reset
+	// calls the systems does not matter.
+	ResetLevel()
+}
+
+// The systems of a room's schedule that reset a part of the level.
+var (
+	_ LevelResetter = (*spawners.System)(nil)
+	_ LevelResetter = (*gates.System)(nil)
+	_ LevelResetter = (*signals.System)(nil)
+	_ LevelResetter = (*stealth.System)(nil)
+	_ LevelResetter = (*items.System)(nil)
+)
+
 // ResetLevel puts w's level back as it was made, as far as the schedule's
-// systems can: the spawners park every bay again and put back their NPCs
-// (spawners.System.Reset), the gates shut (gates.System.Reset), the
-// pickups and containers are laid out again (items.System.Reset), the
-// traffic signals held by hand go back to their cycles
-// (signals.System.Reset), and the stealth empties its book and puts every
-// camera back on and whole (stealth.System.Reset). It takes effect at the
-// next tick. It reports false when the schedule has none of these systems
-// (a room with no level).
+// systems can: it calls ResetLevel on every system of the schedule that is
+// a LevelResetter, in the schedule's order. In a room's schedule these are
+// the spawners, which park every bay again and put back their NPCs; the
+// gates, which shut; the traffic signals held by hand, which go back to
+// their cycles; the stealth, which empties its book and puts every camera
+// back on and whole; and the items, which lay the pickups and containers
+// out again. It takes effect at the next tick. It reports false when the
+// schedule has no LevelResetter (a room with no level).
 func ResetLevel(w *ecs.World) bool {
 	if w.Sched == nil {
 		return false
 	}
 	done := false
-	if s, ok := w.Sched.System(spawners.Name).(*spawners.System); ok {
-		s.Reset()
-		done = true
-	}
-	if g, ok := w.Sched.System(gates.Name).(*gates.System); ok {
-		g.Reset()
-		done = true
-	}
-	if it := Items(w); it != nil {
-		it.Reset()
-		done = true
-	}
-	if sg := Signals(w); sg != nil {
-		sg.Reset()
-		done = true
-	}
-	if st := Stealth(w); st != nil {
-		st.Reset()
-		done = true
+	for _, e := range w.Sched.Entries() {
+		if r, ok := e.System.(LevelResetter); ok {
+			r.ResetLevel()
+			done = true
+		}
 	}
 	return done
 }

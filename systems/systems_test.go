@@ -11,89 +11,31 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
-	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/seats"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
-// rig is a world on a level with its systems, and a way to drive people.
-type rig struct {
-	w      *ecs.World
-	b      *prefab.Builder
-	static *phys.Static
-	drive  func(tick uint64, e ecs.Entity, d *components.Drive)
-	people generic.Map1[components.Drive]
-	inputs []ecs.Entity
-}
-
-func newRig(t testing.TB, level string, seed uint64) *rig {
+// newRig returns a rig on the shipped level named level with the systems
+// of a room that need no level (systems.Entries given none): the seats,
+// the weapons and the physics, its players driven by the rig's Drive.
+func newRig(t testing.TB, level string, seed uint64) *systemstest.Rig {
 	t.Helper()
-	l, err := levels.Load(level)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := motion.BakeLevel(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: seed, Rules: ecs.Rules{PlayersHurt: "on"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{w: w, b: prefab.New(w), static: st, people: generic.NewMap1[components.Drive](w.Arche)}
-	input := ecs.SystemFunc(func(w *ecs.World) {
-		for _, e := range r.inputs {
-			d := r.people.Get(e)
-			*d = components.Drive{LookYaw: d.LookYaw}
-			if r.drive != nil {
-				r.drive(w.Tick(), e, d)
-			}
-		}
-	})
-	if err := w.SetSchedule(systems.Entries(w, systems.Options{Static: st, Input: input})); err != nil {
-		t.Fatal(err)
-	}
+	r := systemstest.New(t, systemstest.Load(t, level), systemstest.Options{Seed: seed, Rules: ecs.Rules{PlayersHurt: "on"}})
+	r.Schedule(t, systems.Entries(r.W, systems.Options{Static: r.Static, Input: ecs.SystemFunc(r.Input)})...)
 	return r
-}
-
-func (r *rig) step(n int) {
-	for i := 0; i < n; i++ {
-		r.w.Step()
-	}
-}
-
-func (r *rig) character(t testing.TB, x, y float32) ecs.Entity {
-	e, err := r.b.Character(uint8(len(r.inputs)+1), 0, 0, components.Vec3{X: x, Y: y}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.inputs = append(r.inputs, e)
-	return e
-}
-
-func (r *rig) car(t testing.TB, x, y, yaw float32) ecs.Entity {
-	e, err := r.b.Vehicle(components.KindCar, phys.ModelSedan, components.Vec3{X: x, Y: y}, yaw, ecs.Entity{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
-func get[T any](w *ecs.World, e ecs.Entity) *T {
-	m := generic.NewMap1[T](w.Arche)
-	return m.Get(e)
 }
 
 func TestEnterDriveExit(t *testing.T) {
 	r := newRig(t, "test-flat", 1)
-	car := r.car(t, 10, 0, 0)
-	p := r.character(t, 10, 2.2) // beside the left door
+	car := r.Car(t, 10, 0, 0)
+	p := r.Character(t, 10, 2.2, 0) // beside the left door
 	press := uint64(5)
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		switch {
 		case tick == press:
 			d.Pressed = components.BtnUse
@@ -101,41 +43,41 @@ func TestEnterDriveExit(t *testing.T) {
 			d.Throttle = 1
 		}
 	}
-	r.step(int(press) + 1)
-	act, in := get[components.PersonAction](r.w, p), get[components.SeatedIn](r.w, p)
+	r.Step(int(press) + 1)
+	act, in := ecstest.Get[components.PersonAction](r.W, p), ecstest.Get[components.SeatedIn](r.W, p)
 	if act.Act != components.ActEntering || in.Vehicle != car || in.Seat != 0 {
 		t.Fatalf("after Use: act %d seat %+v", act.Act, *in)
 	}
-	r.step(seats.EnterTicks + 2)
-	if get[components.PersonAction](r.w, p).Act != components.ActDriving {
+	r.Step(seats.EnterTicks + 2)
+	if ecstest.Get[components.PersonAction](r.W, p).Act != components.ActDriving {
 		t.Fatal("not driving after getting in")
 	}
-	r.step(120)
-	cp := get[components.Pose](r.w, car)
+	r.Step(120)
+	cp := ecstest.Get[components.Pose](r.W, car)
 	if cp.Pos.X < 18 {
 		t.Fatalf("car at x=%v after two seconds of throttle", cp.Pos.X)
 	}
-	if pp := get[components.Pose](r.w, p); pp.Pos != cp.Pos {
+	if pp := ecstest.Get[components.Pose](r.W, p); pp.Pos != cp.Pos {
 		t.Fatalf("driver at %v, car at %v", pp.Pos, cp.Pos)
 	}
 	// Let it roll to a stop, then get out.
-	r.drive = nil
-	r.step(600)
-	exitAt := r.w.Tick()
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	r.Drive = nil
+	r.Step(600)
+	exitAt := r.W.Tick()
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if tick == exitAt {
 			d.Pressed = components.BtnUse
 		}
 	}
-	r.step(seats.ExitTicks + 2)
-	act, in = get[components.PersonAction](r.w, p), get[components.SeatedIn](r.w, p)
+	r.Step(seats.ExitTicks + 2)
+	act, in = ecstest.Get[components.PersonAction](r.W, p), ecstest.Get[components.SeatedIn](r.W, p)
 	if act.Act != components.ActOnFoot || !in.Vehicle.IsZero() {
 		t.Fatalf("after exit: act %d seated %+v", act.Act, *in)
 	}
-	if s := get[components.Seats](r.w, car); !s.Occupant[0].IsZero() {
+	if s := ecstest.Get[components.Seats](r.W, car); !s.Occupant[0].IsZero() {
 		t.Fatal("driver's seat still taken")
 	}
-	cp, pp := get[components.Pose](r.w, car), get[components.Pose](r.w, p)
+	cp, pp := ecstest.Get[components.Pose](r.W, car), ecstest.Get[components.Pose](r.W, p)
 	dx, dy := pp.Pos.X-cp.Pos.X, pp.Pos.Y-cp.Pos.Y
 	if d := math32.Sqrt(dx*dx + dy*dy); d < 1 || d > 3 {
 		t.Fatalf("got out %v m from the car", d)
@@ -144,11 +86,11 @@ func TestEnterDriveExit(t *testing.T) {
 
 func TestPassengerDoesNotDrive(t *testing.T) {
 	r := newRig(t, "test-flat", 1)
-	r.w.Rules.PlayersHurt = "off" // no carjack: the second one gets in beside
-	car := r.car(t, 0, 0, 0)
-	driver := r.character(t, 0, 2)
-	pass := r.character(t, 0, -2)
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	r.W.Rules.PlayersHurt = "off" // no carjack: the second one gets in beside
+	car := r.Car(t, 0, 0, 0)
+	driver := r.Character(t, 0, 2, 0)
+	pass := r.Character(t, 0, -2, 0)
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if tick == 1 && e == driver {
 			d.Pressed = components.BtnUse
 		}
@@ -159,14 +101,14 @@ func TestPassengerDoesNotDrive(t *testing.T) {
 			d.Throttle = 1
 		}
 	}
-	r.step(90)
-	if a := get[components.PersonAction](r.w, pass); a.Act != components.ActPassenger {
+	r.Step(90)
+	if a := ecstest.Get[components.PersonAction](r.W, pass); a.Act != components.ActPassenger {
 		t.Fatalf("second person act %d, want passenger", a.Act)
 	}
-	if a := get[components.PersonAction](r.w, driver); a.Act != components.ActDriving {
+	if a := ecstest.Get[components.PersonAction](r.W, driver); a.Act != components.ActDriving {
 		t.Fatalf("first person act %d, want driving", a.Act)
 	}
-	if p := get[components.Pose](r.w, car); math32.Abs(p.Pos.X) > 0.01 {
+	if p := ecstest.Get[components.Pose](r.W, car); math32.Abs(p.Pos.X) > 0.01 {
 		t.Fatalf("a passenger's throttle moved the car to x=%v", p.Pos.X)
 	}
 }
@@ -174,34 +116,34 @@ func TestPassengerDoesNotDrive(t *testing.T) {
 func TestCarjackRuleHook(t *testing.T) {
 	for _, allow := range []bool{true, false} {
 		r := newRig(t, "test-flat", 1)
-		car := r.car(t, 0, 0, 0)
-		victim := r.character(t, 0, 2)
-		jacker := r.character(t, 0, -2)
-		seatsSys := r.w.Sched.System(seats.Name).(*seats.System)
+		car := r.Car(t, 0, 0, 0)
+		victim := r.Character(t, 0, 2, 0)
+		jacker := r.Character(t, 0, -2, 0)
+		seatsSys := r.W.Sched.System(seats.Name).(*seats.System)
 		seatsSys.Carjack = func(*ecs.World, ecs.Entity, ecs.Entity) bool { return allow }
-		r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+		r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 			if (tick == 1 && e == victim) || (tick == 40 && e == jacker) {
 				d.Pressed = components.BtnUse
 			}
 		}
-		r.step(40)
+		r.Step(40)
 		jacks := 0
-		r.step(1)
-		for _, ev := range r.w.Events {
+		r.Step(1)
+		for _, ev := range r.W.Events {
 			if ev.Kind == components.EventCarjack && ev.Source == jacker && ev.Target == victim && ev.Other == car {
 				jacks++
 			}
 		}
-		r.step(30)
-		s := get[components.Seats](r.w, car)
-		va := get[components.PersonAction](r.w, victim)
+		r.Step(30)
+		s := ecstest.Get[components.Seats](r.W, car)
+		va := ecstest.Get[components.PersonAction](r.W, victim)
 		if allow {
 			if s.Occupant[0] != jacker || va.Act != components.ActOnFoot || jacks != 1 {
 				t.Fatalf("allowed: driver %v victim act %d events %d", s.Occupant[0], va.Act, jacks)
 			}
 		} else {
 			// Refused: the jacker takes a passenger seat instead.
-			if s.Occupant[0] != victim || get[components.SeatedIn](r.w, jacker).Seat == 0 || jacks != 0 {
+			if s.Occupant[0] != victim || ecstest.Get[components.SeatedIn](r.W, jacker).Seat == 0 || jacks != 0 {
 				t.Fatalf("refused: driver %v events %d", s.Occupant[0], jacks)
 			}
 		}
@@ -213,7 +155,7 @@ func TestCarjackRuleHook(t *testing.T) {
 // spot, never inside the building.
 func TestExitNeverInsideBuilding(t *testing.T) {
 	r := newRig(t, "main-city", 1)
-	l, _ := levels.Load("main-city")
+	l := r.Level
 	var bld levels.Building
 	for _, b := range l.Buildings {
 		if b.Use != levels.UseWall && len(b.Footprint) == 4 {
@@ -228,19 +170,19 @@ func TestExitNeverInsideBuilding(t *testing.T) {
 	}
 	spec := phys.CarModel(phys.ModelSedan)
 	cx, cy := (minX+maxX)/2, minY-spec.HalfY-0.05
-	car := r.car(t, cx, cy, 0)
-	p := r.character(t, cx, cy-spec.HalfY-1)
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	car := r.Car(t, cx, cy, 0)
+	p := r.Character(t, cx, cy-spec.HalfY-1, 0)
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if tick == 1 || tick == 40 {
 			d.Pressed = components.BtnUse
 		}
 	}
-	r.step(70)
-	if a := get[components.PersonAction](r.w, p); a.Act != components.ActOnFoot {
+	r.Step(70)
+	if a := ecstest.Get[components.PersonAction](r.W, p); a.Act != components.ActOnFoot {
 		t.Fatalf("act %d, want on foot", a.Act)
 	}
-	pp := get[components.Pose](r.w, p)
-	if r.static.Overlaps(phys.Flat(pp.Pos), phys.DefaultWalker.Radius*0.9) {
+	pp := ecstest.Get[components.Pose](r.W, p)
+	if r.Static.Overlaps(phys.Flat(pp.Pos), phys.DefaultWalker.Radius*0.9) {
 		t.Fatalf("got out inside a building at %v", pp.Pos)
 	}
 	if pp.Pos.Y > cy {
@@ -251,27 +193,27 @@ func TestExitNeverInsideBuilding(t *testing.T) {
 
 // scenario makes n people each beside a car on main-city, driving, getting
 // out, walking and getting back in on a seeded script.
-func scenario(t testing.TB, seed uint64, n int) *rig {
+func scenario(t testing.TB, seed uint64, n int) *systemstest.Rig {
 	r := newRig(t, "main-city", seed)
-	l, _ := levels.Load("main-city")
+	l := r.Level
 	spawns := l.SpawnsOf(levels.RolePlayer)
 	for i := 0; i < n; i++ {
 		s := l.Spawns[spawns[i%len(spawns)]]
 		off := float32(i/len(spawns)) * 7
 		co, si := math32.Cos(s.Yaw), math32.Sin(s.Yaw)
 		x, y := s.Pos.X+co*off, s.Pos.Y+si*off
-		r.car(t, x, y, s.Yaw)
-		r.character(t, x-si*2.2, y+co*2.2)
+		r.Car(t, x, y, s.Yaw)
+		r.Character(t, x-si*2.2, y+co*2.2, 0)
 	}
 	rngs := make([]*rand.Rand, n)
 	for i := range rngs {
 		rngs[i] = rand.New(rand.NewPCG(seed, uint64(i)))
 	}
 	idx := map[ecs.Entity]int{}
-	for i, e := range r.inputs {
+	for i, e := range r.Inputs {
 		idx[e] = i
 	}
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		g := rngs[idx[e]]
 		phase := (tick + uint64(idx[e])*37) % 900
 		switch {
@@ -307,13 +249,13 @@ func dump(w *ecs.World) []byte {
 			binary.Write(&buf, binary.LittleEndian, v)
 		}
 		e := q.Entity()
-		if a := get[components.PersonAction](w, e); a != nil {
+		if a := ecstest.Get[components.PersonAction](w, e); a != nil {
 			binary.Write(&buf, binary.LittleEndian, *a)
-			s := get[components.SeatedIn](w, e)
+			s := ecstest.Get[components.SeatedIn](w, e)
 			binary.Write(&buf, binary.LittleEndian, s.Seat)
 			binary.Write(&buf, binary.LittleEndian, wireOf(w, s.Vehicle))
 		}
-		if s := get[components.Seats](w, e); s != nil {
+		if s := ecstest.Get[components.Seats](w, e); s != nil {
 			for _, o := range s.Occupant {
 				binary.Write(&buf, binary.LittleEndian, wireOf(w, o))
 			}
@@ -332,16 +274,16 @@ func wireOf(w *ecs.World, e ecs.Entity) uint16 {
 	if e.IsZero() {
 		return 0
 	}
-	return get[components.Identity](w, e).WireID
+	return ecstest.Get[components.Identity](w, e).WireID
 }
 
 func TestDeterminism(t *testing.T) {
 	const ticks = 3600
 	run := func() ([]byte, []byte) {
 		r := scenario(t, 42, 24)
-		start := dump(r.w)
-		r.step(ticks)
-		return start, dump(r.w)
+		start := dump(r.W)
+		r.Step(ticks)
+		return start, dump(r.W)
 	}
 	s1, a := run()
 	_, b := run()
@@ -359,19 +301,19 @@ func TestSteadyTickAllocatesNothing(t *testing.T) {
 	r := newRig(t, "test-flat", 1)
 	for i := 0; i < 500; i++ {
 		x, y := float32(i%25)*30-375, float32(i/25)*30-300
-		r.car(t, x, y, float32(i))
-		r.character(t, x, y+2.2)
-		r.character(t, x+10, y+10)
+		r.Car(t, x, y, float32(i))
+		r.Character(t, x, y+2.2, 0)
+		r.Character(t, x+10, y+10, 0)
 	}
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if tick == 1 && (e.ID()%2 == 0) {
 			d.Pressed = components.BtnUse
 		}
 		d.Throttle, d.Steer, d.MoveY = 0.6, 0.3, 1
 		d.LookYaw = float32(tick) * 0.01
 	}
-	r.step(120) // get in, grow every buffer
-	allocs := testing.AllocsPerRun(100, func() { r.w.Step() })
+	r.Step(120) // get in, grow every buffer
+	allocs := testing.AllocsPerRun(100, func() { r.W.Step() })
 	if allocs != 0 {
 		t.Fatalf("%v allocations per tick", allocs)
 	}
@@ -381,8 +323,8 @@ func TestSteadyTickAllocatesNothing(t *testing.T) {
 // steps without a body.
 func TestEmptyWorldSteps(t *testing.T) {
 	r := newRig(t, "main-city", 1)
-	r.step(3)
-	if r.w.Tick() != 3 {
+	r.Step(3)
+	if r.W.Tick() != 3 {
 		t.Fatal("did not step")
 	}
 }

@@ -9,7 +9,12 @@
 //
 //	go generate ./web
 //
-// TestEmbeddedWasmFresh fails while the committed build is stale.
+// The build is reproducible with one Go version: go.mod's toolchain line
+// names it. TestEmbeddedWasmFresh fails while the committed build is stale.
+//
+// The page's JavaScript is ES modules with no build step: index.html loads
+// main.js, which imports the rest. They read every number they share with
+// the Go side from the client (foi.constants) and copy none.
 package web
 
 import (

@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,17 +22,29 @@ import (
 // temporary directory and compares the bytes with the embedded build. It
 // fails when any Go package the client uses changed since the last go
 // generate ./web. The build is reproducible only with the same Go version:
-// under another the test skips.
+// go.mod's toolchain line names it, and the go command runs the tests with
+// it (downloading it if need be), so the test never skips. It fails too
+// when the build, go.mod's toolchain or the Go running the test disagree.
 func TestEmbeddedWasmFresh(t *testing.T) {
-	want, err := os.ReadFile("static/client.wasm.version")
+	built, err := os.ReadFile("static/client.wasm.version")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := strings.TrimSpace(string(want)); v != runtime.Version() {
-		t.Skipf("static/client.wasm was built by %s, this is %s: the bytes cannot match (go generate ./web with %s rebuilds it)", v, runtime.Version(), runtime.Version())
+	version := strings.TrimSpace(string(built))
+	mod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command on PATH to rebuild the client with")
+	m := regexp.MustCompile(`(?m)^toolchain\s+(\S+)\s*$`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no toolchain line: the Go that builds static/client.wasm must be named there")
+	}
+	if string(m[1]) != version {
+		t.Fatalf("go.mod's toolchain is %s, static/client.wasm was built by %s: go generate ./web with %s, or set the toolchain back", m[1], version, m[1])
+	}
+	if runtime.Version() != version {
+		t.Fatalf("static/client.wasm was built by %s, this test runs %s (GOTOOLCHAIN=%s): the bytes cannot match; run the tests with go.mod's toolchain",
+			version, runtime.Version(), os.Getenv("GOTOOLCHAIN"))
 	}
 	dir := t.TempDir()
 	cmd := exec.Command("go", "run", "./gen", "-o", dir)
@@ -69,6 +82,7 @@ func TestHandler(t *testing.T) {
 		{"HEAD", "/", 200, "text/html; charset=utf-8", nil},
 		{"GET", "/client.wasm", 200, "application/wasm", wasm},
 		{"GET", "/app.js", 200, "text/javascript; charset=utf-8", nil},
+		{"GET", "/main.js", 200, "text/javascript; charset=utf-8", nil},
 		{"GET", "/style.css", 200, "text/css; charset=utf-8", nil},
 		{"GET", "/wasm_exec.js", 200, "text/javascript; charset=utf-8", nil},
 		{"GET", "/client.wasm.version", 404, "", nil},
@@ -169,59 +183,50 @@ func TestHandlerGzip(t *testing.T) {
 	}
 }
 
-// TestPageConstants checks that app.js's key bits and draw-list layout are
-// web/wasm's (page.go): the two sides of one format.
-func TestPageConstants(t *testing.T) {
-	js, err := files.ReadFile("static/app.js")
+// TestPageModules: index.html runs two scripts, wasm_exec.js (the Go
+// distribution's, a classic script: it defines Go) and the entry module
+// main.js; every other script of static/ is an ES module that main.js
+// reaches through imports, and every import names a file there.
+func TestPageModules(t *testing.T) {
+	index, err := files.ReadFile("static/index.html")
 	if err != nil {
 		t.Fatal(err)
 	}
-	goSrc, err := os.ReadFile("wasm/page.go")
+	var scripts []string
+	for _, m := range regexp.MustCompile(`<script([^>]*)>`).FindAllStringSubmatch(string(index), -1) {
+		scripts = append(scripts, strings.TrimSpace(m[1]))
+	}
+	if want := []string{`src="wasm_exec.js"`, `type="module" src="main.js"`}; strings.Join(scripts, "|") != strings.Join(want, "|") {
+		t.Errorf("index.html's scripts %q, want %q", scripts, want)
+	}
+	imports := regexp.MustCompile(`(?m)^import (?:[^"]* from )?"\./([\w.-]+\.js)";`)
+	reached := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if reached[name] {
+			return
+		}
+		reached[name] = true
+		src, err := files.ReadFile("static/" + name)
+		if err != nil {
+			t.Errorf("an import of %s: %v", name, err)
+			return
+		}
+		for _, m := range imports.FindAllStringSubmatch(string(src), -1) {
+			visit(m[1])
+		}
+	}
+	visit("main.js")
+	all, err := fs.Glob(files, "static/*.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsConst := map[string]int{}
-	for _, m := range regexp.MustCompile(`\b((?:KEY|D|OWN)_[A-Z]+) = (\d+)`).FindAllSubmatch(js, -1) {
-		n, _ := strconv.Atoi(string(m[2]))
-		jsConst[string(m[1])] = n
-	}
-	// The Go side: iota blocks in page.go, read in order.
-	goConst := map[string]int{}
-	block := func(first, goPrefix, prefix string, shift bool) {
-		i := bytes.Index(goSrc, []byte(first))
-		if i < 0 {
-			t.Fatalf("page.go has no %s", first)
-		}
-		rest := goSrc[i:]
-		end := bytes.Index(rest, []byte("\n)"))
-		for n, line := range strings.Split(string(rest[:end]), "\n") {
-			name := strings.Fields(line)[0]
-			v := n
-			if shift {
-				v = 1 << n
-			}
-			goConst[prefix+strings.ToUpper(strings.TrimPrefix(name, goPrefix))] = v
+	for _, p := range all {
+		if name := path.Base(p); name != "wasm_exec.js" && !reached[name] {
+			t.Errorf("static/%s is no module main.js imports", name)
 		}
 	}
-	block("KeyUp ", "Key", "KEY_", true)
-	block("DrawEID ", "Draw", "D_", false)
-	block("OwnPredicted ", "Own", "OWN_", true)
-	// app.js abbreviates a few of the draw list's names.
-	rename := map[string]string{"D_HALFX": "D_HX", "D_HALFY": "D_HY"}
-	for name, v := range goConst {
-		if r, ok := rename[name]; ok {
-			name = r
-		}
-		got, ok := jsConst[name]
-		if !ok {
-			t.Errorf("app.js lacks %s (= %d in page.go)", name, v)
-			continue
-		}
-		if got != v {
-			t.Errorf("app.js %s = %d, page.go says %d", name, got, v)
-		}
-	}
-	if len(jsConst) != len(goConst) {
-		t.Errorf("app.js has %d of these constants, page.go %d", len(jsConst), len(goConst))
+	if len(reached) < 10 {
+		t.Errorf("main.js reaches %d modules: %v", len(reached), reached)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiveonit/engine/clock/clocktest"
 	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/store/storetest"
 )
@@ -21,10 +22,14 @@ func open(t *testing.T, path string) *Store {
 	return s
 }
 
-// TestSuite runs the store suite on a new file per test.
+// TestSuite runs the store suite on a new file per test, its leases on a
+// fake clock.
 func TestSuite(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return open(t, filepath.Join(t.TempDir(), "accounts.db"))
+	storetest.Run(t, func(t *testing.T) (store.Store, func(time.Duration)) {
+		s := open(t, filepath.Join(t.TempDir(), "accounts.db"))
+		clk := clocktest.New()
+		s.now = clk.Now
+		return s, clk.Advance
 	})
 }
 

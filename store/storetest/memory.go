@@ -1,7 +1,8 @@
 // Package storetest holds what tests of the account store share: Run, the
 // suite every store.Store implementation passes; Memory, a store in memory
-// (the suite's own model, and a store for the tests of the packages that
-// use one); and Faulty, a store that fails or hangs on demand.
+// whose leases run on the process's clock or a test's fake one (the
+// suite's own model, and a store for the tests of the packages that use
+// one); and Faulty, a store that fails or hangs on demand.
 package storetest
 
 import (
@@ -12,12 +13,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fiveonit/engine/clock"
 	"github.com/fiveonit/engine/store"
 )
 
-// Memory is a store.Store in memory, on the process's clock. The zero
-// value is not ready: use NewMemory.
+// Memory is a store.Store in memory. Its leases run on its clock: the
+// process's, or a test's fake one (NewMemoryClock). The zero value is not
+// ready: use NewMemory.
 type Memory struct {
+	clock    clock.Clock
 	mu       sync.Mutex
 	accounts map[string]store.Account
 	leases   map[string]memLease
@@ -30,9 +34,14 @@ type memLease struct {
 	expires time.Time
 }
 
-// NewMemory returns an empty store in memory.
-func NewMemory() *Memory {
-	return &Memory{accounts: map[string]store.Account{}, leases: map[string]memLease{}}
+// NewMemory returns an empty store in memory, its leases on the
+// process's clock.
+func NewMemory() *Memory { return NewMemoryClock(clock.Real) }
+
+// NewMemoryClock returns an empty store in memory whose leases run on c:
+// a test that advances a fake clock past a lease sees it run out.
+func NewMemoryClock(c clock.Clock) *Memory {
+	return &Memory{clock: c, accounts: map[string]store.Account{}, leases: map[string]memLease{}}
 }
 
 func (m *Memory) check(ctx context.Context) error {
@@ -58,7 +67,7 @@ func (m *Memory) Claim(ctx context.Context, account, holder string, ttl time.Dur
 	if err := m.check(ctx); err != nil {
 		return store.Account{}, err
 	}
-	now := time.Now()
+	now := m.clock.Now()
 	l := m.leases[account]
 	switch {
 	case l.holder == holder:
@@ -95,7 +104,7 @@ func (m *Memory) Renew(ctx context.Context, holder string, accounts []string, tt
 			lost = append(lost, id)
 			continue
 		}
-		l.expires = time.Now().Add(ttl)
+		l.expires = m.clock.Now().Add(ttl)
 		m.leases[id] = l
 	}
 	return lost, nil

@@ -2,11 +2,16 @@ package storetest
 
 import (
 	"testing"
+	"time"
 
+	"github.com/fiveonit/engine/clock/clocktest"
 	"github.com/fiveonit/engine/store"
 )
 
 // TestMemory holds the suite's model to the suite.
 func TestMemory(t *testing.T) {
-	Run(t, func(t *testing.T) store.Store { return NewMemory() })
+	Run(t, func(t *testing.T) (store.Store, func(time.Duration)) {
+		clk := clocktest.New()
+		return NewMemoryClock(clk), clk.Advance
+	})
 }

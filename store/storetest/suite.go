@@ -14,13 +14,21 @@ import (
 	"github.com/fiveonit/engine/store"
 )
 
+// Open opens an empty store for one test of the suite (it closes it at
+// the test's end, or lets Run: Run closes it and ignores ErrClosed). It
+// returns with it advance, which moves the store's lease times on by d as
+// the clock that rules them would: a fake clock's Advance for a store on
+// the process's clock (Memory on a clocktest.Fake), or for a store on the
+// database's clock every lease's end moved d sooner. The suite runs out
+// leases with it rather than wait for them.
+type Open func(t *testing.T) (st store.Store, advance func(d time.Duration))
+
 // Run runs the suite every store.Store passes, each test on a store open
-// returns empty (open closes it at the test's end, or lets Run: Run closes
-// it and ignores ErrClosed).
-func Run(t *testing.T, open func(t *testing.T) store.Store) {
+// returns empty.
+func Run(t *testing.T, open Open) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, st store.Store)
+		run  func(t *testing.T, st store.Store, advance func(time.Duration))
 	}{
 		{"NewAccount", testNewAccount},
 		{"RoundTrip", testRoundTrip},
@@ -37,9 +45,9 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := open(t)
+			st, advance := open(t)
 			defer st.Close()
-			tc.run(t, st)
+			tc.run(t, st, advance)
 		})
 	}
 }
@@ -71,7 +79,7 @@ func same(t *testing.T, what string, got, want store.Account) {
 	}
 }
 
-func testNewAccount(t *testing.T, st store.Store) {
+func testNewAccount(t *testing.T, st store.Store, _ func(time.Duration)) {
 	a := claim(t, st, "alice", "h1")
 	if a.ID != "alice" || a.Revision != 0 || a.Cash != 0 || a.Cars != nil || a.Items != nil || a.Epoch == 0 {
 		t.Errorf("a new account: %+v, want only its ID, Revision 0 and an Epoch", a)
@@ -82,7 +90,7 @@ func testNewAccount(t *testing.T, st store.Store) {
 	}
 }
 
-func testRoundTrip(t *testing.T, st store.Store) {
+func testRoundTrip(t *testing.T, st store.Store, _ func(time.Duration)) {
 	a := claim(t, st, "bob@example.com", "h1")
 	a.Cash = store.MaxCash
 	a.Cars = []store.Car{
@@ -113,7 +121,7 @@ func testRoundTrip(t *testing.T, st store.Store) {
 	same(t, "claimed by another holder", other, want)
 }
 
-func testSaveReplaces(t *testing.T, st store.Store) {
+func testSaveReplaces(t *testing.T, st store.Store, _ func(time.Duration)) {
 	a := claim(t, st, "carol", "h1")
 	a.Cash = 10
 	a.Cars = []store.Car{{Garage: "g", Bay: 0, Model: 1}, {Garage: "g", Bay: 1, Model: 2}}
@@ -140,7 +148,7 @@ func testSaveReplaces(t *testing.T, st store.Store) {
 	}
 }
 
-func testLeases(t *testing.T, st store.Store) {
+func testLeases(t *testing.T, st store.Store, _ func(time.Duration)) {
 	ctx := context.Background()
 	a := claim(t, st, "dave", "h1")
 	_, err := st.Claim(ctx, "dave", "h2", lease)
@@ -174,7 +182,7 @@ func testLeases(t *testing.T, st store.Store) {
 	}
 }
 
-func testLeaseRunsOut(t *testing.T, st store.Store) {
+func testLeaseRunsOut(t *testing.T, st store.Store, advance func(time.Duration)) {
 	ctx := context.Background()
 	short := 200 * time.Millisecond
 	a, err := st.Claim(ctx, "erin", "h1", short)
@@ -186,7 +194,7 @@ func testLeaseRunsOut(t *testing.T, st store.Store) {
 	if _, err := st.Claim(ctx, "erin", "h2", lease); !errors.Is(err, store.ErrLeased) {
 		t.Fatalf("before it runs out: %v, want ErrLeased", err)
 	}
-	time.Sleep(short + 100*time.Millisecond)
+	advance(short + 100*time.Millisecond)
 	// Run out, nobody took it: still h1's to write.
 	a.Cash = 6
 	save(t, st, "h1", a)
@@ -205,7 +213,7 @@ func testLeaseRunsOut(t *testing.T, st store.Store) {
 
 // testFencing: a batch with an account whose lease is lost writes the
 // others and names it.
-func testFencing(t *testing.T, st store.Store) {
+func testFencing(t *testing.T, st store.Store, _ func(time.Duration)) {
 	ctx := context.Background()
 	a := claim(t, st, "fay", "h1")
 	b := claim(t, st, "gus", "h1")
@@ -243,7 +251,7 @@ func testFencing(t *testing.T, st store.Store) {
 	save(t, st, "h1", fresh)
 }
 
-func testRenew(t *testing.T, st store.Store) {
+func testRenew(t *testing.T, st store.Store, advance func(time.Duration)) {
 	ctx := context.Background()
 	short := 300 * time.Millisecond
 	for _, id := range []string{"hal", "ivy", "jo"} {
@@ -262,7 +270,7 @@ func testRenew(t *testing.T, st store.Store) {
 	if !reflect.DeepEqual(slices.Sorted(slices.Values(lost)), []string{"jo", "never"}) {
 		t.Errorf("lost %v, want [jo never]", lost)
 	}
-	time.Sleep(short + 100*time.Millisecond)
+	advance(short + 100*time.Millisecond)
 	if _, err := st.Claim(ctx, "hal", "h2", lease); !errors.Is(err, store.ErrLeased) {
 		t.Errorf("hal, renewed: %v, want ErrLeased", err)
 	}
@@ -273,13 +281,13 @@ func testRenew(t *testing.T, st store.Store) {
 	if _, err := st.Claim(ctx, "kim", "h1", short); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(short + 100*time.Millisecond)
+	advance(short + 100*time.Millisecond)
 	if lost, err := st.Renew(ctx, "h1", []string{"kim"}, lease); err != nil || len(lost) != 0 {
 		t.Errorf("renewing a lease run out that nobody took: lost %v, %v", lost, err)
 	}
 }
 
-func testInvalid(t *testing.T, st store.Store) {
+func testInvalid(t *testing.T, st store.Store, _ func(time.Duration)) {
 	ctx := context.Background()
 	long := strings.Repeat("x", store.MaxIDLen+1)
 	for _, c := range []struct {
@@ -342,7 +350,7 @@ func testInvalid(t *testing.T, st store.Store) {
 	}
 }
 
-func testInvalidBatch(t *testing.T, st store.Store) {
+func testInvalidBatch(t *testing.T, st store.Store, _ func(time.Duration)) {
 	a := claim(t, st, "max", "h1")
 	b := claim(t, st, "ned", "h1")
 	a.Cash, b.Cash = 5, -5
@@ -354,7 +362,7 @@ func testInvalidBatch(t *testing.T, st store.Store) {
 	}
 }
 
-func testContext(t *testing.T, st store.Store) {
+func testContext(t *testing.T, st store.Store, _ func(time.Duration)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := st.Claim(ctx, "oz", "h1", lease); err == nil {
@@ -370,7 +378,7 @@ func testContext(t *testing.T, st store.Store) {
 	}
 }
 
-func testClosed(t *testing.T, st store.Store) {
+func testClosed(t *testing.T, st store.Store, _ func(time.Duration)) {
 	ctx := context.Background()
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
@@ -390,7 +398,7 @@ func testClosed(t *testing.T, st store.Store) {
 }
 
 // testOneWinner: holders racing for one account; exactly one gets it.
-func testOneWinner(t *testing.T, st store.Store) {
+func testOneWinner(t *testing.T, st store.Store, _ func(time.Duration)) {
 	const n = 8
 	var wg sync.WaitGroup
 	errs := make([]error, n)

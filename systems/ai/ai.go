@@ -154,23 +154,23 @@ type System struct {
 	officerQ *generic.Filter3[components.Chaser, components.Identity, components.SeatedIn]
 	crowdQ   *generic.Filter5[components.NPC, components.Identity, components.Pose, components.SeatedIn, components.Health]
 
-	npc     generic.Map1[components.NPC]
-	route   generic.Map1[Route]
-	drive   generic.Map1[components.Drive]
-	pose    generic.Map2[components.Pose, components.Velocity]
-	ident   generic.Map2[components.Kind, components.Identity]
-	body    generic.Map1[components.Body]
-	seats   generic.Map1[components.Seats]
-	seated  generic.Map1[components.SeatedIn]
-	action  generic.Map1[components.PersonAction]
-	health  generic.Map1[components.Health]
-	chaserM generic.Map1[components.Chaser]
-	signals generic.Resource[components.Signals]
+	npc      generic.Map1[components.NPC]
+	routeOf  generic.Map1[Route]
+	drives   generic.Map1[components.Drive]
+	poses    generic.Map2[components.Pose, components.Velocity]
+	kinds    generic.Map2[components.Kind, components.Identity]
+	bodyOf   generic.Map1[components.Body]
+	seats    generic.Map1[components.Seats]
+	seated   generic.Map1[components.SeatedIn]
+	actions  generic.Map1[components.PersonAction]
+	health   generic.Map1[components.Health]
+	chaserOf generic.Map1[components.Chaser]
+	signals  generic.Resource[components.Signals]
 
 	// lights is this tick's light at the end of each lane (the signals
 	// system's resource), nil in a world without one.
-	lights []components.Light
-	sentry generic.Map[components.Sentry]
+	lights   []components.Light
+	sentryOf generic.Map[components.Sentry]
 
 	players       []player
 	bodies        []body
@@ -268,18 +268,18 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 		officerQ: generic.NewFilter3[components.Chaser, components.Identity, components.SeatedIn]().Without(generic.T[components.Player]()),
 		crowdQ:   generic.NewFilter5[components.NPC, components.Identity, components.Pose, components.SeatedIn, components.Health](),
 		npc:      generic.NewMap1[components.NPC](w.Arche),
-		route:    generic.NewMap1[Route](w.Arche),
-		drive:    generic.NewMap1[components.Drive](w.Arche),
-		pose:     generic.NewMap2[components.Pose, components.Velocity](w.Arche),
-		ident:    generic.NewMap2[components.Kind, components.Identity](w.Arche),
-		body:     generic.NewMap1[components.Body](w.Arche),
+		routeOf:  generic.NewMap1[Route](w.Arche),
+		drives:   generic.NewMap1[components.Drive](w.Arche),
+		poses:    generic.NewMap2[components.Pose, components.Velocity](w.Arche),
+		kinds:    generic.NewMap2[components.Kind, components.Identity](w.Arche),
+		bodyOf:   generic.NewMap1[components.Body](w.Arche),
 		seats:    generic.NewMap1[components.Seats](w.Arche),
 		seated:   generic.NewMap1[components.SeatedIn](w.Arche),
-		action:   generic.NewMap1[components.PersonAction](w.Arche),
+		actions:  generic.NewMap1[components.PersonAction](w.Arche),
 		health:   generic.NewMap1[components.Health](w.Arche),
-		chaserM:  generic.NewMap1[components.Chaser](w.Arche),
+		chaserOf: generic.NewMap1[components.Chaser](w.Arche),
 		signals:  generic.NewResource[components.Signals](w.Arche),
-		sentry:   generic.NewMap[components.Sentry](w.Arche),
+		sentryOf: generic.NewMap[components.Sentry](w.Arche),
 		grid:     nav.NewGrid(m.Bounds(), BodyCell),
 		byWire:   make([]int32, ecs.MaxWireIDs+1),
 	}
@@ -465,7 +465,7 @@ func (s *System) takeAway(w *ecs.World, e ecs.Entity, wid uint16) {
 		if o.IsZero() || !w.Arche.Alive(o) || s.npc.Get(o) == nil {
 			continue
 		}
-		_, id := s.ident.Get(o)
+		_, id := s.kinds.Get(o)
 		s.gone = append(s.gone, victim{o, id.WireID})
 	}
 }
@@ -475,9 +475,9 @@ func (s *System) takeAway(w *ecs.World, e ecs.Entity, wid uint16) {
 // away (by wire id).
 func (s *System) applyChanges(w *ecs.World) {
 	for _, ra := range s.routes {
-		if w.Arche.Alive(ra.e) && s.route.Get(ra.e) == nil {
+		if w.Arche.Alive(ra.e) && s.routeOf.Get(ra.e) == nil {
 			r := ra.r
-			s.route.Assign(ra.e, &r)
+			s.routeOf.Assign(ra.e, &r)
 		}
 	}
 	s.routes = s.routes[:0]
@@ -485,8 +485,8 @@ func (s *System) applyChanges(w *ecs.World) {
 		if !w.Arche.Alive(e) {
 			continue
 		}
-		if s.route.Get(e) != nil {
-			s.route.Remove(e)
+		if s.routeOf.Get(e) != nil {
+			s.routeOf.Remove(e)
 		}
 		if s.npc.Get(e) != nil {
 			s.npc.Remove(e)

@@ -8,7 +8,9 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -17,15 +19,15 @@ import (
 // nothing is taken away (so nothing new comes either): the steady state.
 func steadyCity(t testing.TB, traffic, peds int) *rig {
 	t.Helper()
-	r := newRig(t, loadLevel(t, "main-city"), ecs.Rules{Traffic: traffic, Pedestrians: peds}, 9, func(tu *ai.Tuning) {
+	r := newRig(t, systemstest.Load(t, "main-city"), ecs.Rules{Traffic: traffic, Pedestrians: peds}, 9, func(tu *ai.Tuning) {
 		tu.CheckEvery = 1 << 62 // never due: nothing taken away
 		tu.CarsPerTick, tu.PedsPerTick = 8, 16
 		tu.PedSpawnMax = 200
 	})
-	p := r.character(t, -48, -48)
+	p := r.Character(t, -48, -48, 0)
 	r.policeCar(t, -200, -193.75, 0, p)
 	for i := 0; i < 60*20; i++ {
-		r.step(1)
+		r.Step(1)
 		if ro := r.ai.Readout(); ro.Traffic == traffic && ro.Pedestrians == peds {
 			break
 		}
@@ -33,7 +35,7 @@ func steadyCity(t testing.TB, traffic, peds int) *rig {
 	if ro := r.ai.Readout(); ro.Traffic != traffic || ro.Pedestrians != peds {
 		t.Fatalf("counts %d/%d cars, %d/%d pedestrians", ro.Traffic, traffic, ro.Pedestrians, peds)
 	}
-	r.step(120) // every buffer grown
+	r.Step(120) // every buffer grown
 	return r
 }
 
@@ -42,7 +44,7 @@ func steadyCity(t testing.TB, traffic, peds int) *rig {
 // allocates nothing.
 func TestSteadyTickAllocatesNothing(t *testing.T) {
 	r := steadyCity(t, 40, 200)
-	allocs := testing.AllocsPerRun(200, func() { r.w.Step() })
+	allocs := testing.AllocsPerRun(200, func() { r.W.Step() })
 	if allocs != 0 {
 		t.Fatalf("%v allocations per tick", allocs)
 	}
@@ -67,7 +69,7 @@ func dump(w *ecs.World) []byte {
 		for _, v := range []any{*id, *pose, *vel, *drive} {
 			binary.Write(&buf, binary.LittleEndian, v)
 		}
-		if npc := get[components.NPC](w, q.Entity()); npc != nil {
+		if npc := ecstest.Get[components.NPC](w, q.Entity()); npc != nil {
 			binary.Write(&buf, binary.LittleEndian, *npc)
 		}
 		rows = append(rows, row{id.WireID, buf.Bytes()})
@@ -84,15 +86,15 @@ func dump(w *ecs.World) []byte {
 // the same seed: the worlds are the same, byte for byte.
 func TestDeterminism(t *testing.T) {
 	run := func() []byte {
-		r := newRig(t, loadLevel(t, "main-city"), ecs.FreeRoam(), 4, nil)
-		p := r.character(t, -48, -48)
-		r.character(t, 200, 150)
+		r := newRig(t, systemstest.Load(t, "main-city"), ecs.FreeRoam(), 4, nil)
+		p := r.Character(t, -48, -48, 0)
+		r.Character(t, 200, 150, 0)
 		r.policeCar(t, -200, -193.75, 0, p)
-		r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+		r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 			d.MoveY, d.LookYaw = 1, float32(tick/300)
 		}
-		r.step(60 * 25)
-		return dump(r.w)
+		r.Step(60 * 25)
+		return dump(r.W)
 	}
 	a, b := run(), run()
 	if !bytes.Equal(a, b) {
@@ -110,15 +112,15 @@ func BenchmarkCity(b *testing.B) {
 	r := steadyCity(b, 40, 200)
 	b.ReportAllocs()
 	before := map[string]int64{}
-	for _, tm := range r.w.Sched.Timings() {
+	for _, tm := range r.W.Sched.Timings() {
 		before[tm.Name] = int64(tm.Total)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r.w.Step()
+		r.W.Step()
 	}
 	b.StopTimer()
-	for _, tm := range r.w.Sched.Timings() {
+	for _, tm := range r.W.Sched.Timings() {
 		switch tm.Name {
 		case ai.Name, "pedestrians", "physics":
 			b.ReportMetric(float64(int64(tm.Total)-before[tm.Name])/float64(b.N), tm.Name+"-ns/tick")
@@ -137,8 +139,8 @@ func BenchmarkSystems(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				c.sys.Update(r.w)
-				r.w.Cmd.Apply(r.w)
+				c.sys.Update(r.W)
+				r.W.Cmd.Apply(r.W)
 			}
 		})
 	}

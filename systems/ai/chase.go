@@ -92,7 +92,7 @@ func (s *System) chaseOne(w *ecs.World, ch *chaser) {
 	}
 	b := &s.bodies[bi]
 	e := b.e
-	c := s.chaserM.Get(e)
+	c := s.chaserOf.Get(e)
 	ch.mode, ch.lane, ch.speed = ModeIdle, -1, b.vel.Dot(b.fwd)
 	c.Sees = false
 	driver := s.seats.Get(e).Occupant[0]
@@ -100,32 +100,32 @@ func (s *System) chaseOne(w *ecs.World, ch *chaser) {
 		return // a player took it: theirs to drive
 	}
 	r, had := Route{Lane: -1, Next: -1}, false
-	if p := s.route.Get(e); p != nil {
+	if p := s.routeOf.Get(e); p != nil {
 		r, had = *p, true
 	}
 	var d components.Drive
 	tpos, tvel, text, tbody, ok := s.targetOf(w, c.Target)
 	if ok {
-		_, tid := s.ident.Get(c.Target)
+		_, tid := s.kinds.Get(c.Target)
 		ch.target = tid.WireID
 		ch.dist = tpos.Sub(b.pos).Len()
 		c.Sees = ch.dist <= s.Tuning.ChaseSight && (s.static == nil || s.static.SegmentClear(b.pos, tpos))
-		_, id := s.ident.Get(e)
+		_, id := s.kinds.Get(e)
 		d = s.chase(w, c.Target, tbody, &r, bi, phys.CarModel(id.Model), tpos, tvel, text)
 	} else {
 		r.Mode = ModeIdle
 		speedTo(&d, ch.speed, 0)
 	}
 	ch.mode, ch.sees, ch.lane = r.Mode, c.Sees, r.Lane
-	*s.drive.Get(e) = d
+	*s.drives.Get(e) = d
 	if !driver.IsZero() && w.Arche.Alive(driver) {
-		dd := s.drive.Get(driver)
+		dd := s.drives.Get(driver)
 		look := dd.LookYaw
 		*dd = d
 		dd.LookYaw = look
 	}
 	if had {
-		*s.route.Get(e) = r
+		*s.routeOf.Get(e) = r
 	} else {
 		s.routes = append(s.routes, routeAdd{e, r})
 	}
@@ -142,12 +142,12 @@ func (s *System) targetOf(w *ecs.World, target ecs.Entity) (pos, vel nav.Vec, ex
 	if in := s.seated.Get(target); in != nil && !in.Vehicle.IsZero() && w.Arche.Alive(in.Vehicle) {
 		e = in.Vehicle
 	}
-	p, v := s.pose.Get(e)
+	p, v := s.poses.Get(e)
 	if p == nil {
 		return
 	}
 	ext = phys.DefaultWalker.Radius
-	if b := s.body.Get(e); b != nil {
+	if b := s.bodyOf.Get(e); b != nil {
 		ext = b.Radius
 		if b.Shape == components.ShapeBox {
 			ext = b.HalfY // a chaser pulls up alongside, or rams the side
@@ -479,18 +479,18 @@ func (s *System) walkOfficers(w *ecs.World) {
 			continue // a seated officer rides their car, which chases
 		}
 		e := q.Entity()
-		if c.Target.IsZero() && s.sentry.Has(e) {
+		if c.Target.IsZero() && s.sentryOf.Has(e) {
 			continue
 		}
-		p, _ := s.pose.Get(e)
-		d := s.drive.Get(e)
+		p, _ := s.poses.Get(e)
+		d := s.drives.Get(e)
 		pos := phys.Flat(p.Pos)
 		tpos, _, _, _, ok := s.targetOf(w, c.Target)
 		ch := chaser{wid: id.WireID, mode: ModeIdle, lane: -1}
 		*d = components.Drive{LookYaw: d.LookYaw}
 		c.Sees = false
 		if ok {
-			_, tid := s.ident.Get(c.Target)
+			_, tid := s.kinds.Get(c.Target)
 			to := tpos.Sub(pos)
 			dist := to.Len()
 			c.Sees = dist <= s.Tuning.ChaseSight && (s.static == nil || s.static.SegmentClear(pos, tpos))
@@ -502,7 +502,7 @@ func (s *System) walkOfficers(w *ecs.World) {
 			if dist > 6 {
 				d.Held |= components.BtnSprint
 			}
-			if act := s.action.Get(e); act != nil && act.Weapon != 0 && c.Sees && dist <= FireRange {
+			if act := s.actions.Get(e); act != nil && act.Weapon != 0 && c.Sees && dist <= FireRange {
 				d.MoveY, d.Held = 0, 0
 				d.LookYaw += AimError * aimJitter(w.Tick(), id.WireID)
 				if (w.Tick()/FireBurst+uint64(id.WireID))%2 == 0 {

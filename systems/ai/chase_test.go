@@ -7,20 +7,23 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/systems/pedestrians"
+	"github.com/fiveonit/engine/systems/systemstest"
+	"github.com/mlange-42/arche/generic"
 )
 
 // policeCar makes a police car at (x, y) facing yaw chasing target.
 func (r *rig) policeCar(t testing.TB, x, y, yaw float32, target ecs.Entity) ecs.Entity {
 	t.Helper()
-	e, err := r.b.Vehicle(components.KindPoliceCar, phys.ModelPolice, components.Vec3{X: x, Y: y}, yaw, ecs.Entity{})
+	e, err := r.B.Vehicle(components.KindPoliceCar, phys.ModelPolice, components.Vec3{X: x, Y: y}, yaw, ecs.Entity{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := genericMap[components.Chaser](r.w)
-	m.Assign(e, &components.Chaser{Target: target})
+	chaserOf := generic.NewMap1[components.Chaser](r.W.Arche)
+	chaserOf.Assign(e, &components.Chaser{Target: target})
 	return e
 }
 
@@ -42,37 +45,37 @@ func TestChaserReaches(t *testing.T) {
 		{"facing away", 100, -97.75, 0, -150, 100, 0, 60},
 		{"out of the police lot", 228, -284, -math32.Pi / 2, 0, -150, 0, 60},
 	}
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, l, ecs.Rules{Traffic: c.traffic, Pedestrians: 0}, 1, nil)
-			target := r.character(t, c.targX, c.targY)
+			target := r.Character(t, c.targX, c.targY, 0)
 			car := r.policeCar(t, c.fromX, c.fromY, c.yaw, target)
 			tp := phys.Vec{X: c.targX, Y: c.targY}
-			if r.st.Overlaps(tp, 0.5) || r.st.Overlaps(phys.Vec{X: c.fromX, Y: c.fromY}, 2.5) {
+			if r.Static.Overlaps(tp, 0.5) || r.Static.Overlaps(phys.Vec{X: c.fromX, Y: c.fromY}, 2.5) {
 				t.Fatal("the test's places are in buildings")
 			}
-			start := pos(r.w, car).Sub(tp).Len()
+			start := r.Pos(car).Sub(tp).Len()
 			reached := -1
 			for sec := 0; sec < c.within && reached < 0; sec++ {
-				r.step(60)
-				if pos(r.w, car).Sub(pos(r.w, target)).Len() < 8 {
+				r.Step(60)
+				if r.Pos(car).Sub(r.Pos(target)).Len() < 8 {
 					reached = sec
 				}
 				if testing.Verbose() && sec%2 == 0 {
 					ro := r.ai.Readout()
-					t.Logf("t=%d pos %v %+v", sec, pos(r.w, car), ro.Chasers)
+					t.Logf("t=%d pos %v %+v", sec, r.Pos(car), ro.Chasers)
 				}
 			}
 			if reached < 0 {
 				ro := r.ai.Readout()
-				t.Fatalf("from %.0f m away, still %.0f m off after %d s: %+v", start, pos(r.w, car).Sub(pos(r.w, target)).Len(), c.within, ro.Chasers)
+				t.Fatalf("from %.0f m away, still %.0f m off after %d s: %+v", start, r.Pos(car).Sub(r.Pos(target)).Len(), c.within, ro.Chasers)
 			}
-			r.step(60 * 3)
-			if !get[components.Chaser](r.w, car).Sees {
+			r.Step(60 * 3)
+			if !ecstest.Get[components.Chaser](r.W, car).Sees {
 				t.Fatal("beside its target and does not see it")
 			}
-			if v := speedOf(r.w, car); v > 2 {
+			if v := r.Speed(car); v > 2 {
 				t.Fatalf("at its standing target and going %.1f m/s", v)
 			}
 			t.Logf("%.0f m in %d s", start, reached+1)
@@ -83,7 +86,7 @@ func TestChaserReaches(t *testing.T) {
 // TestChaserSees checks Sees: in sight within range, not behind a
 // building, not too far.
 func TestChaserSees(t *testing.T) {
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	cases := []struct {
 		name   string
 		cx, cy float32
@@ -96,10 +99,10 @@ func TestChaserSees(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := newRig(t, l, ecs.Rules{}, 1, nil)
-		target := r.character(t, c.tx, c.ty)
+		target := r.Character(t, c.tx, c.ty, 0)
 		car := r.policeCar(t, c.cx, c.cy, 0, target)
-		r.step(1)
-		if got := get[components.Chaser](r.w, car).Sees; got != c.want {
+		r.Step(1)
+		if got := ecstest.Get[components.Chaser](r.W, car).Sees; got != c.want {
 			t.Errorf("%s: Sees %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -108,21 +111,21 @@ func TestChaserSees(t *testing.T) {
 // TestChaserTakenByPlayer: a player at the wheel of a chaser drives it;
 // the AI leaves it alone.
 func TestChaserTakenByPlayer(t *testing.T) {
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	r := newRig(t, l, ecs.Rules{}, 1, nil)
-	target := r.character(t, -100, -193.75)
+	target := r.Character(t, -100, -193.75, 0)
 	car := r.policeCar(t, -150, -193.75, 0, target)
-	thief := r.character(t, -150, -193.75+2.4)
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	thief := r.Character(t, -150, -193.75+2.4, 0)
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if e == thief && tick == 0 {
 			d.Pressed = components.BtnUse
 		}
 	}
-	r.step(60)
-	if s := get[components.Seats](r.w, car); s.Occupant[0] != thief {
+	r.Step(60)
+	if s := ecstest.Get[components.Seats](r.W, car); s.Occupant[0] != thief {
 		t.Fatal("the thief is not at the wheel")
 	}
-	if p := pos(r.w, car); p.Sub(phys.Vec{X: -150, Y: -193.75}).Len() > 1 {
+	if p := r.Pos(car); p.Sub(phys.Vec{X: -150, Y: -193.75}).Len() > 1 {
 		t.Fatalf("the AI drove the taken car to %v", p)
 	}
 }
@@ -131,29 +134,29 @@ func TestChaserTakenByPlayer(t *testing.T) {
 // ambient car: the car is an ordinary one from then on, and the driver,
 // on foot, runs away as a pedestrian.
 func TestCarjackedTrafficReleased(t *testing.T) {
-	l := parseLevel(t, crossLevel)
+	l := systemstest.Parse(t, "test", crossLevel)
 	r := newRig(t, l, ecs.Rules{Traffic: 1}, 1, nil)
 	car := r.trafficCar(t, phys.ModelSedan, -90, -1.75, 0, 0, 2)
-	driver := get[components.Seats](r.w, car).Occupant[0]
-	jacker := r.character(t, -90, -1.75+2.3)
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	driver := ecstest.Get[components.Seats](r.W, car).Occupant[0]
+	jacker := r.Character(t, -90, -1.75+2.3, 0)
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if tick == 0 {
 			d.Pressed = components.BtnUse
 		}
 	}
-	r.step(2)
-	if get[components.Seats](r.w, car).Occupant[0] != jacker {
+	r.Step(2)
+	if ecstest.Get[components.Seats](r.W, car).Occupant[0] != jacker {
 		t.Fatal("no carjack")
 	}
-	if get[components.NPC](r.w, car) != nil || get[ai.Route](r.w, car) != nil {
+	if ecstest.Get[components.NPC](r.W, car) != nil || ecstest.Get[ai.Route](r.W, car) != nil {
 		t.Fatal("the jacked car is still the AI's")
 	}
-	r.step(60 * 2)
-	npc := get[components.NPC](r.w, driver)
+	r.Step(60 * 2)
+	npc := ecstest.Get[components.NPC](r.W, driver)
 	if npc.Role != components.RoleWalker || npc.Mode&0x7f != pedestrians.ModeFlee {
 		t.Fatalf("driver's NPC %+v: want a fleeing walker", *npc)
 	}
-	if d := pos(r.w, driver).Sub(pos(r.w, car)).Len(); d < 6 {
+	if d := r.Pos(driver).Sub(r.Pos(car)).Len(); d < 6 {
 		t.Fatalf("the driver is %.1f m from the car after 2 s", d)
 	}
 }
@@ -162,24 +165,24 @@ func TestCarjackedTrafficReleased(t *testing.T) {
 // officer at the wheel): the AI chases with it, and when the police take
 // its Chaser away it pulls up and stands.
 func TestPoliceUnitRecalled(t *testing.T) {
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	r := newRig(t, l, ecs.Rules{}, 1, nil)
-	target := r.character(t, 150, 193.75)
-	car, officer, err := r.b.PoliceCar(components.Vec3{X: -200, Y: -193.75}, 0, target, 0)
+	target := r.Character(t, 150, 193.75, 0)
+	car, officer, err := r.B.PoliceCar(components.Vec3{X: -200, Y: -193.75}, 0, target, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.step(60 * 5)
-	if v := speedOf(r.w, car); v < 8 {
+	r.Step(60 * 5)
+	if v := r.Speed(car); v < 8 {
 		t.Fatalf("the unit goes %.1f m/s after 5 s of chase", v)
 	}
-	if a := get[components.PersonAction](r.w, officer); a.Act != components.ActDriving {
+	if a := ecstest.Get[components.PersonAction](r.W, officer); a.Act != components.ActDriving {
 		t.Fatal("the officer left the wheel")
 	}
-	chasers := genericMap[components.Chaser](r.w)
-	chasers.Remove(car)
-	r.step(60 * 5)
-	if v := speedOf(r.w, car); v > 0.2 {
+	chaserOf := generic.NewMap1[components.Chaser](r.W.Arche)
+	chaserOf.Remove(car)
+	r.Step(60 * 5)
+	if v := r.Speed(car); v > 0.2 {
 		t.Fatalf("recalled, the unit still goes %.1f m/s", v)
 	}
 	if n := len(r.ai.Readout().Chasers); n != 0 {
@@ -205,26 +208,26 @@ func TestReadoutText(t *testing.T) {
 // chase and takes cars away until the two together keep the room's count.
 func TestGuardCarsTakeTrafficsRoom(t *testing.T) {
 	const traffic, guards = 20, 6
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	r := newRig(t, l, ecs.Rules{Traffic: traffic, Pedestrians: 0}, 3, nil)
-	target := r.character(t, 150, 193.75)
+	target := r.Character(t, 150, 193.75, 0)
 	for sec := 0; sec < 30 && r.ai.Readout().Traffic < traffic; sec++ {
-		r.step(60)
+		r.Step(60)
 	}
 	if n := r.ai.Readout().Traffic; n != traffic {
 		t.Fatalf("%d cars of traffic before the chase, want %d", n, traffic)
 	}
 	for i := range guards {
-		if _, _, err := r.b.ChaserCar(phys.ModelVan, components.Vec3{X: -200 + 12*float32(i), Y: -193.75}, 0, target, r.w.Tick()); err != nil {
+		if _, _, err := r.B.ChaserCar(phys.ModelVan, components.Vec3{X: -200 + 12*float32(i), Y: -193.75}, 0, target, r.W.Tick()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	most := 0
 	for range 90 {
-		r.step(60)
+		r.Step(60)
 		most = max(most, r.ai.Readout().Traffic)
 	}
-	t.Logf("most %d, at the end %d, tick %d", most, r.ai.Readout().Traffic, r.w.Tick())
+	t.Logf("most %d, at the end %d, tick %d", most, r.ai.Readout().Traffic, r.W.Tick())
 	if most > traffic {
 		t.Errorf("traffic rose to %d cars with %d guard cars out, want at most %d", most, guards, traffic)
 	}

@@ -5,18 +5,20 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // crowdRoles are the roles of the pedestrians the AI keeps.
 var crowdRoles = []components.NPCRole{components.RoleWalker, components.RoleJogger, components.RoleIdler}
 
 func TestWant(t *testing.T) {
-	city := loadLevel(t, "main-city")
-	flat := loadLevel(t, "test-flat")
-	bare := parseLevel(t, `{"name": "main-bare", "version": 1, "ground": {"min": [-10, -10], "max": [10, 10]}}`)
+	city := systemstest.Load(t, "main-city")
+	flat := systemstest.Load(t, "test-flat")
+	bare := systemstest.Parse(t, "test", `{"name": "main-bare", "version": 1, "ground": {"min": [-10, -10], "max": [10, 10]}}`)
 	cases := []struct {
 		name         string
 		room         int
@@ -47,29 +49,29 @@ func TestWant(t *testing.T) {
 // player across the city: the cars left far behind are taken away and
 // new ones come round the player, the count kept all along.
 func TestTrafficKept(t *testing.T) {
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	const want = 20
 	r := newRig(t, l, ecs.Rules{Traffic: want, Pedestrians: 0}, 3, nil)
-	p := r.character(t, -48, -48)
-	r.step(60 * 5)
-	first := npcs(r.w, true, components.RoleTraffic)
+	p := r.Character(t, -48, -48, 0)
+	r.Step(60 * 5)
+	first := npcs(r.W, true, components.RoleTraffic)
 	if len(first) != want || r.ai.Readout().Traffic != want {
 		t.Fatalf("%d cars (readout %d), want %d", len(first), r.ai.Readout().Traffic, want)
 	}
-	get[components.Pose](r.w, p).Pos = components.Vec3{X: 336, Y: 336}
+	ecstest.Get[components.Pose](r.W, p).Pos = components.Vec3{X: 336, Y: 336}
 	for sec := 0; sec < 40; sec++ {
-		r.step(60)
-		if n := len(npcs(r.w, true, components.RoleTraffic)); n < want-2 || n > want {
+		r.Step(60)
+		if n := len(npcs(r.W, true, components.RoleTraffic)); n < want-2 || n > want {
 			t.Fatalf("after %d s: %d cars, want %d", sec+1, n, want)
 		}
 	}
-	now := npcs(r.w, true, components.RoleTraffic)
+	now := npcs(r.W, true, components.RoleTraffic)
 	if len(now) != want {
 		t.Fatalf("%d cars at the end, want %d", len(now), want)
 	}
 	kept := 0
 	for _, e := range first {
-		if r.w.Arche.Alive(e) {
+		if r.W.Arche.Alive(e) {
 			kept++
 		}
 	}
@@ -78,7 +80,7 @@ func TestTrafficKept(t *testing.T) {
 	}
 	tune := ai.DefaultTuning()
 	for _, e := range now {
-		if d := pos(r.w, e).Sub(phys.Vec{X: 336, Y: 336}).Len(); d > tune.TrafficDespawn+10 {
+		if d := r.Pos(e).Sub(phys.Vec{X: 336, Y: 336}).Len(); d > tune.TrafficDespawn+10 {
 			t.Fatalf("a car %.0f m from the only player", d)
 		}
 	}
@@ -88,9 +90,9 @@ func TestTrafficKept(t *testing.T) {
 // main-city round three players: none comes in sight of a player, nor
 // nearer one than the least spawn distance.
 func TestSpawnsOutOfSight(t *testing.T) {
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	r := newRig(t, l, ecs.Rules{Traffic: 30, Pedestrians: 60}, 5, nil)
-	players := []ecs.Entity{r.character(t, -48, -48), r.character(t, 250, -150), r.character(t, -200, 300)}
+	players := []ecs.Entity{r.Character(t, -48, -48, 0), r.Character(t, 250, -150, 0), r.Character(t, -200, 300, 0)}
 	tune := ai.DefaultTuning()
 	seen := map[ecs.Entity]bool{}
 	cars, peds := 0, 0
@@ -112,24 +114,24 @@ func TestSpawnsOutOfSight(t *testing.T) {
 				} else {
 					peds++
 				}
-				at := pos(w, e)
+				at := r.Pos(e)
 				for _, pl := range players {
-					pp := pos(w, pl)
+					pp := r.Pos(pl)
 					d := pp.Sub(at).Len()
 					if d < minDist {
 						t.Fatalf("tick %d: spawned %.1f m from a player", w.Tick(), d)
 					}
-					if d < sight && r.st.SegmentClear(pp, at) {
+					if d < sight && r.Static.SegmentClear(pp, at) {
 						t.Fatalf("tick %d: spawned at %v in sight of the player at %v", w.Tick(), at, pp)
 					}
 				}
 			}
 		}
 	}
-	r.drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		d.MoveY, d.LookYaw = 1, float32(tick/600) // stroll about
 	}
-	r.step(60 * 40)
+	r.Step(60 * 40)
 	if cars < 30 || peds < 60 {
 		t.Fatalf("only %d cars and %d pedestrians came: the test proves little", cars, peds)
 	}
@@ -139,22 +141,22 @@ func TestSpawnsOutOfSight(t *testing.T) {
 // players for minutes: no car nor pedestrian is ever inside a building,
 // and the counts hold.
 func TestNoNPCInBuildings(t *testing.T) {
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	r := newRig(t, l, ecs.FreeRoam(), 11, nil)
-	r.character(t, -48, -48)
-	r.character(t, 200, 150)
+	r.Character(t, -48, -48, 0)
+	r.Character(t, 200, 150, 0)
 	secs := 90
 	if testing.Short() {
 		secs = 30
 	}
 	for sec := 0; sec < secs; sec++ {
-		r.step(60)
-		cars := npcs(r.w, true, components.RoleTraffic)
-		people := npcs(r.w, false, append(crowdRoles, components.RoleTraffic)...)
+		r.Step(60)
+		cars := npcs(r.W, true, components.RoleTraffic)
+		people := npcs(r.W, false, append(crowdRoles, components.RoleTraffic)...)
 		for _, e := range append(cars, people...) {
-			p := pos(r.w, e)
-			if l.BuildingAt(levels.Vec2{X: p.X, Y: p.Y}) >= 0 || r.st.Overlaps(p, 0.2) {
-				t.Fatalf("after %d s: %s %v inside a building at %v", sec+1, *get[components.Kind](r.w, e), e, p)
+			p := r.Pos(e)
+			if l.BuildingAt(levels.Vec2{X: p.X, Y: p.Y}) >= 0 || r.Static.Overlaps(p, 0.2) {
+				t.Fatalf("after %d s: %s %v inside a building at %v", sec+1, *ecstest.Get[components.Kind](r.W, e), e, p)
 			}
 		}
 		if sec > 10 && (len(cars) < 38 || r.ai.Readout().Pedestrians < 55) {
@@ -166,30 +168,30 @@ func TestNoNPCInBuildings(t *testing.T) {
 // TestCrowdKeptRoundPlayers fills the crowd round a player who then walks
 // off: those far behind are taken off, new ones come round the player.
 func TestCrowdKeptRoundPlayers(t *testing.T) {
-	l := loadLevel(t, "main-city")
+	l := systemstest.Load(t, "main-city")
 	const want = 40
 	r := newRig(t, l, ecs.Rules{Traffic: 0, Pedestrians: want}, 2, nil)
-	p := r.character(t, -48, -48)
-	r.step(60 * 3)
-	if n := len(npcs(r.w, false, crowdRoles...)); n != want {
+	p := r.Character(t, -48, -48, 0)
+	r.Step(60 * 3)
+	if n := len(npcs(r.W, false, crowdRoles...)); n != want {
 		t.Fatalf("%d pedestrians, want %d", n, want)
 	}
 	roles := map[components.NPCRole]int{}
-	for _, e := range npcs(r.w, false, crowdRoles...) {
-		roles[get[components.NPC](r.w, e).Role]++
+	for _, e := range npcs(r.W, false, crowdRoles...) {
+		roles[ecstest.Get[components.NPC](r.W, e).Role]++
 	}
 	if len(roles) != 3 {
 		t.Fatalf("roles %v: want walkers, joggers and idlers", roles)
 	}
-	get[components.Pose](r.w, p).Pos = components.Vec3{X: 240, Y: 240}
-	r.step(60 * 20)
+	ecstest.Get[components.Pose](r.W, p).Pos = components.Vec3{X: 240, Y: 240}
+	r.Step(60 * 20)
 	tune := ai.DefaultTuning()
-	all := npcs(r.w, false, crowdRoles...)
+	all := npcs(r.W, false, crowdRoles...)
 	if len(all) < want-2 {
 		t.Fatalf("%d pedestrians, want %d", len(all), want)
 	}
 	for _, e := range all {
-		if d := pos(r.w, e).Sub(phys.Vec{X: 240, Y: 240}).Len(); d > tune.PedDespawn+10 {
+		if d := r.Pos(e).Sub(phys.Vec{X: 240, Y: 240}).Len(); d > tune.PedDespawn+10 {
 			t.Fatalf("a pedestrian %.0f m from the only player", d)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // TestTrafficFlows runs main-city's traffic and crowd round two players
@@ -14,22 +16,22 @@ import (
 // another, and none runs a pedestrian down.
 func TestTrafficFlows(t *testing.T) {
 	for _, seed := range []uint64{1} {
-		l := loadLevel(t, "main-city")
+		l := systemstest.Load(t, "main-city")
 		r := newRig(t, l, ecs.FreeRoam(), seed, nil)
-		r.character(t, -48, -48)
-		r.character(t, 200, 150)
+		r.Character(t, -48, -48, 0)
+		r.Character(t, 200, 150, 0)
 		crashes, pedHits, stoppedSum, atLights, samples := 0, 0, 0, 0, 0
 		secs := 150
 		if testing.Short() {
 			secs = 75 // the race pass: half the minutes, the same checks
 		}
 		for sec := 0; sec < secs; sec++ {
-			r.step(60)
-			for _, c := range r.w.Contacts {
+			r.Step(60)
+			for _, c := range r.W.Contacts {
 				if c.B.IsZero() {
 					continue
 				}
-				ka, kb := get[components.Kind](r.w, c.A), get[components.Kind](r.w, c.B)
+				ka, kb := ecstest.Get[components.Kind](r.W, c.A), ecstest.Get[components.Kind](r.W, c.B)
 				switch {
 				case ka.IsVehicle() && kb.IsVehicle() && c.Impulse > 2000:
 					crashes++
@@ -37,12 +39,12 @@ func TestTrafficFlows(t *testing.T) {
 					pedHits++
 				}
 			}
-			for _, c := range npcs(r.w, true, components.RoleTraffic) {
-				v := speedOf(r.w, c)
-				lane := get[components.NPC](r.w, c).Lane
+			for _, c := range npcs(r.W, true, components.RoleTraffic) {
+				v := r.Speed(c)
+				lane := ecstest.Get[components.NPC](r.W, c).Lane
 				switch {
 				case v >= 0.5:
-				case lane >= 0 && lightOf(r.w, int(lane)).Stop():
+				case lane >= 0 && lightOf(r.W, int(lane)).Stop():
 					atLights++ // its lane ends at amber or red
 				default:
 					stoppedSum++

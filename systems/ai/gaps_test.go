@@ -8,11 +8,11 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/ai"
-	"github.com/fiveonit/engine/systems/motion"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -37,7 +37,7 @@ func newNPCs(r *rig, cars bool, seen func(e ecs.Entity, p phys.Vec)) {
 		for _, e := range npcs(w, cars, roles...) {
 			if !known[e] {
 				known[e] = true
-				seen(e, pos(w, e))
+				seen(e, r.Pos(e))
 			}
 		}
 	}
@@ -48,7 +48,7 @@ func newNPCs(r *rig, cars bool, seen func(e ecs.Entity, p phys.Vec)) {
 // (and anywhere on the lanes with no player about).
 func TestTrafficWithoutSpawnPoints(t *testing.T) {
 	noSpawns := regexp.MustCompile(`(?m)^\s*\{"role": "traffic".*\n`).ReplaceAllString(crossLevel, "")
-	l := parseLevel(t, noSpawns)
+	l := systemstest.Parse(t, "test", noSpawns)
 	if len(l.SpawnsOf(levels.RoleTraffic)) != 0 {
 		t.Fatal("the level still has traffic spawn points")
 	}
@@ -65,7 +65,7 @@ func TestTrafficWithoutSpawnPoints(t *testing.T) {
 			r := newRig(t, l, ecs.Rules{Traffic: want, Pedestrians: 0}, 3, smallTune)
 			var pl ecs.Entity
 			if c.player {
-				pl = r.character(t, -90, -20)
+				pl = r.Character(t, -90, -20, 0)
 			}
 			came := 0
 			newNPCs(r, true, func(e ecs.Entity, p phys.Vec) {
@@ -77,13 +77,13 @@ func TestTrafficWithoutSpawnPoints(t *testing.T) {
 				if !c.player {
 					return
 				}
-				pp := pos(r.w, pl)
-				if d := pp.Sub(p).Len(); d < 30 || (d < 40 && r.st.SegmentClear(pp, p)) {
+				pp := r.Pos(pl)
+				if d := pp.Sub(p).Len(); d < 30 || (d < 40 && r.Static.SegmentClear(pp, p)) {
 					t.Fatalf("a car came at %v, %.1f m from the player, in sight", p, d)
 				}
 			})
-			r.step(60 * 4)
-			if n := len(npcs(r.w, true, components.RoleTraffic)); n != want || came < want {
+			r.Step(60 * 4)
+			if n := len(npcs(r.W, true, components.RoleTraffic)); n != want || came < want {
 				t.Fatalf("%d cars about (%d came), want %d", n, came, want)
 			}
 		})
@@ -94,7 +94,7 @@ func TestTrafficWithoutSpawnPoints(t *testing.T) {
 // while spawn points are free: every car comes out exactly on a traffic
 // spawn point, facing its way, and never on the one too near the player.
 func TestCarsStartOnSpawnPoints(t *testing.T) {
-	l := parseLevel(t, crossLevel)
+	l := systemstest.Parse(t, "test", crossLevel)
 	var points []levels.Spawn
 	for _, i := range l.SpawnsOf(levels.RoleTraffic) {
 		points = append(points, l.Spawns[i])
@@ -113,7 +113,7 @@ func TestCarsStartOnSpawnPoints(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, l, ecs.Rules{Traffic: c.want, Pedestrians: 0}, 1, func(tu *ai.Tuning) { tu.SightRange = 40 })
 			if c.player {
-				r.character(t, -90, -20)
+				r.Character(t, -90, -20, 0)
 			}
 			used := map[int]bool{}
 			newNPCs(r, true, func(e ecs.Entity, p phys.Vec) {
@@ -126,7 +126,7 @@ func TestCarsStartOnSpawnPoints(t *testing.T) {
 				if at < 0 {
 					t.Fatalf("a car came at %v, on no traffic spawn point", p)
 				}
-				if yaw := get[components.Pose](r.w, e).Rot.Yaw(); math32.Abs(math32.Remainder(yaw-points[at].Yaw, 2*math32.Pi)) > 1e-3 {
+				if yaw := ecstest.Get[components.Pose](r.W, e).Rot.Yaw(); math32.Abs(math32.Remainder(yaw-points[at].Yaw, 2*math32.Pi)) > 1e-3 {
 					t.Fatalf("the car on spawn point %d faces %.3f, want %.3f", at, yaw, points[at].Yaw)
 				}
 				if used[at] {
@@ -134,7 +134,7 @@ func TestCarsStartOnSpawnPoints(t *testing.T) {
 				}
 				used[at] = true
 			})
-			r.step(60)
+			r.Step(60)
 			if len(used) != c.want {
 				t.Fatalf("%d cars came out of the spawn points, want %d", len(used), c.want)
 			}
@@ -175,8 +175,8 @@ func clamp01(x float32) float32 { return min(max(x, 0), 1) }
 // in, on the crossroads and on main-city, with a player and without: each
 // comes onto a pavement's strip.
 func TestPedestriansSpawnOnPavements(t *testing.T) {
-	cross := parseLevel(t, crossLevel)
-	city := loadLevel(t, "main-city")
+	cross := systemstest.Parse(t, "test", crossLevel)
+	city := systemstest.Load(t, "main-city")
 	cases := []struct {
 		name   string
 		l      *levels.Level
@@ -193,9 +193,9 @@ func TestPedestriansSpawnOnPavements(t *testing.T) {
 			r := newRig(t, c.l, ecs.Rules{Traffic: 0, Pedestrians: c.want}, 4, c.tune)
 			if c.player {
 				if c.l == city {
-					r.character(t, -48, -48)
+					r.Character(t, -48, -48, 0)
 				} else {
-					r.character(t, -90, -20)
+					r.Character(t, -90, -20, 0)
 				}
 			}
 			came := 0
@@ -205,7 +205,7 @@ func TestPedestriansSpawnOnPavements(t *testing.T) {
 					t.Fatalf("a pedestrian came at %v, %.2f m off the pavements", p, d)
 				}
 			})
-			r.step(60 * 2)
+			r.Step(60 * 2)
 			if came < c.want {
 				t.Fatalf("only %d pedestrians came, want %d", came, c.want)
 			}
@@ -224,26 +224,17 @@ type poseVel struct {
 // officer on foot: over the ticks it writes their inputs, brings NPCs in
 // and takes them away, but no entity's Pose or Velocity ever changes.
 func TestAIMovesNothing(t *testing.T) {
-	l := parseLevel(t, crossLevel)
-	st, err := motion.BakeLevel(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: 2, Rules: ecs.Rules{Traffic: 6, Pedestrians: 10}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := systemstest.Parse(t, "test", crossLevel)
+	r := systemstest.New(t, l, systemstest.Options{Seed: 2, Rules: ecs.Rules{Traffic: 6, Pedestrians: 10}})
+	w, st, b := r.W, r.Static, r.B
 	sys := ai.New(w, l, st)
 	smallTune(&sys.Tuning)
-	if err := w.SetSchedule([]ecs.Entry{{Name: ai.Name, Phase: ecs.PhasePreStep, System: sys}}); err != nil {
-		t.Fatal(err)
-	}
-	b := prefab.New(w)
+	r.Schedule(t, ecs.Entry{Name: ai.Name, Phase: ecs.PhasePreStep, System: sys})
 	player, err := b.Character(1, 0, 0, components.Vec3{X: -90, Y: -20}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := generic.NewMap1[ai.Route](w.Arche)
+	routeOf := generic.NewMap1[ai.Route](w.Arche)
 	var cars []ecs.Entity
 	for _, c := range []struct {
 		x, y, yaw float32
@@ -260,7 +251,7 @@ func TestAIMovesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		routes.Assign(car, &ai.Route{Lane: c.lane, Next: -1})
+		routeOf.Assign(car, &ai.Route{Lane: c.lane, Next: -1})
 		cars = append(cars, car)
 	}
 	if _, err := b.Pedestrian(components.RoleWalker, 0, components.Vec3{X: 30, Y: 8}, 0, 0, 22); err != nil {
@@ -270,13 +261,13 @@ func TestAIMovesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chasers := generic.NewMap1[components.Chaser](w.Arche)
-	chasers.Assign(police, &components.Chaser{Target: player})
+	chaserOf := generic.NewMap1[components.Chaser](w.Arche)
+	chaserOf.Assign(police, &components.Chaser{Target: player})
 	officer, err := b.NPCPerson(components.KindOfficer, components.RoleOfficer, -1, components.Vec3{X: -80, Y: -20}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	chasers.Assign(officer, &components.Chaser{Target: player})
+	chaserOf.Assign(officer, &components.Chaser{Target: player})
 
 	all := generic.NewFilter2[components.Pose, components.Velocity]()
 	drives := generic.NewMap1[components.Drive](w.Arche)

@@ -5,7 +5,9 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // TestGuardChaser: a guard's Chaser with no target leaves the guard's
@@ -14,16 +16,16 @@ import (
 // seeing the player within FireRange it stops, aims at them within
 // AimError and fires in bursts.
 func TestGuardChaser(t *testing.T) {
-	l := loadLevel(t, "test-flat")
+	l := systemstest.Load(t, "test-flat")
 	r := newRig(t, l, ecs.Rules{Traffic: 0, Pedestrians: 0}, 1, nil)
-	player := r.character(t, 0, 0)
-	g, err := r.b.NPCPerson(components.KindGuard, components.RoleGuard, -1, components.Vec3{X: 60, Y: 0}, 0)
+	player := r.Character(t, 0, 0, 0)
+	g, err := r.B.NPCPerson(components.KindGuard, components.RoleGuard, -1, components.Vec3{X: 60, Y: 0}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := get[components.Drive](r.w, g)
+	d := ecstest.Get[components.Drive](r.W, g)
 	*d = components.Drive{MoveY: 1, LookYaw: 1.5} // its patrol's
-	r.step(1)
+	r.Step(1)
 	if *d != (components.Drive{MoveY: 1, LookYaw: 1.5}) {
 		t.Fatalf("an idle guard's drive was changed: %+v", *d)
 	}
@@ -31,8 +33,8 @@ func TestGuardChaser(t *testing.T) {
 		t.Fatal("an idle guard is listed as a chaser")
 	}
 
-	get[components.Chaser](r.w, g).Target = player
-	r.step(1)
+	ecstest.Get[components.Chaser](r.W, g).Target = player
+	r.Step(1)
 	if d.MoveY != 1 || d.Held&components.BtnSprint == 0 || d.Held&components.BtnFire != 0 {
 		t.Fatalf("a guard 60 m off: %+v, want it running to the player", *d)
 	}
@@ -40,12 +42,12 @@ func TestGuardChaser(t *testing.T) {
 		t.Fatalf("readout %+v", c)
 	}
 
-	get[components.PersonAction](r.w, g).Weapon = 1
-	p := get[components.Pose](r.w, g)
+	ecstest.Get[components.PersonAction](r.W, g).Weapon = 1
+	p := ecstest.Get[components.Pose](r.W, g)
 	p.Pos.X = ai.FireRange - 3
 	fired, stood := 0, 0
 	for range 2 * ai.FireBurst {
-		r.step(1)
+		r.Step(1)
 		if d.MoveY == 0 {
 			stood++
 		}

@@ -7,11 +7,10 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/nav"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/ai"
-	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -23,15 +22,8 @@ import (
 // street brings police units out, which the AI drives to them; traffic
 // and crowd fill round them; a steady tick allocates nothing.
 func TestRoomSchedule(t *testing.T) {
-	l := loadLevel(t, "main-city")
-	st, err := motion.BakeLevel(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: 5, Rules: ecs.FreeRoam()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := systemstest.New(t, systemstest.Load(t, "main-city"), systemstest.Options{Seed: 5, Rules: ecs.FreeRoam()})
+	w, l, st := r.W, r.Level, r.Static
 	entries := systems.Entries(w, systems.Options{Level: l, Static: st})
 	if !slices.ContainsFunc(entries, func(e ecs.Entry) bool { return e.Name == ai.Name }) {
 		// Not wired into the room's schedule yet: add the two where they
@@ -49,11 +41,9 @@ func TestRoomSchedule(t *testing.T) {
 		}
 		entries = append(with, ecs.Entry{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: peds.Watcher()})
 	}
-	if err := w.SetSchedule(entries); err != nil {
-		t.Fatal(err)
-	}
+	r.Schedule(t, entries...)
 	aiSys := w.Sched.System(ai.Name).(*ai.System)
-	p, err := prefab.New(w).Character(1, 0, 0, components.Vec3{X: 150, Y: -1.75}, 0)
+	p, err := r.B.Character(1, 0, 0, components.Vec3{X: 150, Y: -1.75}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

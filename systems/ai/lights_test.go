@@ -6,9 +6,11 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/ai"
 	"github.com/fiveonit/engine/systems/signals"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -44,7 +46,7 @@ func lightOf(w *ecs.World, lane int) components.Light {
 // once its light turns green; held on green it goes through without
 // stopping. It never goes into the box while its light shows red.
 func TestStopsAtRedGoesAtGreen(t *testing.T) {
-	l := parseLevel(t, signalCross)
+	l := systemstest.Parse(t, "test", signalCross)
 	cases := []struct {
 		name  string
 		hold  int // the phase held at the start
@@ -69,22 +71,22 @@ func TestStopsAtRedGoesAtGreen(t *testing.T) {
 				if i == 60*20 {
 					c.then(r)
 				}
-				before := pos(r.w, car).X + hx
-				r.step(1)
-				front := pos(r.w, car).X + hx
-				if before < boxEdge && front >= boxEdge && lightOf(r.w, 0) != components.LightGreen {
-					t.Fatalf("tick %d: into the box at %v", r.w.Tick(), lightOf(r.w, 0))
+				before := r.Pos(car).X + hx
+				r.Step(1)
+				front := r.Pos(car).X + hx
+				if before < boxEdge && front >= boxEdge && lightOf(r.W, 0) != components.LightGreen {
+					t.Fatalf("tick %d: into the box at %v", r.W.Tick(), lightOf(r.W, 0))
 				}
-				if pos(r.w, car).X > -60 && front < boxEdge {
-					slowest = min(slowest, speedOf(r.w, car))
+				if r.Pos(car).X > -60 && front < boxEdge {
+					slowest = min(slowest, r.Speed(car))
 				}
-				horn = horn || get[components.Drive](r.w, car).Held&components.BtnHorn != 0
+				horn = horn || ecstest.Get[components.Drive](r.W, car).Held&components.BtnHorn != 0
 				through = through || front > 30
 				if i == 60*20-1 && c.stops {
-					if v := speedOf(r.w, car); v > 0.1 || front > boxEdge || front < boxEdge-4 {
+					if v := r.Speed(car); v > 0.1 || front > boxEdge || front < boxEdge-4 {
 						t.Fatalf("at the 20 s mark: front at x %.2f (box from %.2f), %.2f m/s", front, boxEdge, v)
 					}
-					if w := get[ai.Route](r.w, car).Waited; w != 0 {
+					if w := ecstest.Get[ai.Route](r.W, car).Waited; w != 0 {
 						t.Errorf("waited %d ticks at a red light: it counts only waits for others", w)
 					}
 				}
@@ -96,7 +98,7 @@ func TestStopsAtRedGoesAtGreen(t *testing.T) {
 				t.Errorf("slowed to %.2f m/s at a green light", slowest)
 			}
 			if !through {
-				t.Fatalf("did not go through: at %v", pos(r.w, car))
+				t.Fatalf("did not go through: at %v", r.Pos(car))
 			}
 		})
 	}
@@ -106,7 +108,7 @@ func TestStopsAtRedGoesAtGreen(t *testing.T) {
 // the first, neither sounds its horn or counts the wait, and both go at
 // green.
 func TestQueueAtRed(t *testing.T) {
-	l := parseLevel(t, signalCross)
+	l := systemstest.Parse(t, "test", signalCross)
 	r := newRig(t, l, ecs.Rules{Traffic: 2, Pedestrians: 0}, 1, nil)
 	r.sig.Hold("cross", northSouth)
 	cars := []ecs.Entity{
@@ -115,16 +117,16 @@ func TestQueueAtRed(t *testing.T) {
 	}
 	horn := false
 	for i := 0; i < 60*25; i++ {
-		r.step(1)
+		r.Step(1)
 		for _, c := range cars {
-			horn = horn || get[components.Drive](r.w, c).Held&components.BtnHorn != 0
+			horn = horn || ecstest.Get[components.Drive](r.W, c).Held&components.BtnHorn != 0
 		}
 	}
 	for k, c := range cars {
-		if v := speedOf(r.w, c); v > 0.1 {
+		if v := r.Speed(c); v > 0.1 {
 			t.Fatalf("car %d still going %.2f m/s at red", k, v)
 		}
-		if w := get[ai.Route](r.w, c).Waited; w != 0 {
+		if w := ecstest.Get[ai.Route](r.W, c).Waited; w != 0 {
 			t.Errorf("car %d counted %d ticks of waiting in the queue", k, w)
 		}
 	}
@@ -132,9 +134,9 @@ func TestQueueAtRed(t *testing.T) {
 		t.Error("a horn in the queue at a red light")
 	}
 	r.sig.Hold("cross", eastWest)
-	r.step(60 * 12)
+	r.Step(60 * 12)
 	for k, c := range cars {
-		if p := pos(r.w, c); p.X < 20 {
+		if p := r.Pos(c); p.X < 20 {
 			t.Fatalf("car %d did not go at green: at %v", k, p)
 		}
 	}
@@ -154,22 +156,22 @@ func TestRedTakesNoTurn(t *testing.T) {
 			if signalled {
 				js = signalCross
 			}
-			r := newRig(t, parseLevel(t, js), ecs.Rules{Traffic: 2, Pedestrians: 0}, 1, nil)
+			r := newRig(t, systemstest.Parse(t, "test", js), ecs.Rules{Traffic: 2, Pedestrians: 0}, 1, nil)
 			if signalled {
 				r.sig.Hold("cross", eastWest)
 			}
-			green := r.trafficCar(t, phys.ModelSedan, -70, -1.75, 0, 0, 2)      // from the west, on
-			red := r.trafficCar(t, phys.ModelSedan, 1.75, -84, 1.5707964, 7, 4) // from the south, on north
-			get[components.Velocity](r.w, green).Lin = components.Vec3{X: 10}   // at its limit
-			get[components.Velocity](r.w, red).Lin = components.Vec3{Y: 14}
+			green := r.trafficCar(t, phys.ModelSedan, -70, -1.75, 0, 0, 2)            // from the west, on
+			red := r.trafficCar(t, phys.ModelSedan, 1.75, -84, 1.5707964, 7, 4)       // from the south, on north
+			ecstest.Get[components.Velocity](r.W, green).Lin = components.Vec3{X: 10} // at its limit
+			ecstest.Get[components.Velocity](r.W, red).Lin = components.Vec3{Y: 14}
 			var slowest float32 = 100
 			for i := 0; i < 60*8; i++ {
-				r.step(1)
-				if p := pos(r.w, green); p.X < 0 {
-					slowest = min(slowest, speedOf(r.w, green))
+				r.Step(1)
+				if p := r.Pos(green); p.X < 0 {
+					slowest = min(slowest, r.Speed(green))
 				}
 			}
-			redY := pos(r.w, red).Y
+			redY := r.Pos(red).Y
 			if signalled {
 				if slowest < 9.5 {
 					t.Errorf("the car at green slowed to %.2f m/s", slowest)
@@ -192,7 +194,7 @@ func TestRedTakesNoTurn(t *testing.T) {
 // near to stop when its light turns amber goes on), none crashes, and they
 // keep crossing.
 func TestNoCarRunsTheRed(t *testing.T) {
-	l := parseLevel(t, signalCross)
+	l := systemstest.Parse(t, "test", signalCross)
 	r := newRig(t, l, ecs.Rules{Traffic: 4, Pedestrians: 0}, 2, nil)
 	node, _ := l.NodeIndex(0)
 	m := r.ai.Nav()
@@ -202,26 +204,26 @@ func TestNoCarRunsTheRed(t *testing.T) {
 	lane := map[ecs.Entity]int32{}
 	entries, crashes := 0, 0
 	for i := 0; i < 60*120; i++ {
-		r.step(1)
+		r.Step(1)
 		for li := range redFor {
-			if lightOf(r.w, li) == components.LightRed {
+			if lightOf(r.W, li) == components.LightRed {
 				redFor[li]++
 			} else {
 				redFor[li] = 0
 			}
 		}
-		for _, c := range npcs(r.w, true, components.RoleTraffic) {
-			in := pos(r.w, c).Sub(centre).Len() < rad+1
+		for _, c := range npcs(r.W, true, components.RoleTraffic) {
+			in := r.Pos(c).Sub(centre).Len() < rad+1
 			if in && !inside[c] {
 				entries++
 				if li, ok := lane[c]; ok && li >= 0 && redFor[li] > 60 {
-					t.Fatalf("tick %d: a car went in from lane %d, red for %d ticks", r.w.Tick(), li, redFor[li])
+					t.Fatalf("tick %d: a car went in from lane %d, red for %d ticks", r.W.Tick(), li, redFor[li])
 				}
 			}
 			inside[c] = in
-			lane[c] = get[components.NPC](r.w, c).Lane
+			lane[c] = ecstest.Get[components.NPC](r.W, c).Lane
 		}
-		for _, h := range r.w.Contacts {
+		for _, h := range r.W.Contacts {
 			if !h.B.IsZero() && h.Impulse > 500 {
 				crashes++
 			}
@@ -233,7 +235,7 @@ func TestNoCarRunsTheRed(t *testing.T) {
 	if entries < 12 {
 		t.Errorf("%d crossings in two minutes: the traffic does not flow", entries)
 	}
-	if n := len(npcs(r.w, true, components.RoleTraffic)); n != 4 {
+	if n := len(npcs(r.W, true, components.RoleTraffic)); n != 4 {
 		t.Errorf("%d cars at the end, want 4", n)
 	}
 }

@@ -175,7 +175,7 @@ func (s *System) spawnCar(w *ecs.World, sp spawnPoint) bool {
 	if err != nil {
 		return false // try again next tick
 	}
-	s.route.Assign(car, &Route{Lane: sp.lane, Next: -1})
+	s.routeOf.Assign(car, &Route{Lane: sp.lane, Next: -1})
 	s.spawned = append(s.spawned, sp.pos)
 	s.traffic++
 	return true

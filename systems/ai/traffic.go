@@ -50,7 +50,7 @@ func (s *System) driveTraffic(w *ecs.World) {
 	for q.Next() {
 		npc, id, seats := q.Get()
 		if npc.Role != components.RoleTraffic && npc.Role != components.RoleDriver {
-			if s.chaserM.Get(q.Entity()) == nil {
+			if s.chaserOf.Get(q.Entity()) == nil {
 				s.park(w, q.Entity(), seats.Occupant[0])
 			}
 			continue
@@ -87,12 +87,12 @@ func (s *System) park(w *ecs.World, e, driver ecs.Entity) {
 	if driver.IsZero() || !w.Arche.Alive(driver) || s.npc.Get(driver) == nil {
 		return // nobody, or a player, at the wheel
 	}
-	p, v := s.pose.Get(e)
+	p, v := s.poses.Get(e)
 	co, si := p.Rot.Heading()
 	var d components.Drive
 	speedTo(&d, v.Lin.X*co+v.Lin.Y*si, 0)
-	*s.drive.Get(e) = d
-	dd := s.drive.Get(driver)
+	*s.drives.Get(e) = d
+	dd := s.drives.Get(driver)
 	d.LookYaw = dd.LookYaw
 	*dd = d
 }
@@ -115,17 +115,17 @@ func (s *System) planCar(w *ecs.World, i int32) {
 	case s.health.Get(d).HP == 0:
 		s.release = append(s.release, c.e) // its driver is dead at the wheel
 		return
-	case s.action.Get(d).Act != components.ActDriving:
+	case s.actions.Get(d).Act != components.ActDriving:
 		return // getting in or out: nobody at the wheel yet
 	}
 	c.driven = true
-	if r := s.route.Get(c.e); r != nil {
+	if r := s.routeOf.Get(c.e); r != nil {
 		c.route, c.hadRoute = *r, true
 	} else {
 		c.route = Route{Lane: -1, Next: -1}
 	}
 	c.reversing = c.route.Mode == ModeReverse && c.route.Timer > 0
-	_, id := s.ident.Get(c.e)
+	_, id := s.kinds.Get(c.e)
 	c.spec = phys.CarModel(id.Model)
 	b := &s.bodies[c.body]
 	c.speed = b.vel.Dot(b.fwd)
@@ -572,8 +572,8 @@ func (s *System) finishCar(w *ecs.World, c *car) {
 	case c.speed > 1:
 		r.Waited = 0
 	}
-	*s.drive.Get(c.e) = d
-	dd := s.drive.Get(c.driver)
+	*s.drives.Get(c.e) = d
+	dd := s.drives.Get(c.driver)
 	look := dd.LookYaw
 	*dd = d
 	dd.LookYaw = look
@@ -582,7 +582,7 @@ func (s *System) finishCar(w *ecs.World, c *car) {
 		npc.Mode, npc.Lane, npc.Along = r.Mode, r.Lane, c.path.along
 	}
 	if c.hadRoute {
-		*s.route.Get(c.e) = *r
+		*s.routeOf.Get(c.e) = *r
 	} else {
 		s.routes = append(s.routes, routeAdd{c.e, *r})
 	}

@@ -7,9 +7,12 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/ai"
+	"github.com/fiveonit/engine/systems/systemstest"
+	"github.com/mlange-42/arche/generic"
 )
 
 // crossLevel is a crossroads: four two-way arms of one lane each way
@@ -61,12 +64,12 @@ const crossLevel = `{
 // and turning onto next (-1: the AI chooses).
 func (r *rig) trafficCar(t testing.TB, model uint8, x, y, yaw float32, lane, next int32) ecs.Entity {
 	t.Helper()
-	car, _, err := r.b.TrafficCar(model, 0, components.Vec3{X: x, Y: y}, yaw, lane)
+	car, _, err := r.B.TrafficCar(model, 0, components.Vec3{X: x, Y: y}, yaw, lane)
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := genericMap[ai.Route](r.w)
-	routes.Assign(car, &ai.Route{Lane: lane, Next: next})
+	routeOf := generic.NewMap1[ai.Route](r.W.Arche)
+	routeOf.Assign(car, &ai.Route{Lane: lane, Next: next})
 	return car
 }
 
@@ -99,17 +102,17 @@ func TestLaneTurns(t *testing.T) {
 		{"truck left", phys.ModelTruck, 4, 1},
 		{"truck right", phys.ModelTruck, 6, 1.6}, // a truck swings wide
 	}
-	l := parseLevel(t, crossLevel)
+	l := systemstest.Parse(t, "test", crossLevel)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, l, ecs.Rules{Traffic: 1, Pedestrians: 0}, 1, nil)
 			car := r.trafficCar(t, c.model, -100, -1.75, 0, 0, c.next)
 			var maxSpeed, worstLeft float32
 			for i := 0; i < 60*20; i++ {
-				r.step(1)
-				p := pos(r.w, car)
-				limit := l.Roads.Lanes[get[components.NPC](r.w, car).Lane].SpeedLimit
-				maxSpeed = max(maxSpeed, speedOf(r.w, car)-limit)
+				r.Step(1)
+				p := r.Pos(car)
+				limit := l.Roads.Lanes[ecstest.Get[components.NPC](r.W, car).Lane].SpeedLimit
+				maxSpeed = max(maxSpeed, r.Speed(car)-limit)
 				// Left of its own lane's line by more than a lane: in the
 				// other half of the road (outside the crossing's box).
 				if math32.Abs(p.X) > 12 || math32.Abs(p.Y) > 12 {
@@ -127,11 +130,11 @@ func TestLaneTurns(t *testing.T) {
 			if worstLeft > c.stray {
 				t.Errorf("strayed %.2f m left of its lane", worstLeft)
 			}
-			npc := get[components.NPC](r.w, car)
+			npc := ecstest.Get[components.NPC](r.W, car)
 			if npc.Lane != c.next {
 				t.Fatalf("on lane %d, want %d", npc.Lane, c.next)
 			}
-			along, left := laneOffset(l, int(c.next), pos(r.w, car))
+			along, left := laneOffset(l, int(c.next), r.Pos(car))
 			if along < 40 || math32.Abs(left) > 0.5 {
 				t.Fatalf("%.1f m along lane %d, %.2f m off its line", along, c.next, left)
 			}
@@ -143,14 +146,14 @@ func TestLaneTurns(t *testing.T) {
 // lane out of the node the car came to, never back the way it came, and
 // over a few seeds it takes more than one way.
 func TestTurnChoice(t *testing.T) {
-	l := parseLevel(t, crossLevel)
+	l := systemstest.Parse(t, "test", crossLevel)
 	node, _ := l.NodeIndex(0)
 	chosen := map[int32]bool{}
 	for seed := uint64(1); seed <= 8; seed++ {
 		r := newRig(t, l, ecs.Rules{Traffic: 1, Pedestrians: 0}, seed, nil)
 		car := r.trafficCar(t, phys.ModelSedan, -100, -1.75, 0, 0, -1)
-		r.step(60 * 15)
-		lane := get[components.NPC](r.w, car).Lane
+		r.Step(60 * 15)
+		lane := ecstest.Get[components.NPC](r.W, car).Lane
 		ok := false
 		for _, o := range l.LanesOut(node) {
 			ok = ok || o == lane
@@ -158,7 +161,7 @@ func TestTurnChoice(t *testing.T) {
 		if !ok || lane == 1 {
 			t.Fatalf("seed %d: on lane %d, not a way on out of node 0", seed, lane)
 		}
-		if _, left := laneOffset(l, int(lane), pos(r.w, car)); math32.Abs(left) > 0.5 {
+		if _, left := laneOffset(l, int(lane), r.Pos(car)); math32.Abs(left) > 0.5 {
 			t.Fatalf("seed %d: %.2f m off lane %d", seed, left, lane)
 		}
 		chosen[lane] = true
@@ -179,7 +182,7 @@ func TestStopsAndGoes(t *testing.T) {
 		{"stopped car", false},
 		{"person", true},
 	}
-	l := parseLevel(t, crossLevel)
+	l := systemstest.Parse(t, "test", crossLevel)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, l, ecs.Rules{Traffic: 1, Pedestrians: 0}, 1, nil)
@@ -187,33 +190,33 @@ func TestStopsAndGoes(t *testing.T) {
 			var block ecs.Entity
 			var ext float32
 			if c.person {
-				block = r.character(t, -40, -1.75)
+				block = r.Character(t, -40, -1.75, 0)
 				ext = phys.DefaultWalker.Radius
 			} else {
 				var err error
-				block, err = r.b.Vehicle(components.KindCar, phys.ModelVan, components.Vec3{X: -40, Y: -1.75}, 0, ecs.Entity{})
+				block, err = r.B.Vehicle(components.KindCar, phys.ModelVan, components.Vec3{X: -40, Y: -1.75}, 0, ecs.Entity{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				ext = phys.CarModel(phys.ModelVan).HalfX
 			}
-			r.step(60 * 15)
-			if v := speedOf(r.w, car); v > 0.1 {
+			r.Step(60 * 15)
+			if v := r.Speed(car); v > 0.1 {
 				t.Fatalf("still going %.2f m/s", v)
 			}
-			gap := -40 - ext - (pos(r.w, car).X + phys.CarModel(phys.ModelSedan).HalfX)
+			gap := -40 - ext - (r.Pos(car).X + phys.CarModel(phys.ModelSedan).HalfX)
 			if gap < 0.5 || gap > 4 {
 				t.Fatalf("stopped %.2f m behind it", gap)
 			}
 			// Clear the way: the person steps onto the verge, the car is
 			// taken away.
 			if c.person {
-				get[components.Pose](r.w, block).Pos = components.Vec3{X: -40, Y: -9}
+				ecstest.Get[components.Pose](r.W, block).Pos = components.Vec3{X: -40, Y: -9}
 			} else {
-				r.w.Despawn(block)
+				r.W.Despawn(block)
 			}
-			r.step(60 * 8)
-			if p := pos(r.w, car); p.X < 0 {
+			r.Step(60 * 8)
+			if p := r.Pos(car); p.X < 0 {
 				t.Fatalf("did not go on: at %v", p)
 			}
 		})
@@ -223,9 +226,9 @@ func TestStopsAndGoes(t *testing.T) {
 // TestStopsBehindQueue lines three cars up behind a stopped one: each
 // stops behind the one in front, none touches another.
 func TestStopsBehindQueue(t *testing.T) {
-	l := parseLevel(t, crossLevel)
+	l := systemstest.Parse(t, "test", crossLevel)
 	r := newRig(t, l, ecs.Rules{Traffic: 3, Pedestrians: 0}, 1, nil)
-	if _, err := r.b.Vehicle(components.KindCar, phys.ModelSedan, components.Vec3{X: -30, Y: -1.75}, 0, ecs.Entity{}); err != nil {
+	if _, err := r.B.Vehicle(components.KindCar, phys.ModelSedan, components.Vec3{X: -30, Y: -1.75}, 0, ecs.Entity{}); err != nil {
 		t.Fatal(err)
 	}
 	cars := []ecs.Entity{
@@ -235,8 +238,8 @@ func TestStopsBehindQueue(t *testing.T) {
 	}
 	touched := 0
 	for i := 0; i < 60*20; i++ {
-		r.step(1)
-		for _, h := range r.w.Contacts {
+		r.Step(1)
+		for _, h := range r.W.Contacts {
 			if !h.B.IsZero() {
 				touched++
 			}
@@ -247,11 +250,11 @@ func TestStopsBehindQueue(t *testing.T) {
 	}
 	front := float32(-30 - phys.CarModel(phys.ModelSedan).HalfX)
 	for _, c := range cars {
-		spec := phys.CarModel(get[components.Identity](r.w, c).Model)
-		p := pos(r.w, c)
+		spec := phys.CarModel(ecstest.Get[components.Identity](r.W, c).Model)
+		p := r.Pos(c)
 		gap := front - (p.X + spec.HalfX)
-		if speedOf(r.w, c) > 0.1 || gap < 0.5 || gap > 4 {
-			t.Fatalf("car at %v: gap %.2f m, speed %.2f", p, gap, speedOf(r.w, c))
+		if r.Speed(c) > 0.1 || gap < 0.5 || gap > 4 {
+			t.Fatalf("car at %v: gap %.2f m, speed %.2f", p, gap, r.Speed(c))
 		}
 		front = p.X - spec.HalfX
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/cars"
 )
@@ -26,9 +27,9 @@ func TestGarages(t *testing.T) {
 
 // drive seats e at the wheel of car, driving.
 func (r *rig) drive(e, car ecs.Entity) {
-	get[components.Seats](r.w, car).Occupant[0] = e
-	*get[components.SeatedIn](r.w, e) = components.SeatedIn{Vehicle: car}
-	get[components.PersonAction](r.w, e).Act = components.ActDriving
+	ecstest.Get[components.Seats](r.W, car).Occupant[0] = e
+	*ecstest.Get[components.SeatedIn](r.W, e) = components.SeatedIn{Vehicle: car}
+	ecstest.Get[components.PersonAction](r.W, e).Act = components.ActDriving
 }
 
 // TestKeep: a car its owner (or its key's holder) drives into a garage's
@@ -52,7 +53,7 @@ func TestKeep(t *testing.T) {
 			p := r.player(4, 0, 2)
 			r.give(p, "yard-key")
 			r.drive(p, r.van)
-			get[components.Pose](r.w, r.van).Pos = components.Vec3{X: -10, Y: 49}
+			ecstest.Get[components.Pose](r.W, r.van).Pos = components.Vec3{X: -10, Y: 49}
 			return p, r.van
 		}, none, nil, 0},
 		{"bay 1 taken: the next free", func(r *rig) (ecs.Entity, ecs.Entity) {
@@ -73,7 +74,7 @@ func TestKeep(t *testing.T) {
 		{"the van, no key", func(r *rig) (ecs.Entity, ecs.Entity) {
 			p := r.player(4, 0, 2)
 			r.drive(p, r.van)
-			get[components.Pose](r.w, r.van).Pos = components.Vec3{X: -10, Y: 49}
+			ecstest.Get[components.Pose](r.W, r.van).Pos = components.Vec3{X: -10, Y: 49}
 			return p, r.van
 		}, none, cars.ErrNoKey, 0},
 		{"not in a bay", func(r *rig) (ecs.Entity, ecs.Entity) {
@@ -84,7 +85,7 @@ func TestKeep(t *testing.T) {
 		{"moving", func(r *rig) (ecs.Entity, ecs.Entity) {
 			c, p := r.car(3, 10, 50), r.player(3, 10, 52)
 			r.drive(p, c)
-			get[components.Velocity](r.w, c).Lin.X = 3
+			ecstest.Get[components.Velocity](r.W, c).Lin.X = 3
 			return p, c
 		}, none, cars.ErrMoving, 0},
 		{"on foot", func(r *rig) (ecs.Entity, ecs.Entity) {
@@ -92,13 +93,13 @@ func TestKeep(t *testing.T) {
 		}, none, cars.ErrNotDriving, 0},
 		{"no cash", func(r *rig) (ecs.Entity, ecs.Entity) {
 			c, p := r.car(3, 10, 50), r.player(3, 10, 52)
-			get[components.Cash](r.w, p).Amount = 99
+			ecstest.Get[components.Cash](r.W, p).Amount = 99
 			r.drive(p, c)
 			return p, c
 		}, none, cars.ErrNoCash, 0},
 		{"a wreck", func(r *rig) (ecs.Entity, ecs.Entity) {
 			c, p := r.car(3, 10, 50), r.player(3, 10, 52)
-			get[components.Flags](r.w, c).Bits |= components.FlagWrecked
+			ecstest.Get[components.Flags](r.W, c).Bits |= components.FlagWrecked
 			r.drive(p, c)
 			return p, c
 		}, none, cars.ErrWrecked, 0},
@@ -107,29 +108,29 @@ func TestKeep(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, ecs.Rules{PlayersHurt: "on"})
 			e, car := c.set(r)
-			cash := get[components.Cash](r.w, e).Amount
-			k, err := r.c.Keep(r.w, e, c.taken)
+			cash := ecstest.Get[components.Cash](r.W, e).Amount
+			k, err := r.c.Keep(r.W, e, c.taken)
 			if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
 				t.Fatalf("Keep: %v, want %v", err, c.want)
 			}
-			after := get[components.Cash](r.w, e).Amount
+			after := ecstest.Get[components.Cash](r.W, e).Amount
 			if err != nil {
 				t.Logf("refused: %v", err)
-				if !r.w.Arche.Alive(car) || after != cash {
+				if !r.W.Arche.Alive(car) || after != cash {
 					t.Fatal("a refused keep changed something")
 				}
 				return
 			}
-			if r.w.Arche.Alive(car) {
+			if r.W.Arche.Alive(car) {
 				t.Fatal("the kept car is still in the world")
 			}
 			if k.Garage != 0 || k.Bay != c.bay || k.Price != 100 || after != cash-100 {
 				t.Fatalf("kept %+v, cash %d -> %d: want bay %d for 100", k, cash, after, c.bay)
 			}
-			if sd := get[components.SeatedIn](r.w, e); !sd.Vehicle.IsZero() || get[components.PersonAction](r.w, e).Act != components.ActOnFoot {
+			if sd := ecstest.Get[components.SeatedIn](r.W, e); !sd.Vehicle.IsZero() || ecstest.Get[components.PersonAction](r.W, e).Act != components.ActOnFoot {
 				t.Fatal("the driver is not on foot beside the bay")
 			}
-			r.step(3) // the seats and physics run on with the car gone
+			r.Step(3) // the seats and physics run on with the car gone
 		})
 	}
 }
@@ -141,37 +142,37 @@ func TestTakeOut(t *testing.T) {
 	k := cars.Kept{Model: phys.ModelSports, Variant: 2, Health: 640}
 	r := newRig(t, ecs.Rules{PlayersHurt: "on"})
 	p := r.player(3, 0, 45)
-	if _, err := r.c.TakeOut(r.w, r.player(3, 0, 100), 0, 1, k, 3); !errors.Is(err, cars.ErrTooFar) {
+	if _, err := r.c.TakeOut(r.W, r.player(3, 0, 100), 0, 1, k, 3); !errors.Is(err, cars.ErrTooFar) {
 		t.Fatalf("take out from 50 m: %v", err)
 	}
-	car, err := r.c.TakeOut(r.w, p, 0, 1, k, 3)
+	car, err := r.c.TakeOut(r.W, p, 0, 1, k, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos := get[components.Pose](r.w, car).Pos
-	id := get[components.Identity](r.w, car)
-	if pos.X != 10 || pos.Y != 50 || id.Model != phys.ModelSports || id.Variant != 2 || get[components.Health](r.w, car).HP != 640 {
-		t.Fatalf("the car at %v, %+v, hp %d", pos, *id, get[components.Health](r.w, car).HP)
+	pos := ecstest.Get[components.Pose](r.W, car).Pos
+	id := ecstest.Get[components.Identity](r.W, car)
+	if pos.X != 10 || pos.Y != 50 || id.Model != phys.ModelSports || id.Variant != 2 || ecstest.Get[components.Health](r.W, car).HP != 640 {
+		t.Fatalf("the car at %v, %+v, hp %d", pos, *id, ecstest.Get[components.Health](r.W, car).HP)
 	}
-	if l := *get[components.CarLock](r.w, car); l.Owner != 3 || l.Key != 0 || locked(r.w, car) {
-		t.Fatalf("lock %+v, locked %v: want owner 3's, open", l, locked(r.w, car))
+	if l := *ecstest.Get[components.CarLock](r.W, car); l.Owner != 3 || l.Key != 0 || locked(r.W, car) {
+		t.Fatalf("lock %+v, locked %v: want owner 3's, open", l, locked(r.W, car))
 	}
 	// Bay 1 taken now: the next comes out in bay 0.
-	car2, err := r.c.TakeOut(r.w, p, 0, 1, k, 3)
+	car2, err := r.c.TakeOut(r.W, p, 0, 1, k, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pos := get[components.Pose](r.w, car2).Pos; pos.X != -10 || pos.Y != 50 {
+	if pos := ecstest.Get[components.Pose](r.W, car2).Pos; pos.X != -10 || pos.Y != 50 {
 		t.Fatalf("the second car at %v, want bay 0", pos)
 	}
-	if _, err := r.c.TakeOut(r.w, p, 0, 0, k, 3); !errors.Is(err, cars.ErrBayTaken) {
+	if _, err := r.c.TakeOut(r.W, p, 0, 0, k, 3); !errors.Is(err, cars.ErrBayTaken) {
 		t.Fatalf("take out into a full garage: %v", err)
 	}
-	if _, err := r.c.TakeOut(r.w, p, 5, 0, k, 3); !errors.Is(err, cars.ErrNoGarage) {
+	if _, err := r.c.TakeOut(r.W, p, 5, 0, k, 3); !errors.Is(err, cars.ErrNoGarage) {
 		t.Fatalf("take out of garage 5: %v", err)
 	}
-	if _, err := r.c.TakeOut(r.w, p, 0, 0, cars.Kept{Model: phys.ModelPolice}, 3); !errors.Is(err, cars.ErrNoCar) {
+	if _, err := r.c.TakeOut(r.W, p, 0, 0, cars.Kept{Model: phys.ModelPolice}, 3); !errors.Is(err, cars.ErrNoCar) {
 		t.Fatalf("take out a police car: %v", err)
 	}
-	r.step(3)
+	r.Step(3)
 }

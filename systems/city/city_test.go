@@ -5,9 +5,11 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city"
 	"github.com/fiveonit/engine/systems/city/citytest"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 const level = `{
@@ -31,7 +33,7 @@ const level = `{
 }`
 
 func rig(t testing.TB, rules ecs.Rules) *citytest.Rig {
-	return citytest.New(t, citytest.Parse(t, "test-city", level), citytest.Options{Seed: 1, Rules: rules})
+	return citytest.New(t, systemstest.Parse(t, "test-city", level), citytest.Options{Seed: 1, Rules: rules})
 }
 
 func TestPlayerSpawn(t *testing.T) {
@@ -53,7 +55,7 @@ func TestPlayerSpawn(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := rig(t, ecs.FreeRoam())
 			for _, p := range c.taken {
-				r.Car(t, components.KindCar, phys.ModelSedan, p[0], p[1], 0)
+				r.Vehicle(t, components.KindCar, phys.ModelSedan, p[0], p[1], 0)
 			}
 			pos, yaw, ok := r.City.PlayerSpawn(r.W, c.player)
 			if ok != c.ok || pos.X != c.want[0] || pos.Y != c.want[1] || yaw != 0 {
@@ -90,18 +92,18 @@ func TestRespawn(t *testing.T) {
 			p := r.Character(t, c.dieAt[0], c.dieAt[1], 0)
 			var car ecs.Entity
 			if c.inCar {
-				car = r.Car(t, components.KindCar, phys.ModelSedan, c.dieAt[0], c.dieAt[1], 0)
+				car = r.Vehicle(t, components.KindCar, phys.ModelSedan, c.dieAt[0], c.dieAt[1], 0)
 				r.Seat(p, car)
 			}
 			r.Step(1)
-			citytest.Get[components.Health](r.W, p).HP = 0
-			citytest.Get[components.PersonAction](r.W, p).Act = components.ActDead
+			ecstest.Get[components.Health](r.W, p).HP = 0
+			ecstest.Get[components.PersonAction](r.W, p).Act = components.ActDead
 			r.Step(city.RespawnTicks)
-			if hp := citytest.Get[components.Health](r.W, p).HP; hp != 0 {
+			if hp := ecstest.Get[components.Health](r.W, p).HP; hp != 0 {
 				t.Fatal("back before the respawn time")
 			}
 			r.Step(1)
-			hp := citytest.Get[components.Health](r.W, p)
+			hp := ecstest.Get[components.Health](r.W, p)
 			if !c.back {
 				r.Step(10 * city.RespawnTicks)
 				if hp.HP != 0 {
@@ -112,30 +114,30 @@ func TestRespawn(t *testing.T) {
 			if hp.HP != hp.Max {
 				t.Fatalf("hp %d after respawn", hp.HP)
 			}
-			pos := citytest.Get[components.Pose](r.W, p).Pos
+			pos := ecstest.Get[components.Pose](r.W, p).Pos
 			if dx, dy := pos.X-c.want[0], pos.Y-c.want[1]; dx*dx+dy*dy > 4 {
 				t.Fatalf("came back at %v, want near %v", pos, c.want)
 			}
-			if a := citytest.Get[components.PersonAction](r.W, p).Act; a != components.ActOnFoot {
+			if a := ecstest.Get[components.PersonAction](r.W, p).Act; a != components.ActOnFoot {
 				t.Fatalf("act %d", a)
 			}
-			if sd := citytest.Get[components.SeatedIn](r.W, p); !sd.Vehicle.IsZero() {
+			if sd := ecstest.Get[components.SeatedIn](r.W, p); !sd.Vehicle.IsZero() {
 				t.Fatal("still seated")
 			}
-			if c.inCar && !citytest.Get[components.Seats](r.W, car).Occupant[0].IsZero() {
+			if c.inCar && !ecstest.Get[components.Seats](r.W, car).Occupant[0].IsZero() {
 				t.Fatal("the car's seat still holds the respawned player")
 			}
-			g := citytest.Get[components.Ghost](r.W, p)
-			b := citytest.Get[components.Body](r.W, p)
-			f := citytest.Get[components.Flags](r.W, p)
+			g := ecstest.Get[components.Ghost](r.W, p)
+			b := ecstest.Get[components.Body](r.W, p)
+			f := ecstest.Get[components.Flags](r.W, p)
 			ghostTicks := uint64(rules.GhostSeconds * ecs.TickRate)
 			if g == nil || g.Until != r.W.Tick()-1+ghostTicks || f.Bits&components.FlagGhost == 0 ||
 				b.Layer != components.LayerGhost || b.Mask != city.GhostMask {
 				t.Fatalf("not a ghost: %v %+v flags %b", g, *b, f.Bits)
 			}
 			r.Step(int(ghostTicks))
-			b = citytest.Get[components.Body](r.W, p)
-			if citytest.Get[components.Ghost](r.W, p) != nil || citytest.Get[components.Flags](r.W, p).Bits&components.FlagGhost != 0 ||
+			b = ecstest.Get[components.Body](r.W, p)
+			if ecstest.Get[components.Ghost](r.W, p) != nil || ecstest.Get[components.Flags](r.W, p).Bits&components.FlagGhost != 0 ||
 				b.Layer != components.LayerPerson || b.Mask != phys.DefaultWalker.Body().Mask {
 				t.Fatalf("still a ghost after %d ticks: %+v", ghostTicks, *b)
 			}
@@ -149,11 +151,11 @@ func TestGhostPassesThroughCars(t *testing.T) {
 	for _, ghost := range []bool{true, false} {
 		r := rig(t, ecs.FreeRoam())
 		p := r.Character(t, 50, -30, 0)
-		car := r.Car(t, components.KindCar, phys.ModelSedan, 40, -30, 0)
-		citytest.Get[components.Velocity](r.W, car).Lin.X = 15
+		car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 40, -30, 0)
+		ecstest.Get[components.Velocity](r.W, car).Lin.X = 15
 		if ghost {
-			citytest.Get[components.Flags](r.W, p).Bits |= components.FlagGhost
-			b := citytest.Get[components.Body](r.W, p)
+			ecstest.Get[components.Flags](r.W, p).Bits |= components.FlagGhost
+			b := ecstest.Get[components.Body](r.W, p)
 			b.Layer, b.Mask = components.LayerGhost, city.GhostMask
 		}
 		touched := false
@@ -199,7 +201,7 @@ func TestRestrictedZone(t *testing.T) {
 		t.Fatalf("entries at ticks %v, want two", entries)
 	}
 	// The police made stars of them.
-	if s := citytest.Get[components.Wanted](r.W, walker).Stars; s == 0 {
+	if s := ecstest.Get[components.Wanted](r.W, walker).Stars; s == 0 {
 		t.Fatal("entering a restricted zone raised no star")
 	}
 }

@@ -8,11 +8,13 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/police"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // mainCity makes main-city under free roam with n players, each at the
@@ -20,7 +22,7 @@ import (
 // does on joins.
 func mainCity(tb testing.TB, n int, seed uint64) (*citytest.Rig, []ecs.Entity) {
 	tb.Helper()
-	r := citytest.New(tb, citytest.Load(tb, "main-city"), citytest.Options{Seed: seed, Rules: ecs.FreeRoam()})
+	r := citytest.New(tb, systemstest.Load(tb, "main-city"), citytest.Options{Seed: seed, Rules: ecs.FreeRoam()})
 	r.Step(1) // the spawners' cars and NPCs, the gates
 	var players []ecs.Entity
 	for i := 1; i <= n; i++ {
@@ -28,7 +30,7 @@ func mainCity(tb testing.TB, n int, seed uint64) (*citytest.Rig, []ecs.Entity) {
 		if !ok {
 			tb.Fatalf("player %d: no free spawn", i)
 		}
-		car := r.Car(tb, components.KindCar, phys.ModelSedan, pos.X, pos.Y, yaw)
+		car := r.Vehicle(tb, components.KindCar, phys.ModelSedan, pos.X, pos.Y, yaw)
 		p := r.Character(tb, pos.X, pos.Y, yaw)
 		r.Seat(p, car)
 		players = append(players, p)
@@ -40,7 +42,7 @@ func TestMainCityJoins(t *testing.T) {
 	r, players := mainCity(t, 64, 1)
 	var at []components.Vec3
 	for _, p := range players {
-		pos := citytest.Get[components.Pose](r.W, p).Pos
+		pos := ecstest.Get[components.Pose](r.W, p).Pos
 		if r.Static.Overlaps(phys.Flat(pos), 1.2) {
 			t.Fatalf("a player's car at %v stands in a building", pos)
 		}
@@ -103,7 +105,7 @@ func TestMainCityScenario(t *testing.T) {
 			sawPolice = true
 		}
 		if tick == 10*ecs.TickRate {
-			citytest.Get[components.Health](r.W, victim).HP = 0
+			ecstest.Get[components.Health](r.W, victim).HP = 0
 			died = true
 		}
 	}
@@ -113,17 +115,17 @@ func TestMainCityScenario(t *testing.T) {
 	if !died {
 		t.Fatal("scenario broken")
 	}
-	hp := citytest.Get[components.Health](r.W, victim)
+	hp := ecstest.Get[components.Health](r.W, victim)
 	if hp.HP == 0 {
 		t.Fatal("the dead player never came back")
 	}
 	// Once the stars are gone, the police go.
-	wt := citytest.Get[components.Wanted](r.W, bad)
+	wt := ecstest.Get[components.Wanted](r.W, bad)
 	r.Drive = nil
 	chasing := func() int { _, n := r.Police.Units(); return n }
 	for i := 0; i < 10*police.DecayTicks && (wt.Stars > 0 || chasing() > 0); i++ {
 		r.W.Step()
-		wt = citytest.Get[components.Wanted](r.W, bad)
+		wt = ecstest.Get[components.Wanted](r.W, bad)
 	}
 	if wt.Stars != 0 || chasing() != 0 {
 		t.Fatalf("stars %d, police chasing %d at the end", wt.Stars, chasing())
@@ -137,14 +139,14 @@ func TestMainCityScenario(t *testing.T) {
 func TestMainCityRespawnAtHospital(t *testing.T) {
 	r, players := mainCity(t, 4, 1)
 	p := players[2]
-	pos := citytest.Get[components.Pose](r.W, p).Pos
+	pos := ecstest.Get[components.Pose](r.W, p).Pos
 	want, ok := r.Level.NearestSpawn(levels.RoleHospital, levels.Vec2{X: pos.X, Y: pos.Y})
 	if !ok {
 		t.Fatal("main-city has no hospital")
 	}
-	citytest.Get[components.Health](r.W, p).HP = 0
+	ecstest.Get[components.Health](r.W, p).HP = 0
 	r.Step(city.RespawnTicks + 2)
-	got := citytest.Get[components.Pose](r.W, p).Pos
+	got := ecstest.Get[components.Pose](r.W, p).Pos
 	if dx, dy := got.X-want.Pos.X, got.Y-want.Pos.Y; dx*dx+dy*dy > 4 {
 		t.Fatalf("came back at %v, the hospital is at %v", got, want.Pos)
 	}
@@ -162,12 +164,12 @@ func state(r *citytest.Rig) []float32 {
 		if !ok {
 			continue
 		}
-		p := citytest.Get[components.Pose](r.W, e)
-		h := citytest.Get[components.Health](r.W, e)
-		f := citytest.Get[components.Flags](r.W, e)
+		p := ecstest.Get[components.Pose](r.W, e)
+		h := ecstest.Get[components.Health](r.W, e)
+		f := ecstest.Get[components.Flags](r.W, e)
 		out = append(out, float32(wid), p.Pos.X, p.Pos.Y, p.Rot.Z, float32(h.HP), float32(f.Bits))
-		if wt := citytest.Get[components.Wanted](r.W, e); wt != nil {
-			out = append(out, float32(wt.Stars), wt.Heat, float32(wt.Arrests), float32(citytest.Get[components.Cash](r.W, e).Amount))
+		if wt := ecstest.Get[components.Wanted](r.W, e); wt != nil {
+			out = append(out, float32(wt.Stars), wt.Heat, float32(wt.Arrests), float32(ecstest.Get[components.Cash](r.W, e).Amount))
 		}
 	}
 	return out

@@ -5,8 +5,8 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/prefab"
-	"github.com/fiveonit/engine/systems/city/citytest"
 )
 
 // TestShootOutCamera: a player's rounds find a camera; at 0 health it is
@@ -38,10 +38,10 @@ func TestShootOutCamera(t *testing.T) {
 			}
 		}
 	}
-	if h := citytest.Get[components.Health](r.W, cam); h.HP != 0 {
+	if h := ecstest.Get[components.Health](r.W, cam); h.HP != 0 {
 		t.Fatalf("the camera has %d of %d hp after %d hits", h.HP, prefab.CameraHP, hits)
 	}
-	if f := citytest.Get[components.Flags](r.W, cam); f.Bits&components.FlagWrecked == 0 {
+	if f := ecstest.Get[components.Flags](r.W, cam); f.Bits&components.FlagWrecked == 0 {
 		t.Error("a camera shot out is not marked wrecked")
 	}
 	if r.Damage.Pending() != 0 {

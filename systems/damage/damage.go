@@ -83,17 +83,17 @@ type System struct {
 	zones  *zones.Zones
 	static *phys.Static
 
-	kinds   generic.Map1[components.Kind]
-	ids     generic.Map1[components.Identity]
-	health  generic.Map1[components.Health]
-	flags   generic.Map1[components.Flags]
-	poses   generic.Map2[components.Pose, components.Velocity]
-	bodies  generic.Map1[components.Body]
-	seats   generic.Map1[components.Seats]
-	acts    generic.Map1[components.PersonAction]
-	seated  generic.Map1[components.SeatedIn]
-	players generic.Map1[components.Player]
-	ghosts  generic.Map1[components.Ghost]
+	kinds    generic.Map1[components.Kind]
+	ids      generic.Map1[components.Identity]
+	health   generic.Map1[components.Health]
+	flags    generic.Map1[components.Flags]
+	poses    generic.Map2[components.Pose, components.Velocity]
+	bodyOf   generic.Map1[components.Body]
+	seats    generic.Map1[components.Seats]
+	actions  generic.Map1[components.PersonAction]
+	seated   generic.Map1[components.SeatedIn]
+	playerOf generic.Map1[components.Player]
+	ghostOf  generic.Map1[components.Ghost]
 
 	moving *generic.Filter3[components.Flags, components.Velocity, components.Seats]
 	all    *generic.Filter3[components.Kind, components.Pose, components.Health]
@@ -132,22 +132,22 @@ type nearby struct {
 // does).
 func New(w *ecs.World, z *zones.Zones, static *phys.Static) *System {
 	s := &System{
-		zones:   z,
-		static:  static,
-		kinds:   generic.NewMap1[components.Kind](w.Arche),
-		ids:     generic.NewMap1[components.Identity](w.Arche),
-		health:  generic.NewMap1[components.Health](w.Arche),
-		flags:   generic.NewMap1[components.Flags](w.Arche),
-		poses:   generic.NewMap2[components.Pose, components.Velocity](w.Arche),
-		bodies:  generic.NewMap1[components.Body](w.Arche),
-		seats:   generic.NewMap1[components.Seats](w.Arche),
-		acts:    generic.NewMap1[components.PersonAction](w.Arche),
-		seated:  generic.NewMap1[components.SeatedIn](w.Arche),
-		players: generic.NewMap1[components.Player](w.Arche),
-		ghosts:  generic.NewMap1[components.Ghost](w.Arche),
-		moving:  generic.NewFilter3[components.Flags, components.Velocity, components.Seats](),
-		all:     generic.NewFilter3[components.Kind, components.Pose, components.Health](),
-		fused:   generic.NewFilter2[components.Projectile, components.Pose](),
+		zones:    z,
+		static:   static,
+		kinds:    generic.NewMap1[components.Kind](w.Arche),
+		ids:      generic.NewMap1[components.Identity](w.Arche),
+		health:   generic.NewMap1[components.Health](w.Arche),
+		flags:    generic.NewMap1[components.Flags](w.Arche),
+		poses:    generic.NewMap2[components.Pose, components.Velocity](w.Arche),
+		bodyOf:   generic.NewMap1[components.Body](w.Arche),
+		seats:    generic.NewMap1[components.Seats](w.Arche),
+		actions:  generic.NewMap1[components.PersonAction](w.Arche),
+		seated:   generic.NewMap1[components.SeatedIn](w.Arche),
+		playerOf: generic.NewMap1[components.Player](w.Arche),
+		ghostOf:  generic.NewMap1[components.Ghost](w.Arche),
+		moving:   generic.NewFilter3[components.Flags, components.Velocity, components.Seats](),
+		all:      generic.NewFilter3[components.Kind, components.Pose, components.Health](),
+		fused:    generic.NewFilter2[components.Projectile, components.Pose](),
 		// Room made once for many wrecks waiting and for a blast's
 		// neighbours: the lists are kept, so a blast in play allocates
 		// only past these.
@@ -204,7 +204,7 @@ func (s *System) contact(w *ecs.World, c *components.Contact) {
 func (s *System) aRams(c *components.Contact) bool {
 	_, va := s.poses.Get(c.A)
 	_, vb := s.poses.Get(c.B)
-	ia, ib := invMass(s.bodies.Get(c.A)), invMass(s.bodies.Get(c.B))
+	ia, ib := invMass(s.bodyOf.Get(c.A)), invMass(s.bodyOf.Get(c.B))
 	n := c.Normal
 	a := va.Lin.X*n.X + va.Lin.Y*n.Y + c.Impulse*ia
 	b := -(vb.Lin.X*n.X + vb.Lin.Y*n.Y) + c.Impulse*ib
@@ -249,11 +249,11 @@ func (s *System) responsible(w *ecs.World, e ecs.Entity) ecs.Entity {
 	if !s.alive(w, e) {
 		return ecs.Entity{}
 	}
-	if s.players.Get(e) != nil {
+	if s.playerOf.Get(e) != nil {
 		return e
 	}
 	if st := s.seats.Get(e); st != nil {
-		if d := st.Occupant[0]; s.alive(w, d) && s.players.Get(d) != nil {
+		if d := st.Occupant[0]; s.alive(w, d) && s.playerOf.Get(d) != nil {
 			return d
 		}
 	}
@@ -277,13 +277,13 @@ func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount 
 	if fl != nil && fl.Bits&components.FlagGhost != 0 {
 		return
 	}
-	if g := s.ghosts.Get(victim); g != nil && g.Until > w.Tick() {
+	if g := s.ghostOf.Get(victim); g != nil && g.Until > w.Tick() {
 		return
 	}
 	if offender == victim {
 		offender = ecs.Entity{}
 	}
-	if !offender.IsZero() && s.players.Get(victim) != nil &&
+	if !offender.IsZero() && s.playerOf.Get(victim) != nil &&
 		!w.Rules.MayHurt(s.ids.Get(offender).Party, s.ids.Get(victim).Party) {
 		return
 	}
@@ -296,7 +296,7 @@ func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount 
 	kind := *s.kinds.Get(victim)
 	if killed {
 		if kind.IsPerson() {
-			act := s.acts.Get(victim)
+			act := s.actions.Get(victim)
 			act.Act, act.Timer = components.ActDead, 0
 			if sd := s.seated.Get(victim); sd.Vehicle.IsZero() {
 				*vel = components.Velocity{}
@@ -319,7 +319,7 @@ func (s *System) crime(w *ecs.World, kind components.Kind, victim, offender ecs.
 	}
 	var k components.CrimeKind
 	switch {
-	case kind.IsPerson() && s.players.Get(victim) != nil:
+	case kind.IsPerson() && s.playerOf.Get(victim) != nil:
 		k = components.CrimeAssault
 	case kind.IsPerson() && killed:
 		k = components.CrimeKillPedestrian
@@ -414,7 +414,7 @@ func (s *System) push(e ecs.Entity, c components.Vec3, dist, f float32) {
 	if sd := s.seated.Get(e); sd != nil && !sd.Vehicle.IsZero() {
 		return
 	}
-	if b := s.bodies.Get(e); b == nil || !(b.Mass > 0) || dist < 0.01 {
+	if b := s.bodyOf.Get(e); b == nil || !(b.Mass > 0) || dist < 0.01 {
 		return
 	}
 	pose, vel := s.poses.Get(e)
@@ -478,7 +478,7 @@ func (s *System) shot(w *ecs.World, ev *components.Event) {
 		if e == ev.Source || e == vehicle {
 			continue
 		}
-		b := s.bodies.Get(e)
+		b := s.bodyOf.Get(e)
 		if b == nil {
 			continue
 		}

@@ -5,9 +5,11 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/damage"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // level is open ground with a safe zone round x in [-60, -40] and a wall
@@ -26,7 +28,7 @@ const level = `{
 }`
 
 func rig(t testing.TB, rules ecs.Rules) *citytest.Rig {
-	return citytest.New(t, citytest.Parse(t, "test-damage", level), citytest.Options{Seed: 1, Rules: rules})
+	return citytest.New(t, systemstest.Parse(t, "test-damage", level), citytest.Options{Seed: 1, Rules: rules})
 }
 
 // drivenCar makes a sedan at (x, y) heading east at speed v with a player
@@ -36,10 +38,10 @@ func drivenCar(t *testing.T, r *citytest.Rig, kind components.Kind, x, y, v, thr
 	if kind == components.KindPoliceCar {
 		model = phys.ModelPolice
 	}
-	car = r.Car(t, kind, model, x, y, 0)
+	car = r.Vehicle(t, kind, model, x, y, 0)
 	driver = r.Character(t, x, y+3, 0)
 	r.Seat(driver, car)
-	citytest.Get[components.Velocity](r.W, car).Lin.X = v
+	ecstest.Get[components.Velocity](r.W, car).Lin.X = v
 	prev := r.Drive
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if prev != nil {
@@ -83,8 +85,8 @@ func TestRunOverPedestrian(t *testing.T) {
 			ped := r.Pedestrian(t, c.x, 0)
 			car, driver := drivenCar(t, r, components.KindCar, c.x-8, 0, c.speed, 0)
 			crimes, events := collect(r, 90)
-			hp := citytest.Get[components.Health](r.W, ped).HP
-			act := citytest.Get[components.PersonAction](r.W, ped).Act
+			hp := ecstest.Get[components.Health](r.W, ped).HP
+			act := ecstest.Get[components.PersonAction](r.W, ped).Act
 			if got := hp < 100; got != c.hurt {
 				t.Fatalf("hurt %v (hp %d), want %v", got, hp, c.hurt)
 			}
@@ -133,10 +135,10 @@ func TestRunOverPedestrian(t *testing.T) {
 func TestNoDriverNoCrime(t *testing.T) {
 	r := rig(t, ecs.Rules{PlayersHurt: "on"})
 	ped := r.Pedestrian(t, 8, 0)
-	car := r.Car(t, components.KindCar, phys.ModelSedan, 0, 0, 0)
-	citytest.Get[components.Velocity](r.W, car).Lin.X = 15
+	car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, 0, 0)
+	ecstest.Get[components.Velocity](r.W, car).Lin.X = 15
 	crimes, _ := collect(r, 90)
-	if hp := citytest.Get[components.Health](r.W, ped).HP; hp == 100 {
+	if hp := ecstest.Get[components.Health](r.W, ped).HP; hp == 100 {
 		t.Fatal("a runaway car hurt nobody")
 	}
 	if len(crimes) != 0 {
@@ -160,10 +162,10 @@ func TestPlayersHurtRule(t *testing.T) {
 			r := rig(t, ecs.Rules{PlayersHurt: c.rule})
 			_, driver := drivenCar(t, r, components.KindCar, 0, 0, 15, 0)
 			victim := r.Character(t, 8, 0, 0)
-			citytest.Get[components.Identity](r.W, driver).Party = c.party1
-			citytest.Get[components.Identity](r.W, victim).Party = c.part
+			ecstest.Get[components.Identity](r.W, driver).Party = c.party1
+			ecstest.Get[components.Identity](r.W, victim).Party = c.part
 			crimes, _ := collect(r, 90)
-			hp := citytest.Get[components.Health](r.W, victim).HP
+			hp := ecstest.Get[components.Health](r.W, victim).HP
 			if (hp < 100) != c.hurt {
 				t.Fatalf("victim hp %d, want hurt %v", hp, c.hurt)
 			}
@@ -184,9 +186,9 @@ func TestGhostTakesNoDamage(t *testing.T) {
 	r := rig(t, ecs.Rules{PlayersHurt: "on"})
 	drivenCar(t, r, components.KindCar, 0, 0, 25, 0)
 	victim := r.Character(t, 8, 0, 0)
-	citytest.Get[components.Flags](r.W, victim).Bits |= components.FlagGhost
+	ecstest.Get[components.Flags](r.W, victim).Bits |= components.FlagGhost
 	collect(r, 60)
-	if hp := citytest.Get[components.Health](r.W, victim).HP; hp != 100 {
+	if hp := ecstest.Get[components.Health](r.W, victim).HP; hp != 100 {
 		t.Fatalf("a ghost lost health: %d", hp)
 	}
 }
@@ -199,19 +201,19 @@ func TestWreckStopsAndExplodes(t *testing.T) {
 	var wreckedAt uint64
 	for i := 0; i < 120 && wreckedAt == 0; i++ {
 		r.W.Step()
-		if citytest.Get[components.Flags](r.W, car).Bits&components.FlagWrecked != 0 {
+		if ecstest.Get[components.Flags](r.W, car).Bits&components.FlagWrecked != 0 {
 			wreckedAt = r.W.Tick()
 		}
 	}
 	if wreckedAt == 0 {
-		t.Fatalf("a 40 m/s crash into a wall left hp %d", citytest.Get[components.Health](r.W, car).HP)
+		t.Fatalf("a 40 m/s crash into a wall left hp %d", ecstest.Get[components.Health](r.W, car).HP)
 	}
 	if r.Damage.Pending() != 1 {
 		t.Fatalf("pending blasts %d", r.Damage.Pending())
 	}
 	// Full throttle held: the wreck still stands within a second.
 	r.Step(60)
-	v := citytest.Get[components.Velocity](r.W, car).Lin
+	v := ecstest.Get[components.Velocity](r.W, car).Lin
 	if v.X*v.X+v.Y*v.Y > 0.01 {
 		t.Fatalf("wreck still moving at %v", v)
 	}
@@ -225,16 +227,16 @@ func TestWreckStopsAndExplodes(t *testing.T) {
 	if blasts != 1 {
 		t.Fatalf("%d blasts", blasts)
 	}
-	if hp := citytest.Get[components.Health](r.W, ped).HP; hp == 100 {
+	if hp := ecstest.Get[components.Health](r.W, ped).HP; hp == 100 {
 		t.Fatal("the blast hurt nobody beside it")
 	}
-	if hp := citytest.Get[components.Health](r.W, far).HP; hp != 100 {
+	if hp := ecstest.Get[components.Health](r.W, far).HP; hp != 100 {
 		t.Fatalf("the blast hurt someone 30 m away: %d", hp)
 	}
-	if hp := citytest.Get[components.Health](r.W, driver).HP; hp != 0 {
+	if hp := ecstest.Get[components.Health](r.W, driver).HP; hp != 0 {
 		t.Fatalf("the driver of the exploding car has %d hp", hp)
 	}
-	if a := citytest.Get[components.PersonAction](r.W, driver).Act; a != components.ActDead {
+	if a := ecstest.Get[components.PersonAction](r.W, driver).Act; a != components.ActDead {
 		t.Fatalf("driver act %d", a)
 	}
 }
@@ -245,16 +247,16 @@ func TestRamPolice(t *testing.T) {
 		var player, cop ecs.Entity
 		if playerRams {
 			_, player = drivenCar(t, r, components.KindCar, 0, 0, 15, 0)
-			cop = r.Car(t, components.KindPoliceCar, phys.ModelPolice, 8, 0, 0)
+			cop = r.Vehicle(t, components.KindPoliceCar, phys.ModelPolice, 8, 0, 0)
 		} else {
-			cop = r.Car(t, components.KindPoliceCar, phys.ModelPolice, 0, 0, 0)
-			citytest.Get[components.Velocity](r.W, cop).Lin.X = 15
-			car := r.Car(t, components.KindCar, phys.ModelSedan, 8, 0, 0)
+			cop = r.Vehicle(t, components.KindPoliceCar, phys.ModelPolice, 0, 0, 0)
+			ecstest.Get[components.Velocity](r.W, cop).Lin.X = 15
+			car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 8, 0, 0)
 			player = r.Character(t, 8, 3, 0)
 			r.Seat(player, car)
 		}
 		crimes, _ := collect(r, 60)
-		if hp := citytest.Get[components.Health](r.W, cop).HP; hp == 1000 {
+		if hp := ecstest.Get[components.Health](r.W, cop).HP; hp == 1000 {
 			t.Fatal("the crash hurt no car")
 		}
 		rams := 0

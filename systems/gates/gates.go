@@ -184,10 +184,10 @@ func (s *System) CarriedKeys() KeyRule {
 	}
 }
 
-// Reset shuts the open gates at the next Update, as the level had them,
+// ResetLevel shuts the open gates at the next Update, as the level had them,
 // without waiting for HoldTicks; one with a body in its way stays open
 // until the way is clear, and one a car that may pass is at opens again.
-func (s *System) Reset() { s.reset = true }
+func (s *System) ResetLevel() { s.reset = true }
 
 // Gate returns the entity of the level's gate i (an index into
 // Level.Gates) and whether it is open; zero before the first Update.

@@ -6,10 +6,12 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/gates"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // wallLevel is a wall along y = 0 with a 10 m gap at the origin, named by
@@ -32,7 +34,7 @@ func level(rule string) string {
 }
 
 func rig(t testing.TB, rule string) *citytest.Rig {
-	l := citytest.Parse(t, "test-gates", level(rule))
+	l := systemstest.Parse(t, "test-gates", level(rule))
 	return citytest.New(t, l, citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
 }
 
@@ -51,14 +53,14 @@ func TestGateMade(t *testing.T) {
 	if open {
 		t.Fatal("gate open with nobody near")
 	}
-	if k := *citytest.Get[components.Kind](r.W, e); k != components.KindGate {
+	if k := *ecstest.Get[components.Kind](r.W, e); k != components.KindGate {
 		t.Fatalf("kind %s", k)
 	}
-	b := citytest.Get[components.Body](r.W, e)
+	b := ecstest.Get[components.Body](r.W, e)
 	if b.Mass != 0 || b.Mask != prefab.GateMask || b.HalfY != 5 {
 		t.Fatalf("body %+v", *b)
 	}
-	if f := citytest.Get[components.Flags](r.W, e); f.Bits&components.FlagOpen != 0 {
+	if f := ecstest.Get[components.Flags](r.W, e); f.Bits&components.FlagOpen != 0 {
 		t.Fatal("FlagOpen on a shut gate")
 	}
 }
@@ -95,10 +97,10 @@ func TestGateRules(t *testing.T) {
 				}
 				r.Inputs = append(r.Inputs, driver)
 			} else {
-				car = r.Car(t, components.KindCar, phys.ModelSedan, 0, -20, 1.5707964)
+				car = r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, -20, 1.5707964)
 				driver = r.Character(t, 3, -20, 0)
 				r.Seat(driver, car)
-				citytest.Get[components.Identity](r.W, driver).Party = c.party
+				ecstest.Get[components.Identity](r.W, driver).Party = c.party
 			}
 			r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 				if e == driver {
@@ -106,7 +108,7 @@ func TestGateRules(t *testing.T) {
 				}
 			}
 			r.Step(5 * ecs.TickRate)
-			y := citytest.Get[components.Pose](r.W, car).Pos.Y
+			y := ecstest.Get[components.Pose](r.W, car).Pos.Y
 			if c.pass != (y > 10) {
 				t.Fatalf("car at y=%v, want passed %v", y, c.pass)
 			}
@@ -119,8 +121,8 @@ func TestGateRules(t *testing.T) {
 			// Past it and away: it shuts behind the car.
 			r.Step(gates.HoldTicks + 1)
 			e, open := gateOf(t, r)
-			if open || citytest.Get[components.Body](r.W, e).Mask != prefab.GateMask ||
-				citytest.Get[components.Flags](r.W, e).Bits&components.FlagOpen != 0 {
+			if open || ecstest.Get[components.Body](r.W, e).Mask != prefab.GateMask ||
+				ecstest.Get[components.Flags](r.W, e).Bits&components.FlagOpen != 0 {
 				t.Fatal("gate still open after the car left")
 			}
 		})
@@ -129,10 +131,10 @@ func TestGateRules(t *testing.T) {
 
 func TestGateWaitsForTheWayClear(t *testing.T) {
 	r := rig(t, `{"party":1}`)
-	car := r.Car(t, components.KindCar, phys.ModelSedan, 0, -20, 1.5707964)
+	car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, -20, 1.5707964)
 	driver := r.Character(t, 3, -20, 0)
 	r.Seat(driver, car)
-	citytest.Get[components.Identity](r.W, driver).Party = 1
+	ecstest.Get[components.Identity](r.W, driver).Party = 1
 	walker := r.Character(t, -4, 0.3, 0) // in the opening, clear of the car's way
 	leave := uint64(0)
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
@@ -144,7 +146,7 @@ func TestGateWaitsForTheWayClear(t *testing.T) {
 		}
 	}
 	r.Step(8 * ecs.TickRate)
-	if y := citytest.Get[components.Pose](r.W, car).Pos.Y; y < 30 {
+	if y := ecstest.Get[components.Pose](r.W, car).Pos.Y; y < 30 {
 		t.Fatalf("car at y=%v", y)
 	}
 	if _, open := gateOf(t, r); !open {
@@ -160,10 +162,10 @@ func TestGateWaitsForTheWayClear(t *testing.T) {
 func TestSteadyAllocatesNothing(t *testing.T) {
 	r := rig(t, `{"party":1}`)
 	for i := range 20 {
-		car := r.Car(t, components.KindCar, phys.ModelSedan, float32(i)*4-40, -20, 1.5707964)
+		car := r.Vehicle(t, components.KindCar, phys.ModelSedan, float32(i)*4-40, -20, 1.5707964)
 		d := r.Character(t, float32(i)*4-38, -20, 0)
 		r.Seat(d, car)
-		citytest.Get[components.Identity](r.W, d).Party = uint8(i % 2)
+		ecstest.Get[components.Identity](r.W, d).Party = uint8(i % 2)
 	}
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) { d.Throttle = 0.3 }
 	r.Step(120)

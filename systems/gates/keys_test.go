@@ -8,10 +8,12 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/gates"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
 // keyLevel is the wall with its gate at the origin (key tag "yard") and a
@@ -26,16 +28,16 @@ var keyLevel = fmt.Sprintf(wallLevel, "test-keys",
 // north, and a passenger beside them.
 func keyRig(t *testing.T) (r *citytest.Rig, car, driver, passenger ecs.Entity) {
 	t.Helper()
-	r = citytest.New(t, citytest.Parse(t, "test-keys", keyLevel), citytest.Options{Seed: 1})
+	r = citytest.New(t, systemstest.Parse(t, "test-keys", keyLevel), citytest.Options{Seed: 1})
 	r.Gates.HasKey = r.Gates.CarriedKeys()
-	car = r.Car(t, components.KindCar, phys.ModelSedan, 0, -20, 1.5707964)
+	car = r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, -20, 1.5707964)
 	driver = r.Character(t, 3, -20, 0)
 	r.Seat(driver, car)
 	passenger = r.Character(t, -3, -20, 0)
-	a, in := citytest.Get[components.PersonAction](r.W, passenger), citytest.Get[components.SeatedIn](r.W, passenger)
+	a, in := ecstest.Get[components.PersonAction](r.W, passenger), ecstest.Get[components.SeatedIn](r.W, passenger)
 	a.Act = components.ActPassenger
 	*in = components.SeatedIn{Vehicle: car, Seat: 1}
-	citytest.Get[components.Seats](r.W, car).Occupant[1] = passenger
+	ecstest.Get[components.Seats](r.W, car).Occupant[1] = passenger
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if e == driver {
 			d.Throttle = 0.5
@@ -45,7 +47,7 @@ func keyRig(t *testing.T) (r *citytest.Rig, car, driver, passenger ecs.Entity) {
 }
 
 func TestKeyIDs(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-keys", keyLevel), citytest.Options{Seed: 1})
+	r := citytest.New(t, systemstest.Parse(t, "test-keys", keyLevel), citytest.Options{Seed: 1})
 	if got := r.Gates.KeyTags(); !slices.Equal(got, []string{"yard", "depot"}) {
 		t.Fatalf("key tags %v, want [yard depot]", got)
 	}
@@ -60,7 +62,7 @@ func TestKeyIDs(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "unknown key tag") || !strings.Contains(err.Error(), "yard, depot") {
 		t.Fatalf("giving an unknown key: %v", err)
 	}
-	if k := citytest.Get[components.Keys](r.W, p); k != nil {
+	if k := ecstest.Get[components.Keys](r.W, p); k != nil {
 		t.Fatalf("an unknown key gave keys %+v", *k)
 	}
 	if err := r.Gates.Give(r.W, p, "depot"); err != nil {
@@ -69,7 +71,7 @@ func TestKeyIDs(t *testing.T) {
 	if err := r.Gates.Give(r.W, p, "yard"); err != nil {
 		t.Fatal(err)
 	}
-	if k := citytest.Get[components.Keys](r.W, p); k == nil || k.Bits != 0b11 {
+	if k := ecstest.Get[components.Keys](r.W, p); k == nil || k.Bits != 0b11 {
 		t.Fatalf("keys %+v, want both", k)
 	}
 }
@@ -103,7 +105,7 @@ func TestKeyGate(t *testing.T) {
 				}
 			}
 			r.Step(5 * ecs.TickRate)
-			y := citytest.Get[components.Pose](r.W, car).Pos.Y
+			y := ecstest.Get[components.Pose](r.W, car).Pos.Y
 			if c.pass != (y > 10) {
 				t.Fatalf("car at y=%v, want passed %v", y, c.pass)
 			}
@@ -122,7 +124,7 @@ func TestResetShutsGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Drive through until the car is just out of the gate's reach.
-	for i := 0; citytest.Get[components.Pose](r.W, car).Pos.Y < gates.OpenRange+4; i++ {
+	for i := 0; ecstest.Get[components.Pose](r.W, car).Pos.Y < gates.OpenRange+4; i++ {
 		if i > 10*ecs.TickRate {
 			t.Fatal("the car never got through")
 		}
@@ -133,10 +135,10 @@ func TestResetShutsGates(t *testing.T) {
 	if !open {
 		t.Fatal("the gate shut at once behind the car: the test proves nothing")
 	}
-	r.Gates.Reset()
+	r.Gates.ResetLevel()
 	r.Step(1)
-	if _, open := r.Gates.Gate(0); open || citytest.Get[components.Body](r.W, e).Mask != prefab.GateMask ||
-		citytest.Get[components.Flags](r.W, e).Bits&components.FlagOpen != 0 {
+	if _, open := r.Gates.Gate(0); open || ecstest.Get[components.Body](r.W, e).Mask != prefab.GateMask ||
+		ecstest.Get[components.Flags](r.W, e).Bits&components.FlagOpen != 0 {
 		t.Fatal("the gate is still open after the reset")
 	}
 }

@@ -137,10 +137,10 @@ func New(w *ecs.World, l *levels.Level, price func(components.ItemID) (int64, bo
 	return s
 }
 
-// Reset lays the level's items out again at the next Update: the pickups
+// ResetLevel lays the level's items out again at the next Update: the pickups
 // where the level has them (what was dropped in play taken away), every
 // container shut, refilled and locked as the level has it.
-func (s *System) Reset() { s.reset = true }
+func (s *System) ResetLevel() { s.reset = true }
 
 // Update lays the level out when due and shuts the containers their
 // holders left.

@@ -9,9 +9,8 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/games"
-	"github.com/fiveonit/engine/levels"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/items"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -26,24 +25,22 @@ const testLevel = `{"name":"test-items","version":1,"ground":{"min":[-100,-100],
  {"id":"locker","kind":"locker","pos":[0,30],"yaw":0,"locked":true,"keyTag":"police","items":[{"item":"pistol","count":1}]}],
 "pickups":[{"item":"cash","count":50,"pos":[-10,0]},{"item":"crowbar","count":1,"pos":[-10,10]},{"item":"pistol-ammo","count":300,"pos":[-10,20]}]}`
 
+// rig is a world on testLevel with the items system alone in its
+// schedule, of a game's rules and catalog.
 type rig struct {
-	w   *ecs.World
-	it  *items.System
-	pf  *prefab.Builder
-	inv generic.Map1[components.Inventory]
-	ps  generic.Map2[components.Pose, components.Cash]
-	act generic.Map1[components.PersonAction]
-	hp  generic.Map1[components.Health]
-	box generic.Map1[components.Container]
-	lo  generic.Map1[components.Loose]
+	*systemstest.Rig
+	it      *items.System
+	inv     generic.Map1[components.Inventory]
+	ps      generic.Map2[components.Pose, components.Cash]
+	actions generic.Map1[components.PersonAction]
+	health  generic.Map1[components.Health]
+	boxes   generic.Map1[components.Container]
+	loose   generic.Map1[components.Loose]
 }
 
 func newRig(t *testing.T, game string) *rig {
 	t.Helper()
-	l, err := levels.Parse("test-items.json", []byte(testLevel))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := systemstest.Parse(t, "test-items", testLevel)
 	g, err := games.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
@@ -51,26 +48,22 @@ func newRig(t *testing.T, game string) *rig {
 	if err := g.Check(l); err != nil {
 		t.Fatal(err)
 	}
-	w, err := ecs.New(ecs.Config{Seed: 1, Level: l, Rules: g.Rules, Items: g.Items})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := systemstest.New(t, l, systemstest.Options{Seed: 1, Rules: g.Rules, Items: g.Items})
+	w := k.W
 	keys := map[string]components.KeyID{"yard": 0, "police": 1}
 	it := items.New(w, l, g.Price, func(tag string) (components.KeyID, bool) { id, ok := keys[tag]; return id, ok })
-	if err := w.SetSchedule([]ecs.Entry{{Name: items.Name, Phase: ecs.PhasePostStep, System: it}}); err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{w: w, it: it, pf: prefab.New(w),
+	k.Schedule(t, ecs.Entry{Name: items.Name, Phase: ecs.PhasePostStep, System: it})
+	r := &rig{Rig: k, it: it,
 		inv: generic.NewMap1[components.Inventory](w.Arche), ps: generic.NewMap2[components.Pose, components.Cash](w.Arche),
-		act: generic.NewMap1[components.PersonAction](w.Arche), hp: generic.NewMap1[components.Health](w.Arche),
-		box: generic.NewMap1[components.Container](w.Arche), lo: generic.NewMap1[components.Loose](w.Arche)}
+		actions: generic.NewMap1[components.PersonAction](w.Arche), health: generic.NewMap1[components.Health](w.Arche),
+		boxes: generic.NewMap1[components.Container](w.Arche), loose: generic.NewMap1[components.Loose](w.Arche)}
 	w.Step() // lays the level out
 	return r
 }
 
 func (r *rig) player(t *testing.T, x, y float32) ecs.Entity {
 	t.Helper()
-	e, err := r.pf.Character(1, 0, 1, components.Vec3{X: x, Y: y}, 0)
+	e, err := r.B.Character(1, 0, 1, components.Vec3{X: x, Y: y}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +76,7 @@ func (r *rig) at(e ecs.Entity, x, y float32) {
 }
 
 func (r *rig) id(name string) components.ItemID {
-	id, _ := r.w.Items.ByName(name)
+	id, _ := r.W.Items.ByName(name)
 	return id
 }
 
@@ -95,7 +88,7 @@ func (r *rig) cash(e ecs.Entity) int64 {
 // looseAt returns the loose item nearest (x, y), within 1 m.
 func (r *rig) looseAt(x, y float32) (ecs.Entity, *components.Loose, uint16) {
 	f := generic.NewFilter3[components.Loose, components.Pose, components.Identity]()
-	q := f.Query(r.w.Arche)
+	q := f.Query(r.W.Arche)
 	for q.Next() {
 		l, p, id := q.Get()
 		if dx, dy := p.Pos.X-x, p.Pos.Y-y; dx*dx+dy*dy < 1 {
@@ -131,24 +124,24 @@ func TestPickup(t *testing.T) {
 		t.Fatal("the level's pickups are not laid out")
 	}
 	before := r.cash(p)
-	if err := r.it.Pickup(r.w, p, cashID); err != nil || r.cash(p) != before+50 {
+	if err := r.it.Pickup(r.W, p, cashID); err != nil || r.cash(p) != before+50 {
 		t.Fatalf("cash: %v, %d", err, r.cash(p))
 	}
 	if e, _, _ := r.looseAt(-10, 0); !e.IsZero() {
 		t.Fatal("the cash still lies there")
 	}
-	if err := r.it.Pickup(r.w, p, crowbar); !errors.Is(err, items.ErrTooFar) {
+	if err := r.it.Pickup(r.W, p, crowbar); !errors.Is(err, items.ErrTooFar) {
 		t.Fatalf("a crowbar 9 m away: %v", err)
 	}
-	if err := r.it.Pickup(r.w, p, cashID); !errors.Is(err, items.ErrNotThere) {
+	if err := r.it.Pickup(r.W, p, cashID); !errors.Is(err, items.ErrNotThere) {
 		t.Fatalf("cash picked up twice: %v", err)
 	}
-	if err := r.it.Pickup(r.w, p, 9999); !errors.Is(err, items.ErrNotThere) {
+	if err := r.it.Pickup(r.W, p, 9999); !errors.Is(err, items.ErrNotThere) {
 		t.Fatalf("no such id: %v", err)
 	}
 	// 300 rounds, 120 a slot: all fit in ten empty slots.
 	r.at(p, -10, 19)
-	if err := r.it.Pickup(r.w, p, ammo); err != nil || r.inv.Get(p).Count(r.id("pistol-ammo")) != 300 {
+	if err := r.it.Pickup(r.W, p, ammo); err != nil || r.inv.Get(p).Count(r.id("pistol-ammo")) != 300 {
 		t.Fatalf("ammo: %v", err)
 	}
 	// A full inventory takes what fits and leaves the rest.
@@ -157,7 +150,7 @@ func TestPickup(t *testing.T) {
 		inv.Slots[i] = components.Stack{Item: r.id("crowbar"), Count: 1}
 	}
 	inv.Slots[0] = components.Stack{Item: r.id("pistol-ammo"), Count: 100}
-	if err := r.it.Drop(r.w, p, 0, 0); err != nil {
+	if err := r.it.Drop(r.W, p, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	e, l, wid := r.looseAt(-10, 19)
@@ -166,13 +159,13 @@ func TestPickup(t *testing.T) {
 	}
 	inv = r.inv.Get(p)
 	inv.Slots[0] = components.Stack{Item: r.id("pistol-ammo"), Count: 90}
-	if err := r.it.Pickup(r.w, p, wid); err != nil {
+	if err := r.it.Pickup(r.W, p, wid); err != nil {
 		t.Fatal(err)
 	}
 	if _, l, _ := r.looseAt(-10, 19); l == nil || l.Stack.Count != 70 || r.inv.Get(p).Slots[0].Count != 120 {
 		t.Fatalf("partial pickup left %+v", l)
 	}
-	if err := r.it.Pickup(r.w, p, wid); !errors.Is(err, items.ErrFull) {
+	if err := r.it.Pickup(r.W, p, wid); !errors.Is(err, items.ErrFull) {
 		t.Fatalf("nothing fits: %v", err)
 	}
 }
@@ -186,29 +179,29 @@ func TestUseMoveDrop(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(r.it.Give(r.w, p, "medkit", 2))
-	must(r.it.Give(r.w, p, "pistol", 1))
-	must(r.it.Give(r.w, p, "pistol-ammo", 30))
+	must(r.it.Give(r.W, p, "medkit", 2))
+	must(r.it.Give(r.W, p, "pistol", 1))
+	must(r.it.Give(r.W, p, "pistol-ammo", 30))
 	inv := r.inv.Get(p)
 	if inv.Slots[0].Item != r.id("medkit") || inv.Slots[1].Item != r.id("pistol") || inv.Slots[2].Count != 30 {
 		t.Fatalf("given: %+v", inv.Slots)
 	}
 	// A medkit at full health is refused; hurt, it heals and is used up.
-	if err := r.it.Use(r.w, p, 0); !errors.Is(err, items.ErrNotHurt) {
+	if err := r.it.Use(r.W, p, 0); !errors.Is(err, items.ErrNotHurt) {
 		t.Fatal(err)
 	}
-	r.hp.Get(p).HP = 10
-	must(r.it.Use(r.w, p, 0))
-	if r.hp.Get(p).HP != 70 || r.inv.Get(p).Slots[0].Count != 1 {
-		t.Fatalf("healed to %d, %d medkits left", r.hp.Get(p).HP, r.inv.Get(p).Slots[0].Count)
+	r.health.Get(p).HP = 10
+	must(r.it.Use(r.W, p, 0))
+	if r.health.Get(p).HP != 70 || r.inv.Get(p).Slots[0].Count != 1 {
+		t.Fatalf("healed to %d, %d medkits left", r.health.Get(p).HP, r.inv.Get(p).Slots[0].Count)
 	}
 	// The pistol goes into the hand and out again.
-	must(r.it.Use(r.w, p, 1))
-	if r.act.Get(p).Weapon != components.WeaponPistol {
+	must(r.it.Use(r.W, p, 1))
+	if r.actions.Get(p).Weapon != components.WeaponPistol {
 		t.Fatal("not in hand")
 	}
-	must(r.it.Use(r.w, p, 1))
-	if r.act.Get(p).Weapon != components.WeaponNone {
+	must(r.it.Use(r.W, p, 1))
+	if r.actions.Get(p).Weapon != components.WeaponNone {
 		t.Fatal("not put away")
 	}
 	for _, c := range []struct {
@@ -228,38 +221,38 @@ func TestUseMoveDrop(t *testing.T) {
 		{"part onto another item", 2, 0, 5, items.ErrFull},
 	} {
 		before := r.inv.Get(p).Slots
-		if err := r.it.Move(r.w, p, c.from, c.to, c.n); !errors.Is(err, c.want) {
+		if err := r.it.Move(r.W, p, c.from, c.to, c.n); !errors.Is(err, c.want) {
 			t.Fatalf("%s: %v, want %v", c.name, err, c.want)
 		}
 		if r.inv.Get(p).Slots != before {
 			t.Fatalf("%s: a refused move changed the slots", c.name)
 		}
 	}
-	must(r.it.Move(r.w, p, 2, 6, 10)) // split
-	must(r.it.Move(r.w, p, 6, 2, 0))  // merge back
-	must(r.it.Move(r.w, p, 0, 1, 0))  // swap medkit and pistol
+	must(r.it.Move(r.W, p, 2, 6, 10)) // split
+	must(r.it.Move(r.W, p, 6, 2, 0))  // merge back
+	must(r.it.Move(r.W, p, 0, 1, 0))  // swap medkit and pistol
 	inv = r.inv.Get(p)
 	if inv.Slots[2].Count != 30 || inv.Slots[6].Item != 0 || inv.Slots[0].Item != r.id("pistol") || inv.Slots[1].Item != r.id("medkit") {
 		t.Fatalf("after the moves: %+v", inv.Slots)
 	}
 	// Dropping the pistol in hand empties the hand.
-	must(r.it.Use(r.w, p, 0))
-	must(r.it.Drop(r.w, p, 0, 0))
-	if r.act.Get(p).Weapon != 0 || r.inv.Get(p).Slots[0].Item != 0 {
+	must(r.it.Use(r.W, p, 0))
+	must(r.it.Drop(r.W, p, 0, 0))
+	if r.actions.Get(p).Weapon != 0 || r.inv.Get(p).Slots[0].Item != 0 {
 		t.Fatal("the dropped pistol is still held")
 	}
 	if e, l, _ := r.looseAt(0, 0); e.IsZero() || l.Stack.Item != r.id("pistol") {
 		t.Fatal("the pistol does not lie at the player's feet")
 	}
-	if err := r.it.Drop(r.w, p, components.InventorySlots-1, 0); !errors.Is(err, items.ErrPhone) {
+	if err := r.it.Drop(r.W, p, components.InventorySlots-1, 0); !errors.Is(err, items.ErrPhone) {
 		t.Fatalf("dropping the phone: %v", err)
 	}
-	if err := r.it.Use(r.w, p, components.InventorySlots-1); !errors.Is(err, items.ErrNoUse) {
+	if err := r.it.Use(r.W, p, components.InventorySlots-1); !errors.Is(err, items.ErrNoUse) {
 		t.Fatalf("the phone: %v", err)
 	}
 	// The dead do nothing.
-	r.act.Get(p).Act = components.ActDead
-	if err := r.it.Drop(r.w, p, 2, 0); !errors.Is(err, items.ErrDead) {
+	r.actions.Get(p).Act = components.ActDead
+	if err := r.it.Drop(r.W, p, 2, 0); !errors.Is(err, items.ErrDead) {
 		t.Fatalf("dead: %v", err)
 	}
 }
@@ -273,66 +266,66 @@ func TestContainers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.it.Open(r.w, a, "crate-locked"); !errors.Is(err, items.ErrTooFar) {
+	if err := r.it.Open(r.W, a, "crate-locked"); !errors.Is(err, items.ErrTooFar) {
 		t.Fatalf("far: %v", err)
 	}
-	if err := r.it.Open(r.w, a, "nope"); !errors.Is(err, items.ErrNotThere) {
+	if err := r.it.Open(r.W, a, "nope"); !errors.Is(err, items.ErrNotThere) {
 		t.Fatalf("unknown: %v", err)
 	}
-	if err := r.it.Take(r.w, a, 0, 0); !errors.Is(err, items.ErrNotOpen) {
+	if err := r.it.Take(r.W, a, 0, 0); !errors.Is(err, items.ErrNotOpen) {
 		t.Fatalf("nothing open: %v", err)
 	}
-	must(r.it.Open(r.w, a, "crate-open"))
-	must(r.it.Open(r.w, b, "crate-open"))
+	must(r.it.Open(r.W, a, "crate-open"))
+	must(r.it.Open(r.W, b, "crate-open"))
 	// Both take the ammo: the first gets it, the second finds it gone.
-	must(r.it.Take(r.w, a, 0, 0))
-	if err := r.it.Take(r.w, b, 0, 0); !errors.Is(err, items.ErrEmpty) {
+	must(r.it.Take(r.W, a, 0, 0))
+	if err := r.it.Take(r.W, b, 0, 0); !errors.Is(err, items.ErrEmpty) {
 		t.Fatalf("taken twice: %v", err)
 	}
 	cash := r.cash(b)
-	must(r.it.Take(r.w, b, 1, 100))
+	must(r.it.Take(r.W, b, 1, 100))
 	if r.cash(b) != cash+100 {
 		t.Fatal("cash from a crate goes to Cash")
 	}
 	// a puts half back, b takes it: the total is kept.
-	must(r.it.Put(r.w, a, 0, 12))
-	must(r.it.Take(r.w, b, 0, 0))
+	must(r.it.Put(r.W, a, 0, 12))
+	must(r.it.Take(r.W, b, 0, 0))
 	ammo := r.id("pistol-ammo")
 	if ia, ib := r.inv.Get(a).Count(ammo), r.inv.Get(b).Count(ammo); ia != 12 || ib != 12 {
 		t.Fatalf("ammo %d and %d, want 12 each", ia, ib)
 	}
-	if err := r.it.Take(r.w, a, components.ContainerSlots, 0); !errors.Is(err, items.ErrSlot) {
+	if err := r.it.Take(r.W, a, components.ContainerSlots, 0); !errors.Is(err, items.ErrSlot) {
 		t.Fatalf("slot out of range: %v", err)
 	}
 	// Walking away shuts it.
 	r.at(a, 0, 0)
-	r.w.Step()
+	r.W.Step()
 	if !r.inv.Get(a).Open.IsZero() || r.inv.Get(b).Open.IsZero() {
 		t.Fatal("walking away shuts only the walker's")
 	}
 	// Locked: the locker opens with its key item, the crate with a crowbar.
 	r.at(a, 0, 28)
-	if err := r.it.Open(r.w, a, "locker"); !errors.Is(err, items.ErrLocked) {
+	if err := r.it.Open(r.W, a, "locker"); !errors.Is(err, items.ErrLocked) {
 		t.Fatalf("locked: %v", err)
 	}
-	must(r.it.Give(r.w, a, "crowbar", 1))
-	if err := r.it.Open(r.w, a, "locker"); !errors.Is(err, items.ErrLocked) {
+	must(r.it.Give(r.W, a, "crowbar", 1))
+	if err := r.it.Open(r.W, a, "locker"); !errors.Is(err, items.ErrLocked) {
 		t.Fatalf("a crowbar does not force a locker: %v", err)
 	}
-	must(r.it.Give(r.w, a, "police-key", 1))
-	must(r.it.Open(r.w, a, "locker"))
+	must(r.it.Give(r.W, a, "police-key", 1))
+	must(r.it.Open(r.W, a, "locker"))
 	r.at(b, 0, 19)
-	must(r.it.Give(r.w, b, "crowbar", 1))
-	must(r.it.Use(r.w, b, indexOf(r, b, "crowbar")))
-	if r.inv.Get(b).Open != r.it.Container(1) || r.box.Get(r.it.Container(1)).Locked {
+	must(r.it.Give(r.W, b, "crowbar", 1))
+	must(r.it.Use(r.W, b, indexOf(r, b, "crowbar")))
+	if r.inv.Get(b).Open != r.it.Container(1) || r.boxes.Get(r.it.Container(1)).Locked {
 		t.Fatal("the crowbar forced the crate open")
 	}
 	// A level reset refills, relocks and shuts them, and lays the
 	// pickups out again.
-	must(r.it.Take(r.w, a, 0, 0))
-	r.it.Reset()
-	r.w.Step()
-	if !r.inv.Get(b).Open.IsZero() || !r.box.Get(r.it.Container(2)).Locked || r.box.Get(r.it.Container(2)).Slots[0].Item != r.id("pistol") {
+	must(r.it.Take(r.W, a, 0, 0))
+	r.it.ResetLevel()
+	r.W.Step()
+	if !r.inv.Get(b).Open.IsZero() || !r.boxes.Get(r.it.Container(2)).Locked || r.boxes.Get(r.it.Container(2)).Slots[0].Item != r.id("pistol") {
 		t.Fatal("not laid out again")
 	}
 	if e, l, _ := r.looseAt(-10, 0); e.IsZero() || l.Stack.Count != 50 {
@@ -355,7 +348,7 @@ func TestBuy(t *testing.T) {
 	g, _ := games.Lookup("free-roam")
 	price, _ := g.Price(r.id("water"))
 	cash := r.cash(p)
-	if err := r.it.Buy(r.w, p, "kiosk", "water", 3); err != nil {
+	if err := r.it.Buy(r.W, p, "kiosk", "water", 3); err != nil {
 		t.Fatal(err)
 	}
 	if r.cash(p) != cash-3*price || r.inv.Get(p).Count(r.id("water")) != 3 {
@@ -387,7 +380,7 @@ func TestBuy(t *testing.T) {
 			c.setup()
 		}
 		inv, cash := *r.inv.Get(p), r.cash(p)
-		if err := r.it.Buy(r.w, p, c.shop, c.item, c.n); !errors.Is(err, c.want) {
+		if err := r.it.Buy(r.W, p, c.shop, c.item, c.n); !errors.Is(err, c.want) {
 			t.Fatalf("%s: %v, want %v", c.name, err, c.want)
 		}
 		if *r.inv.Get(p) != inv || r.cash(p) != cash {
@@ -404,20 +397,20 @@ func TestTwoAtOneContainer(t *testing.T) {
 	r := newRig(t, "free-roam")
 	a, b := r.player(t, 0, 9), r.player(t, 1, 9)
 	for _, p := range []ecs.Entity{a, b} {
-		if err := r.it.Give(r.w, p, "medkit", 3); err != nil {
+		if err := r.it.Give(r.W, p, "medkit", 3); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.it.Give(r.w, p, "pistol-ammo", 200); err != nil {
+		if err := r.it.Give(r.W, p, "pistol-ammo", 200); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.it.Open(r.w, p, "crate-open"); err != nil {
+		if err := r.it.Open(r.W, p, "crate-open"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	box := r.it.Container(0)
 	total := func() map[components.ItemID]int {
 		m := map[components.ItemID]int{}
-		for _, s := range r.box.Get(box).Slots {
+		for _, s := range r.boxes.Get(box).Slots {
 			m[s.Item] += int(s.Count)
 		}
 		for _, p := range []ecs.Entity{a, b} {
@@ -437,16 +430,16 @@ func TestTwoAtOneContainer(t *testing.T) {
 		slot, n := rng.IntN(components.ContainerSlots+2)-1, rng.IntN(130)-2
 		var err error
 		if rng.IntN(2) == 0 {
-			err = r.it.Take(r.w, p, slot, n)
+			err = r.it.Take(r.W, p, slot, n)
 		} else {
-			err = r.it.Put(r.w, p, slot, n)
+			err = r.it.Put(r.W, p, slot, n)
 		}
 		got := total()
 		delete(got, r.id("cash"))
 		if !maps.Equal(got, want) {
 			t.Fatalf("act %d (%v): items %v, want %v", i, err, got, want)
 		}
-		left := r.box.Get(box).Slots
+		left := r.boxes.Get(box).Slots
 		boxCash := 0
 		for _, s := range left {
 			if s.Item == r.id("cash") {
@@ -488,7 +481,7 @@ func TestLockedContainers(t *testing.T) {
 			}
 			p := r.player(t, 0, y)
 			for _, name := range c.items {
-				if err := r.it.Give(r.w, p, name, 1); err != nil {
+				if err := r.it.Give(r.W, p, name, 1); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -497,16 +490,16 @@ func TestLockedContainers(t *testing.T) {
 				for _, id := range c.ring {
 					k.Add(id)
 				}
-				keys := generic.NewMap1[components.Keys](r.w.Arche)
+				keys := generic.NewMap1[components.Keys](r.W.Arche)
 				keys.Assign(p, k)
 			}
-			err := r.it.Open(r.w, p, c.place)
+			err := r.it.Open(r.W, p, c.place)
 			if !errors.Is(err, c.want) {
 				t.Fatalf("open: %v, want %v", err, c.want)
 			}
 			box := r.it.Container(i)
 			open := r.inv.Get(p).Open == box
-			if locked := r.box.Get(box).Locked; open == (c.want != nil) || locked == (c.want == nil) {
+			if locked := r.boxes.Get(box).Locked; open == (c.want != nil) || locked == (c.want == nil) {
 				t.Fatalf("open %v, locked %v after %v", open, locked, err)
 			}
 		})

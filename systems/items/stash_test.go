@@ -15,27 +15,27 @@ import (
 func TestStash(t *testing.T) {
 	r := newRig(t, "free-roam")
 	water := r.id("water")
-	if err := r.it.Stash(r.w, "nope", water, 1, false); !errors.Is(err, items.ErrNotThere) {
+	if err := r.it.Stash(r.W, "nope", water, 1, false); !errors.Is(err, items.ErrNotThere) {
 		t.Fatalf("unknown container: %v", err)
 	}
-	if err := r.it.Stash(r.w, "crate-open", water, 0, false); err == nil {
+	if err := r.it.Stash(r.W, "crate-open", water, 0, false); err == nil {
 		t.Fatal("a stash of none was taken")
 	}
-	if err := r.it.Stash(r.w, "crate-open", water, 2, true); err != nil {
+	if err := r.it.Stash(r.W, "crate-open", water, 2, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.it.Stash(r.w, "crate-open", water, 1, true); err != nil {
+	if err := r.it.Stash(r.W, "crate-open", water, 1, true); err != nil {
 		t.Fatal(err)
 	}
-	box := r.box.Get(r.it.Container(0))
+	box := r.boxes.Get(r.it.Container(0))
 	if !box.Locked || box.Slots[2].Item != water || box.Slots[2].Count != 3 {
 		t.Fatalf("crate after the stashes: %+v", *box)
 	}
 	a := r.player(t, 0, 8)
-	if err := r.it.Open(r.w, a, "crate-open"); !errors.Is(err, items.ErrLocked) {
+	if err := r.it.Open(r.W, a, "crate-open"); !errors.Is(err, items.ErrLocked) {
 		t.Fatalf("the stash did not lock the crate: %v", err)
 	}
-	if n := r.it.Unstash(r.w, "crate-open", water, 2); n != 2 || box.Slots[2].Count != 1 {
+	if n := r.it.Unstash(r.W, "crate-open", water, 2); n != 2 || box.Slots[2].Count != 1 {
 		t.Fatalf("unstashed %d, left %+v", n, box.Slots[2])
 	}
 	for k := range box.Slots {
@@ -44,7 +44,7 @@ func TestStash(t *testing.T) {
 		}
 	}
 	full := *box
-	if err := r.it.Stash(r.w, "crate-open", r.id("medkit"), 1, false); err == nil || *box != full {
+	if err := r.it.Stash(r.W, "crate-open", r.id("medkit"), 1, false); err == nil || *box != full {
 		t.Fatalf("a full crate: %v, %+v", err, *box)
 	}
 }

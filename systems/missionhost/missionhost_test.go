@@ -9,11 +9,13 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/fiveonit/engine/systems/stealth/book"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -62,14 +64,8 @@ type room struct {
 }
 
 func newRoom(t *testing.T, m func() *probe, party int) *room {
-	l, err := levels.Load("test-flat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: 1, Level: l})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := systemstest.Load(t, "test-flat")
+	w := ecstest.New(t, ecs.Config{Seed: 1, Level: l})
 	r := &room{w: w, pf: prefab.New(w), ids: generic.NewMap1[components.Identity](w.Arche)}
 	defs := []missions.Def{{Name: "probe", Title: "Probe", Contact: "Test", Offer: "Wait here.", Party: party,
 		New: func() missions.Mission { r.last = m(); return r.last }}}

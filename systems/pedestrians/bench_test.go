@@ -8,9 +8,10 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/nav"
 	phys "github.com/fiveonit/engine/physics"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
+	"github.com/fiveonit/engine/systems/systemstest"
+	"github.com/mlange-42/arche/generic"
 )
 
 // crowdCity is main-city with n pedestrians spread over its pavements (a
@@ -18,21 +19,11 @@ import (
 // stepped for a few seconds.
 func crowdCity(tb testing.TB, n int) (*ecs.World, *pedestrians.System) {
 	tb.Helper()
-	l, err := levels.Load("main-city")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	st, err := motion.BakeLevel(l)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: 3})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	r := systemstest.New(tb, systemstest.Load(tb, "main-city"), systemstest.Options{Seed: 3})
+	w, l, st := r.W, r.Level, r.Static
 	m := nav.New(l)
 	peds := pedestrians.NewWithMap(w, m, st)
-	b := prefab.New(w)
+	b := r.B
 	roles := []components.NPCRole{components.RoleWalker, components.RoleJogger, components.RoleIdler}
 	for i := 0; i < n; i++ {
 		pav, along := m.PavementPoint(float32(i) * m.PavementLen / float32(n))
@@ -50,23 +41,18 @@ func crowdCity(tb testing.TB, n int) (*ecs.World, *pedestrians.System) {
 		}
 		cars = append(cars, car)
 	}
-	drive := genericDrive(w)
-	err = w.SetSchedule([]ecs.Entry{
-		{Name: "cars", Phase: ecs.PhaseInput, System: ecs.SystemFunc(func(w *ecs.World) {
+	drives := generic.NewMap1[components.Drive](w.Arche)
+	r.Schedule(tb,
+		ecs.Entry{Name: "cars", Phase: ecs.PhaseInput, System: ecs.SystemFunc(func(w *ecs.World) {
 			for _, c := range cars {
-				*drive.Get(c) = components.Drive{Throttle: 0.3, Steer: 0.2}
+				*drives.Get(c) = components.Drive{Throttle: 0.3, Steer: 0.2}
 			}
 		})},
-		{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: peds},
-		{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
-		{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: peds.Watcher()},
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for i := 0; i < 300; i++ {
-		w.Step()
-	}
+		ecs.Entry{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: peds},
+		ecs.Entry{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
+		ecs.Entry{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: peds.Watcher()},
+	)
+	r.Step(300)
 	return w, peds
 }
 

@@ -7,12 +7,12 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
-	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/nav"
 	phys "github.com/fiveonit/engine/physics"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -34,10 +34,7 @@ const blockLevel = `{
 // the test in the input phase (before the pedestrians) and the post-step
 // phase (after them, before the watcher).
 type rig struct {
-	w      *ecs.World
-	l      *levels.Level
-	st     *phys.Static
-	b      *prefab.Builder
+	*systemstest.Rig
 	m      *nav.Map
 	input  func(w *ecs.World)
 	after  func(w *ecs.World)
@@ -46,71 +43,29 @@ type rig struct {
 
 func newRig(t testing.TB) *rig {
 	t.Helper()
-	l, err := levels.Parse("block.json", []byte(blockLevel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := motion.BakeLevel(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{w: w, l: l, st: st, b: prefab.New(w), m: nav.New(l), drives: generic.NewMap1[components.Drive](w.Arche)}
+	k := systemstest.New(t, systemstest.Parse(t, "block", blockLevel), systemstest.Options{Seed: 1})
+	w, st := k.W, k.Static
+	r := &rig{Rig: k, m: nav.New(k.Level), drives: generic.NewMap1[components.Drive](w.Arche)}
 	peds := pedestrians.NewWithMap(w, r.m, st)
-	hook := func(f *func(*ecs.World)) ecs.System {
-		return ecs.SystemFunc(func(w *ecs.World) {
-			if *f != nil {
-				(*f)(w)
-			}
-		})
-	}
-	err = w.SetSchedule([]ecs.Entry{
-		{Name: "input", Phase: ecs.PhaseInput, System: hook(&r.input)},
-		{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: peds},
-		{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
-		{Name: "after", Phase: ecs.PhasePostStep, System: hook(&r.after)},
-		{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: peds.Watcher()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.Schedule(t,
+		ecs.Entry{Name: "input", Phase: ecs.PhaseInput, System: systemstest.Hook(&r.input)},
+		ecs.Entry{Name: pedestrians.Name, Phase: ecs.PhasePreStep, System: peds},
+		ecs.Entry{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, st)},
+		ecs.Entry{Name: "after", Phase: ecs.PhasePostStep, System: systemstest.Hook(&r.after)},
+		ecs.Entry{Name: pedestrians.WatchName, Phase: ecs.PhaseSync, System: peds.Watcher()},
+	)
 	return r
-}
-
-func (r *rig) step(n int) {
-	for i := 0; i < n; i++ {
-		r.w.Step()
-	}
 }
 
 // ped makes a pedestrian of role on pavement pav, along metres along it.
 func (r *rig) ped(t testing.TB, role components.NPCRole, pav int32, along float32) ecs.Entity {
 	t.Helper()
 	p, dir := r.m.PavementAt(pav, along)
-	e, err := r.b.Pedestrian(role, 0, components.Vec3{X: p.X, Y: p.Y}, math32.Atan2(dir.Y, dir.X), pav, along)
+	e, err := r.B.Pedestrian(role, 0, components.Vec3{X: p.X, Y: p.Y}, math32.Atan2(dir.Y, dir.X), pav, along)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
-}
-
-func genericDrive(w *ecs.World) generic.Map1[components.Drive] {
-	return generic.NewMap1[components.Drive](w.Arche)
-}
-
-func get[T any](w *ecs.World, e ecs.Entity) *T {
-	m := generic.NewMap1[T](w.Arche)
-	return m.Get(e)
-}
-
-func pos(w *ecs.World, e ecs.Entity) phys.Vec { return phys.Flat(get[components.Pose](w, e).Pos) }
-
-func speed(w *ecs.World, e ecs.Entity) float32 {
-	v := get[components.Velocity](w, e).Lin
-	return math32.Sqrt(v.X*v.X + v.Y*v.Y)
 }
 
 // TestWalkPavements walks a walker, a jogger and an idler on the pavement
@@ -129,12 +84,12 @@ func TestWalkPavements(t *testing.T) {
 	for _, c := range cases {
 		r := newRig(t)
 		e := r.ped(t, c.role, 0, 20)
-		start := pos(r.w, e)
+		start := r.Pos(e)
 		var way, lastAlong float32 = 0, 20
 		wrong := 0
 		for i := 0; i < 60*30; i++ {
-			r.step(1)
-			p := pos(r.w, e)
+			r.Step(1)
+			p := r.Pos(e)
 			pav, along, dist := r.m.NearestPavement(p, 10)
 			if pav != 0 || dist > 2-phys.DefaultWalker.Radius {
 				t.Fatalf("role %d: off the pavement at %v (%.2f m from its line)", c.role, p, dist)
@@ -152,7 +107,7 @@ func TestWalkPavements(t *testing.T) {
 				// it, left going against it.
 				q, dir := r.m.PavementAt(0, along)
 				left := dir.Cross(p.Sub(q)) > 0
-				back := get[components.NPC](r.w, e).Mode&pedestrians.Back != 0
+				back := ecstest.Get[components.NPC](r.W, e).Mode&pedestrians.Back != 0
 				if left != back {
 					wrong++
 				}
@@ -161,8 +116,8 @@ func TestWalkPavements(t *testing.T) {
 		if way < c.minWay || way > c.maxWay {
 			t.Errorf("role %d: went %.1f m in 30 s, want %.0f..%.0f", c.role, way, c.minWay, c.maxWay)
 		}
-		if c.role == components.RoleIdler && pos(r.w, e).Sub(start).Len() > 12 {
-			t.Errorf("idler wandered %.1f m off", pos(r.w, e).Sub(start).Len())
+		if c.role == components.RoleIdler && r.Pos(e).Sub(start).Len() > 12 {
+			t.Errorf("idler wandered %.1f m off", r.Pos(e).Sub(start).Len())
 		}
 		if c.role != components.RoleIdler && wrong > 3 {
 			t.Errorf("role %d: on the left of its way %d times in 30", c.role, wrong)
@@ -175,11 +130,11 @@ func TestWalkPavements(t *testing.T) {
 func TestOpenPavementTurnsRound(t *testing.T) {
 	r := newRig(t)
 	e := r.ped(t, components.RoleWalker, 1, 110)
-	get[components.NPC](r.w, e).Mode = pedestrians.ModeWalk // east, with the points
+	ecstest.Get[components.NPC](r.W, e).Mode = pedestrians.ModeWalk // east, with the points
 	maxX, back := float32(-1e9), float32(1e9)
 	for i := 0; i < 60*40; i++ {
-		r.step(1)
-		p := pos(r.w, e)
+		r.Step(1)
+		p := r.Pos(e)
 		if p.X < -61 || p.X > 61 {
 			t.Fatalf("walked off the pavement's end to %v", p)
 		}
@@ -201,7 +156,7 @@ func TestFleeFromShot(t *testing.T) {
 		r := newRig(t)
 		near := []ecs.Entity{r.ped(t, components.RoleWalker, 1, 40), r.ped(t, components.RoleIdler, 1, 50), r.ped(t, components.RoleJogger, 1, 60)}
 		far := r.ped(t, components.RoleWalker, 0, 60) // round the block, 60 m off
-		r.step(60)
+		r.Step(60)
 		shot := components.Vec3{X: -5, Y: -50}
 		fire := func(w *ecs.World) {
 			if w.Tick() == 60 {
@@ -215,29 +170,29 @@ func TestFleeFromShot(t *testing.T) {
 		}
 		before := make([]float32, len(near))
 		for i, e := range near {
-			before[i] = pos(r.w, e).Sub(phys.Flat(shot)).Len()
+			before[i] = r.Pos(e).Sub(phys.Flat(shot)).Len()
 		}
-		r.step(60)
+		r.Step(60)
 		for i, e := range near {
-			npc := get[components.NPC](r.w, e)
-			d := pos(r.w, e).Sub(phys.Flat(shot)).Len()
-			if npc.Mode&0x7f != pedestrians.ModeFlee || speed(r.w, e) < 4 || d < before[i]+3 {
-				t.Fatalf("late %v: pedestrian %d: mode %d, %.1f m/s, %.1f m from the shot (was %.1f)", late, i, npc.Mode, speed(r.w, e), d, before[i])
+			npc := ecstest.Get[components.NPC](r.W, e)
+			d := r.Pos(e).Sub(phys.Flat(shot)).Len()
+			if npc.Mode&0x7f != pedestrians.ModeFlee || r.Speed(e) < 4 || d < before[i]+3 {
+				t.Fatalf("late %v: pedestrian %d: mode %d, %.1f m/s, %.1f m from the shot (was %.1f)", late, i, npc.Mode, r.Speed(e), d, before[i])
 			}
 		}
-		if m := get[components.NPC](r.w, far).Mode & 0x7f; m == pedestrians.ModeFlee {
+		if m := ecstest.Get[components.NPC](r.W, far).Mode & 0x7f; m == pedestrians.ModeFlee {
 			t.Fatalf("late %v: the pedestrian round the block flees", late)
 		}
 		// They run a few seconds, then walk back to a pavement.
-		r.step(60 * 12)
+		r.Step(60 * 12)
 		for i, e := range near {
-			if m := get[components.NPC](r.w, e).Mode & 0x7f; m == pedestrians.ModeFlee {
+			if m := ecstest.Get[components.NPC](r.W, e).Mode & 0x7f; m == pedestrians.ModeFlee {
 				t.Fatalf("pedestrian %d still flees after 12 s", i)
 			}
-			if _, _, dist := r.m.NearestPavement(pos(r.w, e), 50); dist > 2 {
+			if _, _, dist := r.m.NearestPavement(r.Pos(e), 50); dist > 2 {
 				t.Fatalf("pedestrian %d is %.1f m off the pavements", i, dist)
 			}
-			if r.st.Overlaps(pos(r.w, e), phys.DefaultWalker.Radius*0.9) {
+			if r.Static.Overlaps(r.Pos(e), phys.DefaultWalker.Radius*0.9) {
 				t.Fatalf("pedestrian %d ran into a building", i)
 			}
 		}
@@ -261,12 +216,12 @@ func TestFleeFromCar(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t)
-			e, err := r.b.Vehicle(components.KindCar, phys.ModelSedan, components.Vec3{X: -58, Y: c.carY}, 0, ecs.Entity{})
+			e, err := r.B.Vehicle(components.KindCar, phys.ModelSedan, components.Vec3{X: -58, Y: c.carY}, 0, ecs.Entity{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			p := r.ped(t, components.RoleIdler, 1, 0)
-			get[components.Pose](r.w, p).Pos = components.Vec3{X: 20, Y: c.pedY}
+			ecstest.Get[components.Pose](r.W, p).Pos = components.Vec3{X: 20, Y: c.pedY}
 			r.input = func(w *ecs.World) {
 				if w.Arche.Alive(e) {
 					r.drives.Get(e).Throttle = c.throttle
@@ -274,8 +229,8 @@ func TestFleeFromCar(t *testing.T) {
 			}
 			fled := false
 			for i := 0; i < 60*6 && !fled; i++ {
-				r.step(1)
-				fled = get[components.NPC](r.w, p).Mode&0x7f == pedestrians.ModeFlee
+				r.Step(1)
+				fled = ecstest.Get[components.NPC](r.W, p).Mode&0x7f == pedestrians.ModeFlee
 			}
 			if fled != c.flee {
 				t.Fatalf("fled %v, want %v", fled, c.flee)
@@ -284,15 +239,15 @@ func TestFleeFromCar(t *testing.T) {
 				return
 			}
 			for i := 0; i < 60*4; i++ { // the car drives on through
-				r.step(1)
-				for _, h := range r.w.Contacts {
+				r.Step(1)
+				for _, h := range r.W.Contacts {
 					if h.A == p || h.B == p {
-						t.Fatalf("run down all the same at %v", pos(r.w, p))
+						t.Fatalf("run down all the same at %v", r.Pos(p))
 					}
 				}
 			}
-			if pos(r.w, e).X < 25 {
-				t.Fatalf("the car is only at %v: it did not pass", pos(r.w, e))
+			if r.Pos(e).X < 25 {
+				t.Fatalf("the car is only at %v: it did not pass", r.Pos(e))
 			}
 		})
 	}

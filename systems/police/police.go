@@ -123,20 +123,20 @@ type System struct {
 	used    []bool // police spawn points taken this tick
 	copsAt  uint64 // tick the cops were gathered, +1 (0: never)
 
-	chars     *generic.Filter6[components.Player, components.Wanted, components.Identity, components.Pose, components.Velocity, components.Health]
-	shapes    *generic.Filter3[components.Kind, components.Pose, components.Body]
-	chasers   generic.Map1[components.Chaser]
-	wants     generic.Map2[components.Player, components.Wanted]
-	ids       generic.Map1[components.Identity]
-	kinds     generic.Map1[components.Kind]
-	poses     generic.Map1[components.Pose]
-	bodyOf    generic.Map1[components.Body]
-	health    generic.Map1[components.Health]
-	flags     generic.Map1[components.Flags]
-	seats     generic.Map1[components.Seats]
-	seated    generic.Map1[components.SeatedIn]
-	cash      generic.Map1[components.Cash]
-	hasPlayer generic.Map1[components.Player]
+	chars    *generic.Filter6[components.Player, components.Wanted, components.Identity, components.Pose, components.Velocity, components.Health]
+	shapes   *generic.Filter3[components.Kind, components.Pose, components.Body]
+	chaserOf generic.Map1[components.Chaser]
+	wants    generic.Map2[components.Player, components.Wanted]
+	ids      generic.Map1[components.Identity]
+	kinds    generic.Map1[components.Kind]
+	poses    generic.Map1[components.Pose]
+	bodyOf   generic.Map1[components.Body]
+	health   generic.Map1[components.Health]
+	flags    generic.Map1[components.Flags]
+	seats    generic.Map1[components.Seats]
+	seated   generic.Map1[components.SeatedIn]
+	cash     generic.Map1[components.Cash]
+	playerOf generic.Map1[components.Player]
 }
 
 // unit is a police car this system made, its officer and the player it
@@ -177,24 +177,24 @@ const busyBodies = 1024
 // geometry, for lines of sight (nil: nothing blocks them).
 func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	s := &System{
-		level:     l,
-		static:    static,
-		build:     prefab.New(w),
-		spawns:    l.SpawnsOf(levels.RolePolice),
-		chars:     generic.NewFilter6[components.Player, components.Wanted, components.Identity, components.Pose, components.Velocity, components.Health](),
-		shapes:    generic.NewFilter3[components.Kind, components.Pose, components.Body](),
-		chasers:   generic.NewMap1[components.Chaser](w.Arche),
-		wants:     generic.NewMap2[components.Player, components.Wanted](w.Arche),
-		ids:       generic.NewMap1[components.Identity](w.Arche),
-		kinds:     generic.NewMap1[components.Kind](w.Arche),
-		poses:     generic.NewMap1[components.Pose](w.Arche),
-		bodyOf:    generic.NewMap1[components.Body](w.Arche),
-		health:    generic.NewMap1[components.Health](w.Arche),
-		flags:     generic.NewMap1[components.Flags](w.Arche),
-		seats:     generic.NewMap1[components.Seats](w.Arche),
-		seated:    generic.NewMap1[components.SeatedIn](w.Arche),
-		cash:      generic.NewMap1[components.Cash](w.Arche),
-		hasPlayer: generic.NewMap1[components.Player](w.Arche),
+		level:    l,
+		static:   static,
+		build:    prefab.New(w),
+		spawns:   l.SpawnsOf(levels.RolePolice),
+		chars:    generic.NewFilter6[components.Player, components.Wanted, components.Identity, components.Pose, components.Velocity, components.Health](),
+		shapes:   generic.NewFilter3[components.Kind, components.Pose, components.Body](),
+		chaserOf: generic.NewMap1[components.Chaser](w.Arche),
+		wants:    generic.NewMap2[components.Player, components.Wanted](w.Arche),
+		ids:      generic.NewMap1[components.Identity](w.Arche),
+		kinds:    generic.NewMap1[components.Kind](w.Arche),
+		poses:    generic.NewMap1[components.Pose](w.Arche),
+		bodyOf:   generic.NewMap1[components.Body](w.Arche),
+		health:   generic.NewMap1[components.Health](w.Arche),
+		flags:    generic.NewMap1[components.Flags](w.Arche),
+		seats:    generic.NewMap1[components.Seats](w.Arche),
+		seated:   generic.NewMap1[components.SeatedIn](w.Arche),
+		cash:     generic.NewMap1[components.Cash](w.Arche),
+		playerOf: generic.NewMap1[components.Player](w.Arche),
 	}
 	s.used = make([]bool, len(s.spawns))
 	// Room made once for a busy tick's lists, which are kept: in play
@@ -359,7 +359,7 @@ func (s *System) seen(w *ecs.World, e ecs.Entity, p phys.Vec) bool {
 		if u.recalled || u.target != e || !alive(w, u.car) {
 			continue
 		}
-		if c := s.chasers.Get(u.car); c != nil && c.Sees {
+		if c := s.chaserOf.Get(u.car); c != nil && c.Sees {
 			return true
 		}
 	}
@@ -522,8 +522,8 @@ func (s *System) shouldRecall(w *ecs.World, u *unit) bool {
 // driving it), the siren goes off.
 func (s *System) recall(w *ecs.World, u *unit) {
 	u.recalled, u.recallAt = true, w.Tick()
-	if s.chasers.Get(u.car) != nil {
-		s.chasers.Remove(u.car)
+	if s.chaserOf.Get(u.car) != nil {
+		s.chaserOf.Remove(u.car)
 	}
 	if f := s.flags.Get(u.car); f != nil {
 		f.Bits &^= components.FlagSiren
@@ -701,7 +701,7 @@ func (s *System) inSight(e ecs.Entity) bool {
 }
 
 func (s *System) isPlayer(w *ecs.World, e ecs.Entity) bool {
-	return alive(w, e) && s.hasPlayer.Get(e) != nil
+	return alive(w, e) && s.playerOf.Get(e) != nil
 }
 
 func alive(w *ecs.World, e ecs.Entity) bool { return !e.IsZero() && w.Arche.Alive(e) }

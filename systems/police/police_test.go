@@ -7,9 +7,11 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/police"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -32,7 +34,7 @@ const level = `{
 }`
 
 func rig(t testing.TB, rules ecs.Rules) *citytest.Rig {
-	return citytest.New(t, citytest.Parse(t, "test-police", level), citytest.Options{Seed: 1, Rules: rules})
+	return citytest.New(t, systemstest.Parse(t, "test-police", level), citytest.Options{Seed: 1, Rules: rules})
 }
 
 func policeRules() ecs.Rules { return ecs.Rules{Name: "test", Police: true, PlayersHurt: "on"} }
@@ -45,7 +47,7 @@ func commit(w *ecs.World, offender ecs.Entity, kinds ...components.CrimeKind) {
 }
 
 func wanted(r *citytest.Rig, e ecs.Entity) *components.Wanted {
-	return citytest.Get[components.Wanted](r.W, e)
+	return ecstest.Get[components.Wanted](r.W, e)
 }
 
 func TestCrimesRaiseWanted(t *testing.T) {
@@ -113,19 +115,19 @@ func TestHeatFades(t *testing.T) {
 func units(t *testing.T, r *citytest.Rig, target ecs.Entity) int {
 	n := 0
 	for _, e := range policeCars(r) {
-		c := citytest.Get[components.Chaser](r.W, e)
+		c := ecstest.Get[components.Chaser](r.W, e)
 		if c == nil || c.Target != target {
 			continue
 		}
 		n++
-		if f := citytest.Get[components.Flags](r.W, e); f.Bits&components.FlagSiren == 0 {
+		if f := ecstest.Get[components.Flags](r.W, e); f.Bits&components.FlagSiren == 0 {
 			t.Fatal("a chasing police car with its siren off")
 		}
-		st := citytest.Get[components.Seats](r.W, e)
+		st := ecstest.Get[components.Seats](r.W, e)
 		o := st.Occupant[0]
-		if o.IsZero() || *citytest.Get[components.Kind](r.W, o) != components.KindOfficer ||
-			citytest.Get[components.PersonAction](r.W, o).Act != components.ActDriving ||
-			citytest.Get[components.NPC](r.W, o).Role != components.RoleOfficer {
+		if o.IsZero() || *ecstest.Get[components.Kind](r.W, o) != components.KindOfficer ||
+			ecstest.Get[components.PersonAction](r.W, o).Act != components.ActDriving ||
+			ecstest.Get[components.NPC](r.W, o).Role != components.RoleOfficer {
 			t.Fatalf("police car without an officer driving: %v", o)
 		}
 	}
@@ -223,7 +225,7 @@ func TestArrest(t *testing.T) {
 			// Beside where the first police car comes out (x = 100,
 			// facing west: its nose at 97.6).
 			p := r.Character(t, 95, 0, 0)
-			citytest.Get[components.Cash](r.W, p).Amount = c.cash
+			ecstest.Get[components.Cash](r.W, p).Amount = c.cash
 			if c.moving {
 				r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 					d.MoveY = 1
@@ -238,7 +240,7 @@ func TestArrest(t *testing.T) {
 			}
 			r.Step(1 + police.ArrestTicks + 2*police.SpawnEvery)
 			wt := wanted(r, p)
-			cash := citytest.Get[components.Cash](r.W, p).Amount
+			cash := ecstest.Get[components.Cash](r.W, p).Amount
 			if c.moving {
 				if wt.Arrests != 0 || int(wt.Stars) != c.stars || cash != c.cash {
 					t.Fatalf("moving player arrested: %+v cash %d", *wt, cash)
@@ -282,7 +284,7 @@ func TestCarjackIsACrime(t *testing.T) {
 	if h := wanted(r, p).Heat; math32.Abs(h-police.CrimeHeat[components.CrimeCarjack]) > 0.01 {
 		t.Fatalf("heat %v after a carjack", h)
 	}
-	if st := citytest.Get[components.Seats](r.W, car); st.Occupant[0] != p {
+	if st := ecstest.Get[components.Seats](r.W, car); st.Occupant[0] != p {
 		t.Fatal("the carjack did not happen")
 	}
 }
@@ -292,7 +294,7 @@ func TestDeathClearsStars(t *testing.T) {
 	p := r.Character(t, 0, 0, 0)
 	commit(r.W, p, components.CrimeKillPedestrian, components.CrimeKillPedestrian)
 	r.Step(police.SpawnEvery + 1)
-	citytest.Get[components.Health](r.W, p).HP = 0
+	ecstest.Get[components.Health](r.W, p).HP = 0
 	r.Step(1)
 	if wt := wanted(r, p); wt.Stars != 0 {
 		t.Fatalf("dead player keeps %d stars", wt.Stars)
@@ -336,7 +338,7 @@ func TestChaseAndArrest(t *testing.T) {
 	if arrested == 0 {
 		t.Fatalf("never arrested: %+v", *wanted(r, p))
 	}
-	if cash := citytest.Get[components.Cash](r.W, p).Amount; cash != 500-police.Fines[1] {
+	if cash := ecstest.Get[components.Cash](r.W, p).Amount; cash != 500-police.Fines[1] {
 		t.Fatalf("cash %d", cash)
 	}
 }

@@ -25,36 +25,36 @@ const Name = "sync"
 
 // System copies the world into an arena once per tick.
 type System struct {
-	arena   *netsync.Arena
-	filter  *generic.Filter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated]
-	drive   generic.Map1[components.Drive]
-	health  generic.Map1[components.Health]
-	flags   generic.Map1[components.Flags]
-	act     generic.Map1[components.PersonAction]
-	seated  generic.Map1[components.SeatedIn]
-	seats   generic.Map1[components.Seats]
-	link    generic.Map1[components.TrailerLink]
-	ids     generic.Map1[components.Identity]
-	players generic.Map[components.Player]
-	world   *ecs.World
-	ent     wire.Entity
+	arena    *netsync.Arena
+	filter   *generic.Filter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated]
+	drives   generic.Map1[components.Drive]
+	health   generic.Map1[components.Health]
+	flags    generic.Map1[components.Flags]
+	actions  generic.Map1[components.PersonAction]
+	seated   generic.Map1[components.SeatedIn]
+	seats    generic.Map1[components.Seats]
+	links    generic.Map1[components.TrailerLink]
+	ids      generic.Map1[components.Identity]
+	playerOf generic.Map[components.Player]
+	world    *ecs.World
+	ent      wire.Entity
 }
 
 // New returns the sync system of w, filling arena a.
 func New(w *ecs.World, a *netsync.Arena) *System {
 	s := &System{
-		arena:   a,
-		filter:  generic.NewFilter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated](),
-		drive:   generic.NewMap1[components.Drive](w.Arche),
-		health:  generic.NewMap1[components.Health](w.Arche),
-		flags:   generic.NewMap1[components.Flags](w.Arche),
-		act:     generic.NewMap1[components.PersonAction](w.Arche),
-		seated:  generic.NewMap1[components.SeatedIn](w.Arche),
-		seats:   generic.NewMap1[components.Seats](w.Arche),
-		link:    generic.NewMap1[components.TrailerLink](w.Arche),
-		ids:     generic.NewMap1[components.Identity](w.Arche),
-		players: generic.NewMap[components.Player](w.Arche),
-		world:   w,
+		arena:    a,
+		filter:   generic.NewFilter5[components.Identity, components.Kind, components.Pose, components.Velocity, components.Replicated](),
+		drives:   generic.NewMap1[components.Drive](w.Arche),
+		health:   generic.NewMap1[components.Health](w.Arche),
+		flags:    generic.NewMap1[components.Flags](w.Arche),
+		actions:  generic.NewMap1[components.PersonAction](w.Arche),
+		seated:   generic.NewMap1[components.SeatedIn](w.Arche),
+		seats:    generic.NewMap1[components.Seats](w.Arche),
+		links:    generic.NewMap1[components.TrailerLink](w.Arche),
+		ids:      generic.NewMap1[components.Identity](w.Arche),
+		playerOf: generic.NewMap[components.Player](w.Arche),
+		world:    w,
 	}
 	s.filter.Register(w.Arche)
 	return s
@@ -85,7 +85,7 @@ func (s *System) fill(e ecs.Entity, id *components.Identity, kind components.Kin
 		Kind: uint8(kind), Model: id.Model, Variant: id.Variant, Party: id.Party, Player: id.Player, Gen: id.Gen,
 		Pos: wire.Vec3(pose.Pos), Rot: wire.Quat(pose.Rot), Lin: wire.Vec3(vel.Lin), Ang: wire.Vec3(vel.Ang),
 	}
-	if d := s.drive.Get(e); d != nil {
+	if d := s.drives.Get(e); d != nil {
 		x.Throttle, x.Brake, x.Steer, x.Held = d.Throttle, d.Brake, d.Steer, uint16(d.Held)
 	}
 	if h := s.health.Get(e); h != nil {
@@ -94,13 +94,13 @@ func (s *System) fill(e ecs.Entity, id *components.Identity, kind components.Kin
 	if f := s.flags.Get(e); f != nil {
 		x.Flags = f.Bits
 	}
-	if a := s.act.Get(e); a != nil {
+	if a := s.actions.Get(e); a != nil {
 		x.Act, x.Weapon, x.AimYaw, x.AimPitch, x.Timer = uint8(a.Act), a.Weapon, a.AimYaw, a.AimPitch, a.Timer
 	}
 	if si := s.seated.Get(e); si != nil && !si.Vehicle.IsZero() {
 		x.Vehicle, x.Seat = s.wireOf(si.Vehicle), si.Seat
 	}
-	if l := s.link.Get(e); l != nil {
+	if l := s.links.Get(e); l != nil {
 		x.Tractor = s.wireOf(l.Tractor)
 	}
 	seats := s.seats.Get(e)
@@ -108,7 +108,7 @@ func (s *System) fill(e ecs.Entity, id *components.Identity, kind components.Kin
 		return false
 	}
 	for _, o := range seats.Occupant {
-		if !o.IsZero() && s.players.Has(o) {
+		if !o.IsZero() && s.playerOf.Has(o) {
 			return true
 		}
 	}

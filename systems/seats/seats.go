@@ -111,9 +111,9 @@ func New(w *ecs.World, static *phys.Static) *System {
 // the rules let the two players hurt each other; never a player of the
 // jacker's own party, whatever the rules.
 func DefaultCarjack(w *ecs.World, jacker, driver ecs.Entity) bool {
-	ids := generic.NewMap2[components.Kind, components.Identity](w.Arche)
-	jk, jid := ids.Get(jacker)
-	dk, did := ids.Get(driver)
+	kinds := generic.NewMap2[components.Kind, components.Identity](w.Arche)
+	jk, jid := kinds.Get(jacker)
+	dk, did := kinds.Get(driver)
 	if jk == nil || dk == nil {
 		return false
 	}

@@ -5,31 +5,25 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/physics"
-	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/seats"
-	"github.com/mlange-42/arche/generic"
+	"github.com/fiveonit/engine/systems/systemstest"
 )
 
-// rig is a world with a car, a player at its wheel and a second player on
-// foot beside its door.
+// rig is a bare world with a car, a player at its wheel and a second
+// player on foot beside its door.
 type rig struct {
-	w              *ecs.World
+	*systemstest.Rig
 	sys            *seats.System
 	car, drv, jack ecs.Entity
 }
 
 func newRig(t *testing.T, rules ecs.Rules, drvParty, jackParty uint8) *rig {
 	t.Helper()
-	w, err := ecs.New(ecs.Config{Seed: 1, Rules: rules})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := prefab.New(w)
-	car, err := b.Vehicle(components.KindCar, physics.ModelSedan, components.Vec3{}, 0, ecs.Entity{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := systemstest.New(t, nil, systemstest.Options{Seed: 1, Rules: rules})
+	w, b := k.W, k.B
+	car := k.Car(t, 0, 0, 0)
 	drv, err := b.Character(1, drvParty, 1, components.Vec3{}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -39,25 +33,20 @@ func newRig(t *testing.T, rules ecs.Rules, drvParty, jackParty uint8) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{w: w, sys: seats.New(w, nil), car: car, drv: drv, jack: jack}
-	get[components.Seats](w, car).Occupant[0] = drv
-	*get[components.SeatedIn](w, drv) = components.SeatedIn{Vehicle: car}
-	get[components.PersonAction](w, drv).Act = components.ActDriving
+	r := &rig{Rig: k, sys: seats.New(w, nil), car: car, drv: drv, jack: jack}
+	ecstest.Get[components.Seats](w, car).Occupant[0] = drv
+	*ecstest.Get[components.SeatedIn](w, drv) = components.SeatedIn{Vehicle: car}
+	ecstest.Get[components.PersonAction](w, drv).Act = components.ActDriving
 	return r
-}
-
-func get[T any](w *ecs.World, e ecs.Entity) *T {
-	m := generic.NewMap1[T](w.Arche)
-	return m.Get(e)
 }
 
 // use presses Use for e and runs the seats once; it reports whether e took
 // the wheel.
 func (r *rig) use(e ecs.Entity) bool {
-	get[components.Drive](r.w, e).Pressed = components.BtnUse
-	r.sys.Update(r.w)
-	get[components.Drive](r.w, e).Pressed = 0
-	return get[components.Seats](r.w, r.car).Occupant[0] == e
+	ecstest.Get[components.Drive](r.W, e).Pressed = components.BtnUse
+	r.sys.Update(r.W)
+	ecstest.Get[components.Drive](r.W, e).Pressed = 0
+	return ecstest.Get[components.Seats](r.W, r.car).Occupant[0] == e
 }
 
 // TestCarjackParties: a player pulls another out of the car only where the
@@ -87,7 +76,7 @@ func TestCarjackParties(t *testing.T) {
 		if got != c.want {
 			t.Errorf("playersHurt %s, driver's party %d, jacker's %d: carjacked %v, want %v", c.hurt, c.drv, c.jacker, got, c.want)
 		}
-		if ev := len(r.w.Events); (ev == 1) != c.want {
+		if ev := len(r.W.Events); (ev == 1) != c.want {
 			t.Errorf("playersHurt %s, parties %d/%d: %d events", c.hurt, c.drv, c.jacker, ev)
 		}
 	}
@@ -112,11 +101,11 @@ func TestLockedCar(t *testing.T) {
 	for _, c := range cases {
 		r := newRig(t, ecs.Rules{PlayersHurt: "off"}, 0, 0)
 		// Nobody at the wheel: the driver got out.
-		get[components.Seats](r.w, r.car).Occupant[0] = ecs.Entity{}
-		*get[components.SeatedIn](r.w, r.drv) = components.SeatedIn{}
-		get[components.PersonAction](r.w, r.drv).Act = components.ActOnFoot
-		get[components.Pose](r.w, r.drv).Pos = components.Vec3{X: 50}
-		fl := get[components.Flags](r.w, r.car)
+		ecstest.Get[components.Seats](r.W, r.car).Occupant[0] = ecs.Entity{}
+		*ecstest.Get[components.SeatedIn](r.W, r.drv) = components.SeatedIn{}
+		ecstest.Get[components.PersonAction](r.W, r.drv).Act = components.ActOnFoot
+		ecstest.Get[components.Pose](r.W, r.drv).Pos = components.Vec3{X: 50}
+		fl := ecstest.Get[components.Flags](r.W, r.car)
 		if c.locked {
 			fl.Bits |= components.FlagLocked
 		}

@@ -5,9 +5,9 @@
 // obeys: it stops at amber and red and goes at green.
 //
 // A signal runs its cycle on the room's tick: what it shows is a pure
-// function of the level and the tick (Plan.At), the same on every replay
-// and on every client that has the level and the tick, so the ordinary
-// cycling needs no messages. A mission may hold a signal on one phase, or
+// function of the level and the tick (levels.SignalPlan), the same on
+// every replay and on every client that has the level and the tick, so
+// the ordinary cycling needs no messages. A mission may hold a signal on one phase, or
 // on red for every lane (AllRed), and release it back to its cycle (Hold,
 // Release); those holds are all a client must be told (Held, Revision).
 // A level reset releases every hold (Reset).
@@ -20,7 +20,6 @@ package signals
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
@@ -32,7 +31,7 @@ import (
 const Name = "signals"
 
 // AllRed is the phase Hold takes to hold a signal on red for every lane.
-const AllRed = -1
+const AllRed = levels.SignalAllRed
 
 // Errors of Hold, Release and State.
 var (
@@ -45,50 +44,21 @@ var (
 // notHeld is a signal's hold when it runs its cycle.
 const notHeld = -2
 
-// Plan is a signal's cycle in ticks: its level data with every time
-// rounded to the nearest whole tick. Make one with NewPlan.
-type Plan struct {
-	// Green is each phase's green, in ticks.
-	Green []int32
-	// Amber is each phase's amber after its green, in ticks.
-	Amber int32
-	// Offset is how far into the cycle the signal is at tick 0, in ticks.
-	Offset int32
-	// Cycle is every phase's green and amber, in ticks.
-	Cycle int32
-}
+// Plan is a signal's cycle in ticks (levels.SignalPlan): what a signal
+// shows at a tick is a pure function of its plan and the tick. Make one
+// with NewPlan.
+type Plan = levels.SignalPlan
 
-// Ticks rounds a time in seconds to the nearest whole tick (halves up).
-// The page rounds the same way: Math.round(Math.fround(s) * 60).
+// Ticks rounds a time in seconds to the nearest whole tick (halves up), as
+// levels.SignalTicks does at ecs.TickRate.
 func Ticks(seconds float32) int32 {
-	return int32(math.Round(float64(seconds) * ecs.TickRate))
+	return levels.SignalTicks(seconds, ecs.TickRate)
 }
 
 // NewPlan returns the cycle of signal sg, which must have passed
-// levels.Validate.
+// levels.Validate, at ecs.TickRate.
 func NewPlan(sg *levels.Signal) Plan {
-	p := Plan{Green: make([]int32, len(sg.Phases)), Amber: Ticks(sg.Amber), Offset: Ticks(sg.Offset)}
-	for k, ph := range sg.Phases {
-		p.Green[k] = Ticks(ph.Green)
-		p.Cycle += p.Green[k] + p.Amber
-	}
-	return p
-}
-
-// At returns the phase the signal of p is in at tick, and whether it shows
-// that phase's amber.
-func (p *Plan) At(tick uint64) (phase int, amber bool) {
-	t := int32((tick + uint64(p.Offset)) % uint64(p.Cycle))
-	for k, g := range p.Green {
-		if t < g {
-			return k, false
-		}
-		if t < g+p.Amber {
-			return k, true
-		}
-		t -= g + p.Amber
-	}
-	return len(p.Green) - 1, true // not reached: t < Cycle
+	return levels.NewSignalPlan(sg, ecs.TickRate)
 }
 
 // State is what a signal shows.
@@ -145,19 +115,7 @@ func New(w *ecs.World, l *levels.Level) *System {
 	for i := range l.Roads.Signals {
 		sg := &l.Roads.Signals[i]
 		g := signal{id: sg.ID, plan: NewPlan(sg), hold: notHeld}
-		node, _ := l.NodeIndex(sg.Node)
-		for _, li := range l.LanesIn(node) {
-			var mask uint8
-			for k, ph := range sg.Phases {
-				for _, id := range ph.Lanes {
-					if id == l.Roads.Lanes[li].ID {
-						mask |= 1 << k
-					}
-				}
-			}
-			g.lanes = append(g.lanes, li)
-			g.green = append(g.green, mask)
-		}
+		g.lanes, g.green = l.SignalLanes(i)
 		s.sigs = append(s.sigs, g)
 	}
 	if len(s.sigs) > 0 {
@@ -181,23 +139,10 @@ func (s *System) Update(w *ecs.World) {
 			continue
 		}
 		g.shown, g.fresh = st, true
-		next := (st.Phase + 1) % len(g.plan.Green)
 		for k, li := range g.lanes {
-			s.lights.Lanes[li] = light(g.green[k], st.Phase, next, st.Amber)
+			s.lights.Lanes[li] = components.Light(g.plan.Light(g.green[k], st.Phase, st.Amber))
 		}
 	}
-}
-
-// light returns the light of a lane green in the phases of mask, with its
-// signal in phase (AllRed: none) and the next phase next.
-func light(mask uint8, phase, next int, amber bool) components.Light {
-	switch {
-	case phase < 0 || mask&(1<<phase) == 0:
-		return components.LightRed
-	case !amber || mask&(1<<next) != 0:
-		return components.LightGreen // green in the next phase too: no amber between
-	}
-	return components.LightAmber
 }
 
 // find returns the signal of id.
@@ -246,8 +191,8 @@ func (s *System) Release(id string) error {
 	return nil
 }
 
-// Reset releases every signal held (a level reset).
-func (s *System) Reset() {
+// ResetLevel releases every signal held (a level reset).
+func (s *System) ResetLevel() {
 	for i := range s.sigs {
 		if s.sigs[i].hold != notHeld {
 			s.sigs[i].hold = notHeld

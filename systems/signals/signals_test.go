@@ -6,8 +6,10 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/systems/signals"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -41,44 +43,35 @@ const crossing = `{
   }
 }`
 
+// load parses crossing.
 func load(t testing.TB) *levels.Level {
 	t.Helper()
-	l, err := levels.Parse("test-signals.json", []byte(crossing))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return systemstest.Parse(t, "test-signals", crossing)
 }
 
-// rig is a world with the signals system alone.
+// rig is a world on crossing with the signals system alone.
 type rig struct {
-	w   *ecs.World
+	*systemstest.Rig
 	sys *signals.System
 	res generic.Resource[components.Signals]
 }
 
 func newRig(t testing.TB) *rig {
 	t.Helper()
-	l := load(t)
-	w, err := ecs.New(ecs.Config{Seed: 1, Level: l})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := signals.New(w, l)
-	if err := w.SetSchedule([]ecs.Entry{{Name: signals.Name, Phase: ecs.PhasePreStep, System: s}}); err != nil {
-		t.Fatal(err)
-	}
-	return &rig{w: w, sys: s, res: generic.NewResource[components.Signals](w.Arche)}
+	k := systemstest.New(t, load(t), systemstest.Options{Seed: 1})
+	s := signals.New(k.W, k.Level)
+	k.Schedule(t, ecs.Entry{Name: signals.Name, Phase: ecs.PhasePreStep, System: s})
+	return &rig{Rig: k, sys: s, res: generic.NewResource[components.Signals](k.W.Arche)}
 }
 
 // stepTo steps the world until the signals have run at tick.
 func (r *rig) stepTo(t *testing.T, tick uint64) {
 	t.Helper()
-	if r.w.Tick() > tick {
-		t.Fatalf("at tick %d, past %d", r.w.Tick(), tick)
+	if r.W.Tick() > tick {
+		t.Fatalf("at tick %d, past %d", r.W.Tick(), tick)
 	}
-	for r.w.Tick() <= tick {
-		r.w.Step()
+	for r.W.Tick() <= tick {
+		r.W.Step()
 	}
 }
 
@@ -212,7 +205,7 @@ func TestHoldAndRelease(t *testing.T) {
 			[5]components.Light{G, G, R, R, N}, signals.State{Phase: 0}, nil},
 		{"release again", func() error { return r.sys.Release("cross") }, nil, 4,
 			[5]components.Light{G, G, R, R, N}, signals.State{Phase: 0}, nil},
-		{"hold then reset", func() error { r.sys.Hold("cross", 1); r.sys.Reset(); return nil }, nil, 6,
+		{"hold then reset", func() error { r.sys.Hold("cross", 1); r.sys.ResetLevel(); return nil }, nil, 6,
 			[5]components.Light{G, G, R, R, N}, signals.State{Phase: 0}, nil},
 	}
 	for _, st := range steps {
@@ -220,7 +213,7 @@ func TestHoldAndRelease(t *testing.T) {
 		if !errors.Is(err, st.err) || (err == nil) != (st.err == nil) {
 			t.Fatalf("%s: error %v, want %v", st.name, err, st.err)
 		}
-		r.w.Step() // tick 11 on: phase 0 by the cycle
+		r.W.Step() // tick 11 on: phase 0 by the cycle
 		if got := r.sys.Revision(); got != st.rev {
 			t.Errorf("%s: revision %d, want %d", st.name, got, st.rev)
 		}
@@ -243,15 +236,8 @@ func TestHoldAndRelease(t *testing.T) {
 // TestNoSignals: a level without signals has lights of none, revision 0;
 // a world without a level has an empty resource.
 func TestNoSignals(t *testing.T) {
-	l, err := levels.Load("test-flat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, lv := range []*levels.Level{l, nil} {
-		w, err := ecs.New(ecs.Config{Seed: 1, Level: lv})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, lv := range []*levels.Level{systemstest.Load(t, "test-flat"), nil} {
+		w := ecstest.New(t, ecs.Config{Seed: 1, Level: lv})
 		s := signals.New(w, lv)
 		s.Update(w)
 		if s.Revision() != 0 || len(s.Held(nil)) != 0 {
@@ -275,8 +261,8 @@ func TestDeterministic(t *testing.T) {
 	a, b := newRig(t), newRig(t)
 	p := signals.NewPlan(&load(t).Roads.Signals[0])
 	for i := 0; i < 3*19*60; i++ {
-		a.w.Step()
-		b.w.Step()
+		a.W.Step()
+		b.W.Step()
 		if a.lights() != b.lights() {
 			t.Fatalf("tick %d: %v and %v", i, a.lights(), b.lights())
 		}
@@ -298,20 +284,14 @@ func TestDeterministic(t *testing.T) {
 func TestUpdateAllocatesNothing(t *testing.T) {
 	r := newRig(t)
 	r.sys.Hold("cross", 1)
-	if n := testing.AllocsPerRun(2000, func() { r.w.Step() }); n != 0 {
+	if n := testing.AllocsPerRun(2000, func() { r.W.Step() }); n != 0 {
 		t.Errorf("%v allocations per tick", n)
 	}
 }
 
 func BenchmarkUpdate(b *testing.B) {
-	l, err := levels.Load("main-city")
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: 1, Level: l})
-	if err != nil {
-		b.Fatal(err)
-	}
+	l := systemstest.Load(b, "main-city")
+	w := ecstest.New(b, ecs.Config{Seed: 1, Level: l})
 	s := signals.New(w, l)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

@@ -96,7 +96,7 @@ type System struct {
 	seats    generic.Map1[components.Seats]
 	seated   generic.Map1[components.SeatedIn]
 	drives   generic.Map1[components.Drive]
-	isPlayer generic.Map1[components.Player]
+	playerOf generic.Map1[components.Player]
 }
 
 // bay is one parking place of a vehicle spawner.
@@ -144,7 +144,7 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 		seats:    generic.NewMap1[components.Seats](w.Arche),
 		seated:   generic.NewMap1[components.SeatedIn](w.Arche),
 		drives:   generic.NewMap1[components.Drive](w.Arche),
-		isPlayer: generic.NewMap1[components.Player](w.Arche),
+		playerOf: generic.NewMap1[components.Player](w.Arche),
 	}
 	s.shapes.Register(w.Arche)
 	s.chars.Register(w.Arche)
@@ -180,11 +180,11 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	return s
 }
 
-// Reset puts the level's cars and NPCs back as they were made: the next
+// ResetLevel puts the level's cars and NPCs back as they were made: the next
 // Update takes away every car still in its bay (unless a player sits in
 // it), every wreck in a bay and every NPC of the spawners (and a driver's
 // car, unless a player sits in it), and fills every bay and spawner again.
-func (s *System) Reset() { s.reset = true }
+func (s *System) ResetLevel() { s.reset = true }
 
 // Bay returns the car in bay j of vehicle spawner i (zero when empty).
 func (s *System) Bay(i, j int) ecs.Entity {
@@ -305,7 +305,7 @@ func (s *System) playerAboard(w *ecs.World, e ecs.Entity) bool {
 		return false
 	}
 	for i := range st.Count {
-		if o := st.Occupant[i]; alive(w, o) && s.isPlayer.Get(o) != nil {
+		if o := st.Occupant[i]; alive(w, o) && s.playerOf.Get(o) != nil {
 			return true
 		}
 	}
@@ -405,7 +405,7 @@ func (s *System) leave(w *ecs.World, sl *slot, tick uint64) {
 // take removes a slot's NPC (dead or alive) and a driver's car unless a
 // player sits in it, and empties the slot.
 func (s *System) take(w *ecs.World, sl *slot) {
-	if alive(w, sl.e) && s.isPlayer.Get(sl.e) == nil {
+	if alive(w, sl.e) && s.playerOf.Get(sl.e) == nil {
 		if sd := s.seated.Get(sl.e); sd != nil && alive(w, sd.Vehicle) {
 			if st := s.seats.Get(sd.Vehicle); st != nil && st.Occupant[sd.Seat] == sl.e {
 				st.Occupant[sd.Seat] = ecs.Entity{}
@@ -557,7 +557,7 @@ func (s *System) takeAll(w *ecs.World) {
 func (s *System) emptyOut(w *ecs.World, e ecs.Entity) {
 	st := s.seats.Get(e)
 	for i := range st.Count {
-		if o := st.Occupant[i]; alive(w, o) && s.isPlayer.Get(o) == nil {
+		if o := st.Occupant[i]; alive(w, o) && s.playerOf.Get(o) == nil {
 			w.Despawn(o)
 		}
 	}

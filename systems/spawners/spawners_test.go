@@ -5,10 +5,12 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/spawners"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -44,7 +46,7 @@ const (
 // rig makes a world at clock minute start going at pace (game minutes a
 // second).
 func rig(t testing.TB, start, pace float64, seed uint64) *citytest.Rig {
-	l := citytest.Parse(t, "test-spawners", level)
+	l := systemstest.Parse(t, "test-spawners", level)
 	return citytest.New(t, l, citytest.Options{Seed: seed, Rules: ecs.Rules{PlayersHurt: "on", ClockStart: start, ClockPace: pace}})
 }
 
@@ -59,23 +61,23 @@ func TestParksBays(t *testing.T) {
 		if !alive(r, car) {
 			t.Fatalf("bay %d empty after the first tick", j)
 		}
-		if k := *citytest.Get[components.Kind](r.W, car); k != components.KindCar {
+		if k := *ecstest.Get[components.Kind](r.W, car); k != components.KindCar {
 			t.Fatalf("kind %s", k)
 		}
-		if m := citytest.Get[components.Identity](r.W, car).Model; m != van {
+		if m := ecstest.Get[components.Identity](r.W, car).Model; m != van {
 			t.Fatalf("model %d, want the van %d", m, van)
 		}
-		if citytest.Get[components.Flags](r.W, car).Bits&components.FlagLocked == 0 {
+		if ecstest.Get[components.Flags](r.W, car).Bits&components.FlagLocked == 0 {
 			t.Fatal("a locked spawner's car is not locked")
 		}
 		yard, _ := r.Gates.KeyID("yard")
-		if l := *citytest.Get[components.CarLock](r.W, car); l != (components.CarLock{}).WithKey(yard) {
+		if l := *ecstest.Get[components.CarLock](r.W, car); l != (components.CarLock{}).WithKey(yard) {
 			t.Fatalf("the car's lock %+v: want nobody's, the spawner's key tag yard (id %d)", l, yard)
 		}
-		if d := citytest.Get[components.Seats](r.W, car).Occupant[0]; !d.IsZero() {
+		if d := ecstest.Get[components.Seats](r.W, car).Occupant[0]; !d.IsZero() {
 			t.Fatal("a parked car has a driver")
 		}
-		p := citytest.Get[components.Pose](r.W, car).Pos
+		p := ecstest.Get[components.Pose](r.W, car).Pos
 		if p.X != 0 || p.Y != float32(j*5) {
 			t.Fatalf("bay %d car at %v", j, p)
 		}
@@ -100,15 +102,15 @@ func TestBayRefill(t *testing.T) {
 		block bool // another car parks in the bay
 	}{
 		{"driven away", func(r *citytest.Rig, car ecs.Entity) {
-			citytest.Get[components.Pose](r.W, car).Pos.X = 30
+			ecstest.Get[components.Pose](r.W, car).Pos.X = 30
 		}, false},
 		{"wrecked", func(r *citytest.Rig, car ecs.Entity) {
-			citytest.Get[components.Health](r.W, car).HP = 0
-			citytest.Get[components.Flags](r.W, car).Bits |= components.FlagWrecked
+			ecstest.Get[components.Health](r.W, car).HP = 0
+			ecstest.Get[components.Flags](r.W, car).Bits |= components.FlagWrecked
 		}, false},
 		{"removed", func(r *citytest.Rig, car ecs.Entity) { r.W.Despawn(car) }, false},
 		{"blocked", func(r *citytest.Rig, car ecs.Entity) {
-			citytest.Get[components.Pose](r.W, car).Pos.X = 30
+			ecstest.Get[components.Pose](r.W, car).Pos.X = 30
 		}, true},
 	}
 	for _, c := range cases {
@@ -119,7 +121,7 @@ func TestBayRefill(t *testing.T) {
 			c.lose(r, old)
 			var blocker ecs.Entity
 			if c.block {
-				blocker = r.Car(t, components.KindCar, phys.ModelSedan, 0.5, 0, 0)
+				blocker = r.Vehicle(t, components.KindCar, phys.ModelSedan, 0.5, 0, 0)
 			}
 			r.Step(2)
 			if !r.Spawners.Bay(0, 0).IsZero() {
@@ -156,7 +158,7 @@ func count(r *citytest.Rig, spawner int, n int) (alive, dead int) {
 	for k := range n {
 		e, _ := r.Spawners.NPC(spawner, k)
 		if !e.IsZero() && r.W.Arche.Alive(e) {
-			if citytest.Get[components.Health](r.W, e).HP == 0 {
+			if ecstest.Get[components.Health](r.W, e).HP == 0 {
 				dead++
 			} else {
 				alive++
@@ -187,23 +189,23 @@ func TestNPCSpawners(t *testing.T) {
 		}
 		for k := range c.want {
 			e, car := r.Spawners.NPC(c.spawner, k)
-			if kind := *citytest.Get[components.Kind](r.W, e); kind != c.kind {
+			if kind := *ecstest.Get[components.Kind](r.W, e); kind != c.kind {
 				t.Fatalf("spawner %d: kind %s", c.spawner, kind)
 			}
-			npc := citytest.Get[components.NPC](r.W, e)
+			npc := ecstest.Get[components.NPC](r.W, e)
 			if npc.Role != c.role || int(npc.Spawner) != c.spawner {
 				t.Fatalf("spawner %d: NPC %+v", c.spawner, *npc)
 			}
-			if always := citytest.Get[components.Replicated](r.W, e).Always; always != (c.kind == components.KindGuard) {
+			if always := ecstest.Get[components.Replicated](r.W, e).Always; always != (c.kind == components.KindGuard) {
 				t.Fatalf("spawner %d: Replicated.Always %v", c.spawner, always)
 			}
 			if c.role == components.RoleDriver {
-				if !alive(r, car) || citytest.Get[components.Seats](r.W, car).Occupant[0] != e ||
-					citytest.Get[components.PersonAction](r.W, e).Act != components.ActDriving {
+				if !alive(r, car) || ecstest.Get[components.Seats](r.W, car).Occupant[0] != e ||
+					ecstest.Get[components.PersonAction](r.W, e).Act != components.ActDriving {
 					t.Fatal("the driver is not at the wheel of a car")
 				}
 			}
-			p := citytest.Get[components.Pose](r.W, e).Pos
+			p := ecstest.Get[components.Pose](r.W, e).Pos
 			sp := r.Level.NPCSpawners[c.spawner]
 			if dx, dy := p.X-sp.Pos.X, p.Y-sp.Pos.Y; dx*dx+dy*dy > (sp.Radius+0.01)*(sp.Radius+0.01) {
 				t.Fatalf("spawner %d: NPC at %v beyond its radius", c.spawner, p)
@@ -269,7 +271,7 @@ func TestReplaceEvery(t *testing.T) {
 	r.Step(1)
 	kill := func(spawner int) ecs.Entity {
 		e, _ := r.Spawners.NPC(spawner, 0)
-		citytest.Get[components.Health](r.W, e).HP = 0
+		ecstest.Get[components.Health](r.W, e).HP = 0
 		return e
 	}
 	tgt := kill(night) // every 0: never
@@ -313,12 +315,12 @@ func TestGuardsPatrol(t *testing.T) {
 	r := rig(t, 12*60, 0, 1)
 	r.Step(1)
 	g, _ := r.Spawners.NPC(guards, 0)
-	start := citytest.Get[components.Pose](r.W, g).Pos
+	start := ecstest.Get[components.Pose](r.W, g).Pos
 	visited := map[int]bool{}
 	pts := r.Level.NPCSpawners[guards].Patrol
 	for range 90 * ecs.TickRate / 10 {
 		r.Step(10)
-		p := citytest.Get[components.Pose](r.W, g).Pos
+		p := ecstest.Get[components.Pose](r.W, g).Pos
 		for i, q := range pts {
 			if dx, dy := p.X-q.X, p.Y-q.Y; dx*dx+dy*dy < 1 {
 				visited[i] = true
@@ -338,7 +340,7 @@ func TestReset(t *testing.T) {
 	p := r.Character(t, 0, 3, 0)
 	r.Seat(p, kept)
 	g, _ := r.Spawners.NPC(guards, 0)
-	r.Spawners.Reset()
+	r.Spawners.ResetLevel()
 	r.Step(1)
 	if !alive(r, kept) {
 		t.Fatal("reset took a car a player sits in")
@@ -362,7 +364,7 @@ func positions(r *citytest.Rig) []components.Vec3 {
 	for _, sp := range []struct{ i, n int }{{guards, 2}, {day, 3}, {driver, 1}, {vip, 1}} {
 		for k := range sp.n {
 			e, _ := r.Spawners.NPC(sp.i, k)
-			out = append(out, citytest.Get[components.Pose](r.W, e).Pos)
+			out = append(out, ecstest.Get[components.Pose](r.W, e).Pos)
 		}
 	}
 	return out
@@ -407,7 +409,7 @@ func TestGarageBaysStayEmpty(t *testing.T) {
 	n := 0
 	q := generic.NewFilter1[components.Seats]().Query(r.W.Arche)
 	for q.Next() {
-		if p := citytest.Get[components.Pose](r.W, q.Entity()).Pos; p.X == 100 && p.Y == -150 {
+		if p := ecstest.Get[components.Pose](r.W, q.Entity()).Pos; p.X == 100 && p.Y == -150 {
 			n++
 		}
 	}
@@ -443,9 +445,9 @@ func TestGuardDropsWhatItCarries(t *testing.T) {
 		t.Fatalf("%d keys lie about before any guard died", n)
 	}
 	g, _ := r.Spawners.NPC(guards, 0)
-	citytest.Get[components.Health](r.W, g).HP = 0
-	citytest.Get[components.PersonAction](r.W, g).Act = components.ActDead
-	where := citytest.Get[components.Pose](r.W, g).Pos
+	ecstest.Get[components.Health](r.W, g).HP = 0
+	ecstest.Get[components.PersonAction](r.W, g).Act = components.ActDead
+	where := ecstest.Get[components.Pose](r.W, g).Pos
 	r.Step(5)
 	n, at := loose()
 	if n != 1 {

@@ -49,7 +49,7 @@ func (s *System) repairCameras(w *ecs.World) {
 		h.HP = h.Max
 		s.flags.Get(e).Bits = 0
 		*s.camera.Get(e) = components.Camera{Index: int16(i)}
-		s.pose.Get(e).Rot = components.YawQuat(s.level.Cameras[i].Yaw)
+		s.poses.Get(e).Rot = components.YawQuat(s.level.Cameras[i].Yaw)
 	}
 }
 
@@ -80,13 +80,13 @@ func (s *System) runCameras(w *ecs.World) {
 		if s.health.Get(e).HP == 0 {
 			fl.Bits = components.FlagWrecked
 			if cam.Spot >= 0 { // not booked yet
-				s.book.Add(book.Entry{Tick: tick, What: book.Broken, Pos: s.pose.Get(e).Pos, By: s.ident.Get(e).WireID, Camera: int16(i)})
+				s.book.Add(book.Entry{Tick: tick, What: book.Broken, Pos: s.poses.Get(e).Pos, By: s.ids.Get(e).WireID, Camera: int16(i)})
 				*cam = components.Camera{Index: int16(i), Spot: -1}
 			}
 			continue
 		}
 		yaw := CameraYaw(lc, tick)
-		pose := s.pose.Get(e)
+		pose := s.poses.Get(e)
 		pose.Rot = components.YawQuat(yaw)
 		if (tick+uint64(i))%max(s.Tuning.LookEvery, 1) != 0 {
 			continue
@@ -136,7 +136,7 @@ func (s *System) cameraLook(w *ecs.World, i int, e ecs.Entity, cam *components.C
 				}
 				s.stateOf(tg.e).cameraUntil = tick + t.LookEvery + 1
 				if !tg.entering.IsZero() && s.inBay(tg.entering) {
-					s.theft(w, tg, tg.entering, s.ident.Get(e).WireID, int16(i))
+					s.theft(w, tg, tg.entering, s.ids.Get(e).WireID, int16(i))
 				}
 				if rate > bestRate || (rate == bestRate && tg.e == cam.Target) {
 					best, bestRate = tg, rate
@@ -161,7 +161,7 @@ func (s *System) cameraLook(w *ecs.World, i int, e ecs.Entity, cam *components.C
 	was := cam.Spot
 	cam.Spot = min(cam.Spot+bestRate*dt, 1)
 	if cam.Spot >= 1 && was < 1 {
-		s.record(w, book.Spotted, best, s.ident.Get(e).WireID, int16(i))
+		s.record(w, book.Spotted, best, s.ids.Get(e).WireID, int16(i))
 		s.raise(w, best)
 		s.call(w, best.pos, t.CameraCall, best, ecs.Entity{})
 	}

@@ -14,8 +14,8 @@ import (
 func crimesOf(r *rig, p ecs.Entity, n int) int {
 	k := 0
 	for range n {
-		r.step(1)
-		for _, c := range r.w.Crimes {
+		r.Step(1)
+		for _, c := range r.W.Crimes {
 			if c.Kind == components.CrimeRestricted && c.Offender == p {
 				k++
 			}
@@ -44,10 +44,10 @@ func TestCameraSpots(t *testing.T) {
 	if on, _ := r.s.book.Alert(); !on {
 		t.Error("the room's alert is down")
 	}
-	if se := r.sentry.Get(g); se.Phase != components.SentryAlert || !se.Called || se.Target != p {
+	if se := r.sentryOf.Get(g); se.Phase != components.SentryAlert || !se.Called || se.Target != p {
 		t.Errorf("the guard near: %+v", *se)
 	}
-	if se := r.sentry.Get(far); se.Phase != components.SentryIdle {
+	if se := r.sentryOf.Get(far); se.Phase != components.SentryIdle {
 		t.Errorf("the guard far: %s", se.Phase)
 	}
 	if _, camera, _ := r.s.PlayerSeen(p); !camera {
@@ -56,7 +56,7 @@ func TestCameraSpots(t *testing.T) {
 	if _, camera, _ := r.s.PlayerSeen(hidden); camera || r.s.book.SeenSince(hidden, 0) {
 		t.Error("the player out of the arc is seen")
 	}
-	flags := generic.NewMap1[components.Flags](r.w.Arche)
+	flags := generic.NewMap1[components.Flags](r.W.Arche)
 	if flags.Get(r.s.cams[0]).Bits&components.FlagAlert == 0 {
 		t.Error("the camera does not show it has someone in view")
 	}
@@ -68,16 +68,16 @@ func TestCameraSpots(t *testing.T) {
 func TestCameraBreaks(t *testing.T) {
 	r := newRig(t, 12)
 	g := r.guard(35, 20, 1.57) // faces away from the player
-	r.step(1)
+	r.Step(1)
 	cam := r.s.cams[0]
-	health := generic.NewMap1[components.Health](r.w.Arche)
-	flags := generic.NewMap1[components.Flags](r.w.Arche)
+	health := generic.NewMap1[components.Health](r.W.Arche)
+	flags := generic.NewMap1[components.Flags](r.W.Arche)
 	health.Get(cam).HP = 0
-	r.step(1)
+	r.Step(1)
 	pose, _ := r.poses.Get(cam)
 	still := pose.Rot
 	p := r.player(40, 0)
-	r.step(3 * ecs.TickRate)
+	r.Step(3 * ecs.TickRate)
 	if flags.Get(cam).Bits != components.FlagWrecked {
 		t.Errorf("broken camera flags %#x", flags.Get(cam).Bits)
 	}
@@ -98,13 +98,13 @@ func TestCameraBreaks(t *testing.T) {
 	}
 
 	// The guard is sent after the player, the book fills; then a reset.
-	r.s.book.Raise(r.w.Tick())
-	se := r.sentry.Get(g)
+	r.s.book.Raise(r.W.Tick())
+	se := r.sentryOf.Get(g)
 	se.Phase, se.Target = components.SentryAlert, p
 	r.s.book.MarkStolen(p)
-	r.s.Reset()
+	r.s.ResetLevel()
 	r.move(p, -90, -90)
-	r.step(1)
+	r.Step(1)
 	if h := health.Get(cam); h.HP != prefab.CameraHP || flags.Get(cam).Bits != 0 {
 		t.Errorf("after the reset: camera health %d, flags %#x", h.HP, flags.Get(cam).Bits)
 	}
@@ -114,15 +114,15 @@ func TestCameraBreaks(t *testing.T) {
 	if on, _ := r.s.book.Alert(); on {
 		t.Error("the alert is up")
 	}
-	if se := r.sentry.Get(g); se.Phase != components.SentryIdle || !se.Target.IsZero() {
+	if se := r.sentryOf.Get(g); se.Phase != components.SentryIdle || !se.Target.IsZero() {
 		t.Errorf("sentry after the reset %+v", *se)
 	}
-	r.step(int(r.l.Cameras[0].Period * ecs.TickRate / 4))
+	r.Step(int(r.Level.Cameras[0].Period * ecs.TickRate / 4))
 	if pose.Rot == still {
 		t.Error("the camera does not turn after the reset")
 	}
 	r.move(p, 40, 0)
-	r.step(3 * ecs.TickRate)
+	r.Step(3 * ecs.TickRate)
 	if _, ok := r.s.book.Last(p, book.Spotted); !ok {
 		t.Error("the repaired camera does not see")
 	}

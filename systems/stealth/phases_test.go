@@ -45,14 +45,14 @@ func TestPhases(t *testing.T) {
 	near := r.guard(0, 20, 1.57) // faces north: cannot see the player, but hears the call
 	far := r.guard(-60, 60, 0)
 	p := r.player(8, -3)
-	flags := generic.NewMap1[components.Flags](r.w.Arche)
-	chaser := generic.NewMap1[components.Chaser](r.w.Arche)
-	act := generic.NewMap1[components.PersonAction](r.w.Arche)
-	drive := generic.NewMap1[components.Drive](r.w.Arche)
+	flags := generic.NewMap1[components.Flags](r.W.Arche)
+	chaserOf := generic.NewMap1[components.Chaser](r.W.Arche)
+	actions := generic.NewMap1[components.PersonAction](r.W.Arche)
+	drives := generic.NewMap1[components.Drive](r.W.Arche)
 	var log phaseLog
 	for range 2 * ecs.TickRate {
-		r.step(1)
-		log.note(r.w.Tick(), r.sentry.Get(g).Phase)
+		r.Step(1)
+		log.note(r.W.Tick(), r.sentryOf.Get(g).Phase)
 	}
 	if want := []components.SentryPhase{components.SentryIdle, components.SentrySuspicious, components.SentryAlert}; !slices.Equal(log.phases, want) {
 		t.Fatalf("phases %v, want %v", log.phases, want)
@@ -60,17 +60,17 @@ func TestPhases(t *testing.T) {
 	if d := log.ticks[2] - log.ticks[1]; d < 10 || d > ecs.TickRate {
 		t.Errorf("suspicious %d ticks before alert", d)
 	}
-	se := r.sentry.Get(g)
-	if se.Target != p || se.Called || chaser.Get(g).Target != p || act.Get(g).Weapon != GuardWeapon {
-		t.Errorf("alert sentry %+v, chasing %v, weapon %d", *se, chaser.Get(g).Target, act.Get(g).Weapon)
+	se := r.sentryOf.Get(g)
+	if se.Target != p || se.Called || chaserOf.Get(g).Target != p || actions.Get(g).Weapon != GuardWeapon {
+		t.Errorf("alert sentry %+v, chasing %v, weapon %d", *se, chaserOf.Get(g).Target, actions.Get(g).Weapon)
 	}
 	if f := flags.Get(g).Bits & components.SentryFlags; f != components.FlagAlert {
 		t.Errorf("alert flags %#x", f)
 	}
-	if n := r.sentry.Get(near); n.Phase != components.SentryAlert || !n.Called || n.Target != p {
+	if n := r.sentryOf.Get(near); n.Phase != components.SentryAlert || !n.Called || n.Target != p {
 		t.Errorf("the guard near: %+v, want called to the alert", *n)
 	}
-	if f := r.sentry.Get(far); f.Phase != components.SentryIdle {
+	if f := r.sentryOf.Get(far); f.Phase != components.SentryIdle {
 		t.Errorf("the guard far: phase %s, want idle", f.Phase)
 	}
 	if on, _ := r.s.book.Alert(); !on {
@@ -92,29 +92,29 @@ func TestPhases(t *testing.T) {
 
 	// Away, out of sight: the guards lose them and search.
 	r.move(p, -90, -90)
-	lost := r.w.Tick()
+	lost := r.W.Tick()
 	for range tu.LoseTicks + tu.LookEvery + 1 {
-		r.step(1)
+		r.Step(1)
 	}
-	se = r.sentry.Get(g)
-	if se.Phase != components.SentrySearching || !chaser.Get(g).Target.IsZero() {
-		t.Fatalf("after %d ticks unseen: phase %s, chasing %v", r.w.Tick()-lost, se.Phase, chaser.Get(g).Target)
+	se = r.sentryOf.Get(g)
+	if se.Phase != components.SentrySearching || !chaserOf.Get(g).Target.IsZero() {
+		t.Fatalf("after %d ticks unseen: phase %s, chasing %v", r.W.Tick()-lost, se.Phase, chaserOf.Get(g).Target)
 	}
 	if f := flags.Get(g).Bits & components.SentryFlags; f != components.FlagAlert|components.FlagSuspicious {
 		t.Errorf("searching flags %#x", f)
 	}
-	if d := drive.Get(g); d.MoveY != 1 { // to (8, -3), where it saw them last, 8.5 m off
+	if d := drives.Get(g); d.MoveY != 1 { // to (8, -3), where it saw them last, 8.5 m off
 		t.Errorf("a searching sentry stands: %+v", *d)
 	}
 	if guard, _, chased := r.s.PlayerSeen(p); guard || chased {
 		t.Errorf("an unseen player: seen %v, chased %v", guard, chased)
 	}
 	for range tu.SearchTicks + tu.LookEvery {
-		r.step(1)
+		r.Step(1)
 	}
-	se = r.sentry.Get(g)
-	if se.Phase != components.SentryIdle || se.Suspicion != 0 || !se.Target.IsZero() || act.Get(g).Weapon != 0 {
-		t.Fatalf("after the search: %+v, weapon %d", *se, act.Get(g).Weapon)
+	se = r.sentryOf.Get(g)
+	if se.Phase != components.SentryIdle || se.Suspicion != 0 || !se.Target.IsZero() || actions.Get(g).Weapon != 0 {
+		t.Fatalf("after the search: %+v, weapon %d", *se, actions.Get(g).Weapon)
 	}
 	if flags.Get(g).Bits&components.SentryFlags != 0 {
 		t.Error("an idle sentry shows a phase")
@@ -122,7 +122,7 @@ func TestPhases(t *testing.T) {
 	if on, _ := r.s.book.Alert(); !on {
 		t.Error("the room's alert went down before its hold")
 	}
-	r.step(int(tu.AlertHold))
+	r.Step(int(tu.AlertHold))
 	if on, _ := r.s.book.Alert(); on {
 		t.Error("the room's alert is still up")
 	}
@@ -133,16 +133,16 @@ func TestPhases(t *testing.T) {
 func TestSearchWalksToLastSeen(t *testing.T) {
 	r := newRig(t, 12)
 	g := r.guard(0, 0, 0)
-	se := r.sentry.Get(g)
+	se := r.sentryOf.Get(g)
 	se.Phase, se.Since, se.LastSeen, se.Suspicion = components.SentrySearching, 0, components.Vec3{X: 6, Y: 0}, 0.5
-	drive := generic.NewMap1[components.Drive](r.w.Arche)
-	r.step(1)
-	if d := drive.Get(g); d.MoveY != 1 || d.LookYaw != 0 {
+	drives := generic.NewMap1[components.Drive](r.W.Arche)
+	r.Step(1)
+	if d := drives.Get(g); d.MoveY != 1 || d.LookYaw != 0 {
 		t.Fatalf("walking to the spot: %+v", *d)
 	}
 	r.move(g, 6, 0.5)
-	r.step(30)
-	if d := drive.Get(g); d.MoveY != 0 || d.LookYaw == 0 {
+	r.Step(30)
+	if d := drives.Get(g); d.MoveY != 0 || d.LookYaw == 0 {
 		t.Fatalf("at the spot: %+v", *d)
 	}
 }
@@ -154,17 +154,17 @@ func TestSuspicionFades(t *testing.T) {
 	g := r.guard(0, 0, 0)
 	p := r.player(25, -14)
 	for range 2 * ecs.TickRate {
-		r.step(1)
-		if r.sentry.Get(g).Phase == components.SentrySuspicious {
+		r.Step(1)
+		if r.sentryOf.Get(g).Phase == components.SentrySuspicious {
 			break
 		}
 	}
-	if r.sentry.Get(g).Phase != components.SentrySuspicious {
+	if r.sentryOf.Get(g).Phase != components.SentrySuspicious {
 		t.Fatal("never suspicious")
 	}
 	r.move(p, -90, -90)
-	r.step(10 * ecs.TickRate)
-	if se := r.sentry.Get(g); se.Phase != components.SentryIdle || se.Suspicion != 0 {
+	r.Step(10 * ecs.TickRate)
+	if se := r.sentryOf.Get(g); se.Phase != components.SentryIdle || se.Suspicion != 0 {
 		t.Fatalf("after 10 s unseen: %+v", *se)
 	}
 	if on, _ := r.s.book.Alert(); on || r.s.book.Len() != 1 {
@@ -178,10 +178,10 @@ func TestNightIsSlower(t *testing.T) {
 		r := newRig(t, hour)
 		g := r.guard(0, 0, 0)
 		r.player(12, -6)
-		for r.w.Tick() < 30*ecs.TickRate {
-			r.step(1)
-			if r.sentry.Get(g).Phase == components.SentryAlert {
-				return r.w.Tick()
+		for r.W.Tick() < 30*ecs.TickRate {
+			r.Step(1)
+			if r.sentryOf.Get(g).Phase == components.SentryAlert {
+				return r.W.Tick()
 			}
 		}
 		return 1 << 40
@@ -201,18 +201,18 @@ func TestShelteredAndTheft(t *testing.T) {
 	own := r.car(-25, 55, 0)
 	p := r.player(-25, 55)
 	r.seat(p, own)
-	r.step(2 * ecs.TickRate)
-	if se := r.sentry.Get(g); se.Suspicion != 0 || r.s.book.Len() != 0 {
+	r.Step(2 * ecs.TickRate)
+	if se := r.sentryOf.Get(g); se.Suspicion != 0 || r.s.book.Len() != 0 {
 		t.Fatalf("a player in their own car: %+v, %d entries", *se, r.s.book.Len())
 	}
 	// Out of their car, getting into the bay's.
-	act, in := r.seated.Get(p)
+	act, in := r.person.Get(p)
 	act.Act, in.Vehicle = components.ActOnFoot, ecs.Entity{}
 	r.seats.Get(own).Occupant[0] = ecs.Entity{}
 	r.move(p, -32, 48)
 	bayCar := r.car(-30, 50, 0)
 	act.Act, in.Vehicle, act.Timer = components.ActEntering, bayCar, 20
-	r.step(int(r.s.Tuning.LookEvery) + 1)
+	r.Step(int(r.s.Tuning.LookEvery) + 1)
 	if !r.s.book.Stolen(bayCar) || r.s.book.Stolen(own) {
 		t.Fatal("the theft was not seen")
 	}
@@ -220,9 +220,9 @@ func TestShelteredAndTheft(t *testing.T) {
 		t.Fatalf("theft entry %+v", e)
 	}
 	r.seat(p, bayCar)
-	before := r.sentry.Get(g).Suspicion
-	r.step(int(r.s.Tuning.LookEvery) + 1)
-	if r.sentry.Get(g).Suspicion <= before {
+	before := r.sentryOf.Get(g).Suspicion
+	r.Step(int(r.s.Tuning.LookEvery) + 1)
+	if r.sentryOf.Get(g).Suspicion <= before {
 		t.Fatal("the thief at the wheel of the stolen car is not seen")
 	}
 }
@@ -231,7 +231,7 @@ func TestShelteredAndTheft(t *testing.T) {
 // sine of its period; the entity faces it each tick.
 func TestCameraSweep(t *testing.T) {
 	r := newRig(t, 12)
-	lc := &r.l.Cameras[0] // yaw π, sweep 0.5, period 4 s
+	lc := &r.Level.Cameras[0] // yaw π, sweep 0.5, period 4 s
 	period := uint64(4 * ecs.TickRate)
 	for _, c := range []struct {
 		tick uint64
@@ -248,9 +248,9 @@ func TestCameraSweep(t *testing.T) {
 	if got := CameraYaw(&still, 77); got != lc.Yaw {
 		t.Errorf("a still camera turned to %g", got)
 	}
-	r.step(int(period / 4))
+	r.Step(int(period / 4))
 	e := r.s.cams[0]
-	want := CameraYaw(lc, r.w.Tick()-1)
+	want := CameraYaw(lc, r.W.Tick()-1)
 	got, _ := r.poses.Get(e)
 	if y := got.Rot.Yaw(); absf(normAngle(y-want)) > 1e-3 {
 		t.Errorf("the camera faces %g, want %g", y, want)

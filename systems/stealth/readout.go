@@ -58,8 +58,8 @@ func (s *System) Readout(r *Readout) {
 		if !w.Arche.Alive(sn.e) {
 			continue
 		}
-		se := s.sentryM.Get(sn.e)
-		p := s.pose.Get(sn.e)
+		se := s.sentryOf.Get(sn.e)
+		p := s.poses.Get(sn.e)
 		r.Sentries = append(r.Sentries, SentryState{
 			WireID: sn.wid, Phase: se.Phase, Suspicion: se.Suspicion, Target: s.wireOf(w, se.Target),
 			X: p.Pos.X, Y: p.Pos.Y, Yaw: p.Rot.Yaw(), Range: s.Tuning.RangeAt(s.light), Cone: s.Tuning.ConeHalf,
@@ -71,8 +71,8 @@ func (s *System) Readout(r *Readout) {
 		c := CameraState{ID: lc.ID, X: lc.Pos.X, Y: lc.Pos.Y, Yaw: lc.Yaw, Arc: lc.Arc, Range: lc.Range}
 		if !e.IsZero() && w.Arche.Alive(e) {
 			cam := s.camera.Get(e)
-			c.WireID = s.ident.Get(e).WireID
-			c.Yaw = s.pose.Get(e).Rot.Yaw()
+			c.WireID = s.ids.Get(e).WireID
+			c.Yaw = s.poses.Get(e).Rot.Yaw()
 			c.Broken = s.health.Get(e).HP == 0
 			c.Target, c.Spot = s.wireOf(w, cam.Target), max(cam.Spot, 0)
 		}
@@ -85,7 +85,7 @@ func (s *System) wireOf(w *ecs.World, e ecs.Entity) uint16 {
 	if e.IsZero() || !w.Arche.Alive(e) {
 		return 0
 	}
-	if id := s.ident.Get(e); id != nil {
+	if id := s.ids.Get(e); id != nil {
 		return id.WireID
 	}
 	return 0

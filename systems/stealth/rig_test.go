@@ -5,10 +5,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
-	"github.com/fiveonit/engine/levels"
-	phys "github.com/fiveonit/engine/physics"
-	"github.com/fiveonit/engine/prefab"
-	"github.com/fiveonit/engine/systems/motion"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -33,43 +30,28 @@ const rigLevel = `{
 // rig is a world on rigLevel with the stealth system alone in its
 // schedule: the tests make the guards, players and cars and move them.
 type rig struct {
-	t      *testing.T
-	w      *ecs.World
-	l      *levels.Level
-	static *phys.Static
-	s      *System
-	b      *prefab.Builder
-	poses  generic.Map2[components.Pose, components.Velocity]
-	seated generic.Map2[components.PersonAction, components.SeatedIn]
-	seats  generic.Map1[components.Seats]
-	sentry generic.Map1[components.Sentry]
+	*systemstest.Rig
+	t        *testing.T
+	s        *System
+	poses    generic.Map2[components.Pose, components.Velocity]
+	person   generic.Map2[components.PersonAction, components.SeatedIn]
+	seats    generic.Map1[components.Seats]
+	sentryOf generic.Map1[components.Sentry]
 }
 
 // newRig makes a rig with the room clock stopped at hour.
 func newRig(t *testing.T, hour float64) *rig {
 	t.Helper()
-	l, err := levels.Parse("stealth-rig.json", []byte(rigLevel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := motion.BakeLevel(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ecs.New(ecs.Config{Seed: 1, Level: l, Rules: ecs.Rules{ClockStart: hour * 60}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(w, l, st)
-	if err := w.SetSchedule([]ecs.Entry{{Name: Name, Phase: ecs.PhasePreStep, System: s}}); err != nil {
-		t.Fatal(err)
-	}
+	k := systemstest.New(t, systemstest.Parse(t, "stealth-rig", rigLevel), systemstest.Options{Seed: 1, Rules: ecs.Rules{ClockStart: hour * 60}})
+	w := k.W
+	s := New(w, k.Level, k.Static)
+	k.Schedule(t, ecs.Entry{Name: Name, Phase: ecs.PhasePreStep, System: s})
 	return &rig{
-		t: t, w: w, l: l, static: st, s: s, b: prefab.New(w),
-		poses:  generic.NewMap2[components.Pose, components.Velocity](w.Arche),
-		seated: generic.NewMap2[components.PersonAction, components.SeatedIn](w.Arche),
-		seats:  generic.NewMap1[components.Seats](w.Arche),
-		sentry: generic.NewMap1[components.Sentry](w.Arche),
+		Rig: k, t: t, s: s,
+		poses:    generic.NewMap2[components.Pose, components.Velocity](w.Arche),
+		person:   generic.NewMap2[components.PersonAction, components.SeatedIn](w.Arche),
+		seats:    generic.NewMap1[components.Seats](w.Arche),
+		sentryOf: generic.NewMap1[components.Sentry](w.Arche),
 	}
 }
 
@@ -77,7 +59,7 @@ func newRig(t *testing.T, hour float64) *rig {
 // post).
 func (r *rig) guard(x, y, yaw float32) ecs.Entity {
 	r.t.Helper()
-	e, err := r.b.NPCPerson(components.KindGuard, components.RoleGuard, -1, components.Vec3{X: x, Y: y}, yaw)
+	e, err := r.B.NPCPerson(components.KindGuard, components.RoleGuard, -1, components.Vec3{X: x, Y: y}, yaw)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -87,7 +69,7 @@ func (r *rig) guard(x, y, yaw float32) ecs.Entity {
 // player makes a player's character on foot at (x, y).
 func (r *rig) player(x, y float32) ecs.Entity {
 	r.t.Helper()
-	e, err := r.b.Character(1, 0, 0, components.Vec3{X: x, Y: y}, 0)
+	e, err := r.B.Character(1, 0, 0, components.Vec3{X: x, Y: y}, 0)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -95,18 +77,11 @@ func (r *rig) player(x, y float32) ecs.Entity {
 }
 
 // car parks a sedan at (x, y) facing yaw.
-func (r *rig) car(x, y, yaw float32) ecs.Entity {
-	r.t.Helper()
-	e, err := r.b.Vehicle(components.KindCar, phys.ModelSedan, components.Vec3{X: x, Y: y}, yaw, ecs.Entity{})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	return e
-}
+func (r *rig) car(x, y, yaw float32) ecs.Entity { return r.Car(r.t, x, y, yaw) }
 
 // seat puts person p at the wheel of car v.
 func (r *rig) seat(p, v ecs.Entity) {
-	act, in := r.seated.Get(p)
+	act, in := r.person.Get(p)
 	act.Act, in.Vehicle, in.Seat = components.ActDriving, v, 0
 	r.seats.Get(v).Occupant[0] = p
 	pose, _ := r.poses.Get(p)
@@ -120,19 +95,12 @@ func (r *rig) move(e ecs.Entity, x, y float32) {
 	p.Pos.X, p.Pos.Y = x, y
 }
 
-// step runs n ticks.
-func (r *rig) step(n int) {
-	for range n {
-		r.w.Step()
-	}
-}
-
 // gather makes the system list the players and sentries as a tick does.
 func (r *rig) gather() {
-	r.s.light = r.s.Tuning.Light(float32(r.w.Clock.Minutes() / 60))
+	r.s.light = r.s.Tuning.Light(float32(r.W.Clock.Minutes() / 60))
 	r.s.rays = 0
-	r.s.gatherSentries(r.w)
-	r.s.gatherPlayers(r.w)
+	r.s.gatherSentries(r.W)
+	r.s.gatherPlayers(r.W)
 }
 
 // rate returns the suspicion a second guard g gains on player p now.
@@ -152,8 +120,8 @@ func (r *rig) rate(g, p ecs.Entity) float32 {
 	if tg == nil {
 		return 0 // out of every sentry's and camera's reach: not even looked at
 	}
-	se := r.sentry.Get(g)
-	rate, ok := r.s.sentryRate(r.w, sn, tg, r.s.Tuning.RangeAt(r.s.light), tg.e == se.Target && se.Phase != components.SentryIdle)
+	se := r.sentryOf.Get(g)
+	rate, ok := r.s.sentryRate(r.W, sn, tg, r.s.Tuning.RangeAt(r.s.light), tg.e == se.Target && se.Phase != components.SentryIdle)
 	if !ok {
 		r.t.Fatal("out of rays")
 	}

@@ -13,7 +13,7 @@ import (
 // look runs a sentry's look when it is due: who it sees and how well, its
 // suspicion, and the phase that follows.
 func (s *System) look(w *ecs.World, sn *sentry) {
-	se := s.sentryM.Get(sn.e)
+	se := s.sentryOf.Get(sn.e)
 	if s.health.Get(sn.e).HP == 0 {
 		*se = components.Sentry{Home: se.Home, HomeYaw: se.HomeYaw}
 		return
@@ -195,7 +195,7 @@ func (s *System) call(w *ecs.World, p phys.Vec, r float32, tg *target, self ecs.
 		if o.e == self || o.pos.Sub(p).Len() > r || s.health.Get(o.e).HP == 0 {
 			continue
 		}
-		se := s.sentryM.Get(o.e)
+		se := s.sentryOf.Get(o.e)
 		if se.Phase == components.SentryAlert {
 			continue
 		}
@@ -218,11 +218,11 @@ func (s *System) alive(w *ecs.World, e ecs.Entity) bool {
 // its target was last seen and looks about; idle, it walks its patrol
 // (the spawners') or goes back to its post. Its Flags show the phase.
 func (s *System) steer(w *ecs.World, sn *sentry) {
-	se := s.sentryM.Get(sn.e)
+	se := s.sentryOf.Get(sn.e)
 	fl := s.flags.Get(sn.e)
 	fl.Bits = fl.Bits&^components.SentryFlags | se.Phase.Flags()
-	ch := s.chaser.Get(sn.e)
-	act, _ := s.action.Get(sn.e)
+	ch := s.chaserOf.Get(sn.e)
+	act, _ := s.person.Get(sn.e)
 	alert := se.Phase == components.SentryAlert
 	if alert {
 		if ch.Target != se.Target {
@@ -245,7 +245,7 @@ func (s *System) steer(w *ecs.World, sn *sentry) {
 	if s.health.Get(sn.e).HP == 0 {
 		return
 	}
-	d := s.drive.Get(sn.e)
+	d := s.drives.Get(sn.e)
 	switch se.Phase {
 	case components.SentrySuspicious:
 		*d = components.Drive{LookYaw: yawTo(sn.pos, phys.Flat(se.LastSeen), d.LookYaw)}

@@ -139,7 +139,7 @@ func TestRaysBounded(t *testing.T) {
 	r.guard(0, -1, 0)
 	most := 0
 	for range 2 * r.s.Tuning.LookEvery {
-		r.step(1)
+		r.Step(1)
 		most = max(most, r.s.rays)
 	}
 	if most != r.s.Tuning.MaxRays {
@@ -159,14 +159,14 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 	}
 	r.player(40, 0) // before the camera
 	r.car(6, -2, 0)
-	r.step(300)
-	allocs := testing.AllocsPerRun(200, func() { r.w.Step() })
+	r.Step(300)
+	allocs := testing.AllocsPerRun(200, func() { r.W.Step() })
 	if allocs != 0 {
 		t.Fatalf("%v allocations per tick", allocs)
 	}
 	alert := 0
 	for _, sn := range r.s.sentries {
-		if r.sentry.Get(sn.e).Phase == components.SentryAlert {
+		if r.sentryOf.Get(sn.e).Phase == components.SentryAlert {
 			alert++
 		}
 	}

@@ -221,16 +221,16 @@ type System struct {
 	vehicleQ *generic.Filter3[components.Pose, components.Body, components.Seats]
 	personQ  *generic.Filter4[components.Pose, components.Body, components.SeatedIn, components.Health]
 
-	sentryM generic.Map1[components.Sentry]
-	chaser  generic.Map1[components.Chaser]
-	drive   generic.Map1[components.Drive]
-	flags   generic.Map1[components.Flags]
-	action  generic.Map2[components.PersonAction, components.SeatedIn]
-	health  generic.Map1[components.Health]
-	pose    generic.Map1[components.Pose]
-	ident   generic.Map1[components.Identity]
-	npc     generic.Map1[components.NPC]
-	camera  generic.Map1[components.Camera]
+	sentryOf generic.Map1[components.Sentry]
+	chaserOf generic.Map1[components.Chaser]
+	drives   generic.Map1[components.Drive]
+	flags    generic.Map1[components.Flags]
+	person   generic.Map2[components.PersonAction, components.SeatedIn]
+	health   generic.Map1[components.Health]
+	poses    generic.Map1[components.Pose]
+	ids      generic.Map1[components.Identity]
+	npc      generic.Map1[components.NPC]
+	camera   generic.Map1[components.Camera]
 }
 
 // target is a player this tick, as the sentries and cameras see them.
@@ -291,14 +291,14 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 		sentryQ:  generic.NewFilter3[components.Sentry, components.Identity, components.Pose](),
 		vehicleQ: generic.NewFilter3[components.Pose, components.Body, components.Seats](),
 		personQ:  generic.NewFilter4[components.Pose, components.Body, components.SeatedIn, components.Health](),
-		sentryM:  generic.NewMap1[components.Sentry](w.Arche),
-		chaser:   generic.NewMap1[components.Chaser](w.Arche),
-		drive:    generic.NewMap1[components.Drive](w.Arche),
+		sentryOf: generic.NewMap1[components.Sentry](w.Arche),
+		chaserOf: generic.NewMap1[components.Chaser](w.Arche),
+		drives:   generic.NewMap1[components.Drive](w.Arche),
 		flags:    generic.NewMap1[components.Flags](w.Arche),
-		action:   generic.NewMap2[components.PersonAction, components.SeatedIn](w.Arche),
+		person:   generic.NewMap2[components.PersonAction, components.SeatedIn](w.Arche),
 		health:   generic.NewMap1[components.Health](w.Arche),
-		pose:     generic.NewMap1[components.Pose](w.Arche),
-		ident:    generic.NewMap1[components.Identity](w.Arche),
+		poses:    generic.NewMap1[components.Pose](w.Arche),
+		ids:      generic.NewMap1[components.Identity](w.Arche),
 		npc:      generic.NewMap1[components.NPC](w.Arche),
 		camera:   generic.NewMap1[components.Camera](w.Arche),
 	}
@@ -340,11 +340,11 @@ func (s *System) Book() *book.Book { return s.book }
 // of such a room are told whether they are seen.
 func (s *System) Active() bool { return s.active }
 
-// Reset puts the stealth back as the level was made, at the next Update:
+// ResetLevel puts the stealth back as the level was made, at the next Update:
 // the book emptied (no sightings, no stolen cars, the alert down), every
 // camera back on, whole and facing its yaw, every sentry idle. The
 // spawners' reset puts the guards back in (systems.ResetLevel does both).
-func (s *System) Reset() { s.reset = true }
+func (s *System) ResetLevel() { s.reset = true }
 
 // Update runs the sentries and the cameras for one tick.
 func (s *System) Update(w *ecs.World) {
@@ -391,15 +391,15 @@ func (s *System) gatherPlayers(w *ecs.World) {
 		e := q.Entity()
 		t := target{e: e, wid: id.WireID, number: id.Player, pos: phys.Flat(pose.Pos), z: pose.Pos.Z,
 			r: phys.DefaultWalker.Radius, zone: -1}
-		act, in := s.action.Get(e)
+		act, in := s.person.Get(e)
 		if v := in.Vehicle; !v.IsZero() && w.Arche.Alive(v) {
 			switch act.Act {
 			case components.ActDriving, components.ActPassenger:
 				t.car = v
-				if p := s.pose.Get(v); p != nil {
+				if p := s.poses.Get(v); p != nil {
 					t.pos = phys.Flat(p.Pos)
 				}
-				t.r = phys.CarModel(s.ident.Get(v).Model).HalfY
+				t.r = phys.CarModel(s.ids.Get(v).Model).HalfY
 			case components.ActEntering:
 				t.entering = v
 			}
@@ -454,7 +454,7 @@ func (s *System) gatherSentries(w *ecs.World) {
 // stateOf returns the kept state of player e (alive), new when e was not
 // seen before under its player number.
 func (s *System) stateOf(e ecs.Entity) *pstate {
-	st := &s.state[s.ident.Get(e).Player]
+	st := &s.state[s.ids.Get(e).Player]
 	if st.e != e {
 		*st = pstate{e: e}
 	}
@@ -468,7 +468,7 @@ func (s *System) PlayerSeen(e ecs.Entity) (guard, camera, chased bool) {
 	if e.IsZero() || !s.world.Arche.Alive(e) {
 		return false, false, false
 	}
-	st := &s.state[s.ident.Get(e).Player]
+	st := &s.state[s.ids.Get(e).Player]
 	if st.e != e {
 		return false, false, false
 	}
@@ -522,7 +522,7 @@ func (s *System) theft(w *ecs.World, t *target, car ecs.Entity, by uint16, cam i
 // parked there is the level's, and a player seen getting into it is seen
 // stealing it.
 func (s *System) inBay(v ecs.Entity) bool {
-	p := s.pose.Get(v)
+	p := s.poses.Get(v)
 	if p == nil {
 		return false
 	}
@@ -570,7 +570,7 @@ func (s *System) raise(w *ecs.World, t *target) {
 // AlertHold after it was last raised, and then forgets the crimes filed.
 func (s *System) calm(w *ecs.World) {
 	for i := range s.sentries {
-		if s.sentryM.Get(s.sentries[i].e).Phase == components.SentryAlert {
+		if s.sentryOf.Get(s.sentries[i].e).Phase == components.SentryAlert {
 			s.book.Raise(w.Tick())
 			return
 		}
@@ -593,9 +593,9 @@ func (s *System) restore(w *ecs.World) {
 		se, _, _ := q.Get()
 		e := q.Entity()
 		*se = components.Sentry{Home: se.Home, HomeYaw: se.HomeYaw}
-		s.chaser.Get(e).Target = ecs.Entity{}
+		s.chaserOf.Get(e).Target = ecs.Entity{}
 		s.flags.Get(e).Bits &^= components.SentryFlags
-		if act, _ := s.action.Get(e); act != nil && act.Weapon == GuardWeapon {
+		if act, _ := s.person.Get(e); act != nil && act.Weapon == GuardWeapon {
 			act.Weapon = 0
 		}
 	}

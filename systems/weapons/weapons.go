@@ -92,10 +92,10 @@ type System struct {
 	build    *prefab.Builder
 	people   *generic.Filter2[components.PersonAction, components.Drive]
 	person   generic.Map3[components.Identity, components.Health, components.SeatedIn]
-	isPlayer generic.Map1[components.Player]
+	playerOf generic.Map1[components.Player]
 	aim      generic.Map2[components.Pose, components.Drive]
 	inv      generic.Map1[components.Inventory]
-	acts     generic.Map1[components.PersonAction]
+	actions  generic.Map1[components.PersonAction]
 	last     []fired // by entity index: the last round and the pin of each person
 	shooters []shooter
 	throws   []throw
@@ -127,10 +127,10 @@ func New(w *ecs.World) *System {
 		build:    prefab.New(w),
 		people:   generic.NewFilter2[components.PersonAction, components.Drive](),
 		person:   generic.NewMap3[components.Identity, components.Health, components.SeatedIn](w.Arche),
-		isPlayer: generic.NewMap1[components.Player](w.Arche),
+		playerOf: generic.NewMap1[components.Player](w.Arche),
 		aim:      generic.NewMap2[components.Pose, components.Drive](w.Arche),
 		inv:      generic.NewMap1[components.Inventory](w.Arche),
-		acts:     generic.NewMap1[components.PersonAction](w.Arche),
+		actions:  generic.NewMap1[components.PersonAction](w.Arche),
 	}
 	s.people.Register(w.Arche)
 	return s
@@ -249,7 +249,7 @@ func (s *System) fire(w *ecs.World) {
 		dir := components.Vec3{X: co, Y: sn}
 		at := components.Vec3{X: pose.Pos.X + co*muzzle, Y: pose.Pos.Y + sn*muzzle, Z: pose.Pos.Z}
 		w.Events = append(w.Events, components.Event{Kind: components.EventShot, Source: sh.e, Pos: at, Dir: dir, Amount: Guns[sh.gun].Harm})
-		if s.isPlayer.Get(sh.e) != nil {
+		if s.playerOf.Get(sh.e) != nil {
 			w.Crimes = append(w.Crimes, components.Crime{Kind: components.CrimeShooting, Offender: sh.e, Pos: at})
 		}
 	}
@@ -284,7 +284,7 @@ func (s *System) throw(w *ecs.World, tick uint64) {
 		if !holds(w, s.inv.Get(e), components.WeaponGrenade) {
 			continue
 		}
-		act := s.acts.Get(e)
+		act := s.actions.Get(e)
 		f := s.lastOf(e)
 		f.pin, f.prev = tick+1, act.Weapon
 		act.Weapon = components.WeaponGrenade

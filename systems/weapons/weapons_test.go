@@ -5,9 +5,11 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city/citytest"
 	"github.com/fiveonit/engine/systems/damage"
+	"github.com/fiveonit/engine/systems/systemstest"
 	"github.com/fiveonit/engine/systems/weapons"
 	"github.com/mlange-42/arche/generic"
 )
@@ -45,15 +47,15 @@ func TestShots(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+			r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
 			shooter := r.Character(t, 0, c.y, 0)
 			r.Give(t, shooter, "pistol", 1)
 			r.Give(t, shooter, "pistol-ammo", 100)
 			target := r.Pedestrian(t, c.targetX, c.y)
 			bystander := r.Pedestrian(t, 5, c.y+5) // beside the line of fire
-			citytest.Get[components.PersonAction](r.W, shooter).Weapon = c.weapon
+			ecstest.Get[components.PersonAction](r.W, shooter).Weapon = c.weapon
 			if c.seated {
-				car := r.Car(t, components.KindCar, phys.ModelSedan, 0, c.y-20, 0)
+				car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, c.y-20, 0)
 				r.Seat(shooter, car)
 			}
 			r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
@@ -79,14 +81,14 @@ func TestShots(t *testing.T) {
 			if shots != c.shots || crimes != c.shots {
 				t.Fatalf("%d shots, %d shooting crimes, want %d", shots, crimes, c.shots)
 			}
-			hp := citytest.Get[components.Health](r.W, target).HP
+			hp := ecstest.Get[components.Health](r.W, target).HP
 			if c.wantHurt != (hp < 100) {
 				t.Fatalf("target hp %d, want hurt %v", hp, c.wantHurt)
 			}
 			if c.wantHurt && hp != 100-weapons.PistolHarm*uint16(c.shots) {
 				t.Fatalf("target hp %d after %d rounds", hp, c.shots)
 			}
-			if hp := citytest.Get[components.Health](r.W, bystander).HP; hp != 100 {
+			if hp := ecstest.Get[components.Health](r.W, bystander).HP; hp != 100 {
 				t.Fatal("a round hit the bystander beside the line of fire")
 			}
 		})
@@ -94,31 +96,31 @@ func TestShots(t *testing.T) {
 }
 
 func TestShotHitsACar(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+	r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
 	shooter := r.Character(t, 0, 0, 0)
 	r.Give(t, shooter, "pistol", 1)
 	r.Give(t, shooter, "pistol-ammo", 100)
-	citytest.Get[components.PersonAction](r.W, shooter).Weapon = weapons.Pistol
-	car := r.Car(t, components.KindCar, phys.ModelSedan, 15, 0, 1.5707964)
+	ecstest.Get[components.PersonAction](r.W, shooter).Weapon = weapons.Pistol
+	car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 15, 0, 1.5707964)
 	behind := r.Pedestrian(t, 20, 0)
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) { d.Held |= components.BtnFire }
 	r.Step(ecs.TickRate)
-	if hp := citytest.Get[components.Health](r.W, car).HP; hp != 1000-4*weapons.PistolHarm {
+	if hp := ecstest.Get[components.Health](r.W, car).HP; hp != 1000-4*weapons.PistolHarm {
 		t.Fatalf("car hp %d", hp)
 	}
-	if hp := citytest.Get[components.Health](r.W, behind).HP; hp != 100 {
+	if hp := ecstest.Get[components.Health](r.W, behind).HP; hp != 100 {
 		t.Fatal("a round went through the car")
 	}
 }
 
 func TestSteadyAllocatesNothing(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+	r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
 	for i := range 10 {
 		s := r.Character(t, 0, float32(i)*3, 0)
 		r.Give(t, s, "pistol", 1)
 		r.Give(t, s, "pistol-ammo", 1000)
-		citytest.Get[components.PersonAction](r.W, s).Weapon = weapons.Pistol
-		r.Car(t, components.KindCar, phys.ModelVan, 15, float32(i)*3, 1.5707964)
+		ecstest.Get[components.PersonAction](r.W, s).Weapon = weapons.Pistol
+		r.Vehicle(t, components.KindCar, phys.ModelVan, 15, float32(i)*3, 1.5707964)
 	}
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) { d.Held |= components.BtnFire }
 	r.Step(60)
@@ -132,7 +134,7 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 // does not draw, nor one with no pistol. Only with the pistol drawn does
 // the held trigger fire.
 func TestDrawAndHolster(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
+	r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
 	walker := r.Character(t, 0, 0, 0)
 	driver := r.Character(t, 0, -10, 0)
 	unarmed := r.Character(t, 0, 10, 0)
@@ -140,7 +142,7 @@ func TestDrawAndHolster(t *testing.T) {
 		r.Give(t, e, "pistol", 1)
 		r.Give(t, e, "pistol-ammo", 10)
 	}
-	r.Seat(driver, r.Car(t, components.KindCar, phys.ModelSedan, 0, -20, 0))
+	r.Seat(driver, r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, -20, 0))
 	press := map[uint64]bool{}
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		d.Held |= components.BtnFire
@@ -163,13 +165,13 @@ func TestDrawAndHolster(t *testing.T) {
 		press[r.W.Tick()] = s.press
 		r.W.Step()
 		shots := len(citytest.Events(r.W, components.EventShot))
-		if got := citytest.Get[components.PersonAction](r.W, walker).Weapon; got != s.want {
+		if got := ecstest.Get[components.PersonAction](r.W, walker).Weapon; got != s.want {
 			t.Fatalf("step %d: the walker holds %d, want %d", i, got, s.want)
 		}
-		if got := citytest.Get[components.PersonAction](r.W, driver).Weapon; got != s.wantDriver {
+		if got := ecstest.Get[components.PersonAction](r.W, driver).Weapon; got != s.wantDriver {
 			t.Fatalf("step %d: the driver holds %d, want %d", i, got, s.wantDriver)
 		}
-		if got := citytest.Get[components.PersonAction](r.W, unarmed).Weapon; got != 0 {
+		if got := ecstest.Get[components.PersonAction](r.W, unarmed).Weapon; got != 0 {
 			t.Fatalf("step %d: the unarmed person holds %d", i, got)
 		}
 		switch {
@@ -184,11 +186,11 @@ func TestDrawAndHolster(t *testing.T) {
 // TestAmmoRunsOut: each round takes one of the gun's ammunition; with none
 // left the trigger clicks. Dropping the gun empties the hand.
 func TestAmmoRunsOut(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
+	r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
 	p := r.Character(t, 0, 0, 0)
 	r.Give(t, p, "pistol", 1)
 	r.Give(t, p, "pistol-ammo", 3)
-	citytest.Get[components.PersonAction](r.W, p).Weapon = weapons.Pistol
+	ecstest.Get[components.PersonAction](r.W, p).Weapon = weapons.Pistol
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) { d.Held |= components.BtnFire }
 	shots := 0
 	for range 2 * ecs.TickRate {
@@ -196,13 +198,13 @@ func TestAmmoRunsOut(t *testing.T) {
 		shots += len(citytest.Events(r.W, components.EventShot))
 	}
 	ammo, _ := r.W.Items.ByName("pistol-ammo")
-	if inv := citytest.Get[components.Inventory](r.W, p); shots != 3 || inv.Count(ammo) != 0 {
+	if inv := ecstest.Get[components.Inventory](r.W, p); shots != 3 || inv.Count(ammo) != 0 {
 		t.Fatalf("%d shots, %d rounds left: want 3 and 0", shots, inv.Count(ammo))
 	}
 	pistol, _ := r.W.Items.ByName("pistol")
-	citytest.Get[components.Inventory](r.W, p).Remove(pistol, 1)
+	ecstest.Get[components.Inventory](r.W, p).Remove(pistol, 1)
 	r.W.Step()
-	if got := citytest.Get[components.PersonAction](r.W, p).Weapon; got != 0 {
+	if got := ecstest.Get[components.PersonAction](r.W, p).Weapon; got != 0 {
 		t.Fatalf("holds %d with no pistol", got)
 	}
 }
@@ -212,7 +214,7 @@ func TestAmmoRunsOut(t *testing.T) {
 // throws a projectile that flies, lands and blows after its fuse, hurting
 // who is near and leaving no projectile; the grenade is used up.
 func TestGrenade(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
+	r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
 	p := r.Character(t, 0, -40, 0) // facing east, away from the wall
 	r.Give(t, p, "grenade", 2)
 	near := r.Pedestrian(t, 17, -40)
@@ -229,7 +231,7 @@ func TestGrenade(t *testing.T) {
 			t.Fatal("thrown while the pin is held")
 		}
 	}
-	if got := citytest.Get[components.PersonAction](r.W, p).Weapon; got != components.WeaponGrenade {
+	if got := ecstest.Get[components.PersonAction](r.W, p).Weapon; got != components.WeaponGrenade {
 		t.Fatalf("holds %d with the pin out, want the grenade", got)
 	}
 	r.W.Step() // released
@@ -237,7 +239,7 @@ func TestGrenade(t *testing.T) {
 		t.Fatalf("%d projectiles after the release, want 1", n)
 	}
 	grenade, _ := r.W.Items.ByName("grenade")
-	if inv := citytest.Get[components.Inventory](r.W, p); inv.Count(grenade) != 1 {
+	if inv := ecstest.Get[components.Inventory](r.W, p); inv.Count(grenade) != 1 {
 		t.Fatalf("%d grenades left, want 1", inv.Count(grenade))
 	}
 	var maxH float32
@@ -263,17 +265,17 @@ func TestGrenade(t *testing.T) {
 	if maxH < 2 {
 		t.Fatalf("flew no higher than %.2f m", maxH)
 	}
-	if hp := citytest.Get[components.Health](r.W, near).HP; hp == 100 {
+	if hp := ecstest.Get[components.Health](r.W, near).HP; hp == 100 {
 		t.Fatal("the pedestrian beside the blast is unhurt")
 	}
-	if hp := citytest.Get[components.Health](r.W, far).HP; hp != 100 {
+	if hp := ecstest.Get[components.Health](r.W, far).HP; hp != 100 {
 		t.Fatal("the pedestrian far away is hurt")
 	}
 }
 
 // TestGrenadeBouncesOffAWall: thrown at the wall, it comes back.
 func TestGrenadeBouncesOffAWall(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
+	r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
 	p := r.Character(t, 14, 30, 0) // 6 m west of the wall, facing it
 	r.Give(t, p, "grenade", 1)
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
@@ -302,7 +304,7 @@ func TestGrenadeBouncesOffAWall(t *testing.T) {
 
 // TestNoGrenadeNoPin: BtnPin with no grenade does nothing.
 func TestNoGrenadeNoPin(t *testing.T) {
-	r := citytest.New(t, citytest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
+	r := citytest.New(t, systemstest.Parse(t, "test-weapons", level), citytest.Options{Seed: 1})
 	p := r.Character(t, 0, 0, 0)
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
 		if tick%20 < 10 {
@@ -310,7 +312,7 @@ func TestNoGrenadeNoPin(t *testing.T) {
 		}
 	}
 	r.Step(60)
-	if citytest.Get[components.PersonAction](r.W, p).Weapon != 0 || citytest.Count[components.Projectile](r.W, components.KindProjectile) != 0 {
+	if ecstest.Get[components.PersonAction](r.W, p).Weapon != 0 || citytest.Count[components.Projectile](r.W, components.KindProjectile) != 0 {
 		t.Fatal("a pin pulled from no grenade")
 	}
 }

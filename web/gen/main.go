@@ -10,7 +10,8 @@
 // without changing the code), -buildid= the build id; -s -w drop the
 // symbol table and DWARF, which the browser never reads. The same Go
 // version building the same source gives the same bytes, which is what
-// the web package's stale-build test checks.
+// the web package's stale-build test checks; go.mod's toolchain line
+// names that version.
 package main
 
 import (

@@ -1,28 +1,16 @@
-// The page: a lobby (GET /rooms, a join form) and the game view. The
-// snapshots are decoded by the project's Go client compiled to WebAssembly
-// (web/wasm): this file only moves bytes between the socket and the wasm
-// (foi.frame), ticks it at 60 Hz with the keys held (foi.tick), and draws
-// the list it returns (foi.view).
-"use strict";
+// The game view: the connection, the 60 Hz tick with the keys held, the
+// level and the entities drawn, and the HUD. The snapshots are decoded by
+// the project's Go client compiled to WebAssembly (client.js): this module
+// only moves bytes between the socket and the client (foi.frame), ticks it
+// with the keys held (foi.tick), and draws the list it returns (foi.view).
+// The feature modules add theirs through the hooks (hooks.js): this module
+// runs them on a join, for each text frame, in each frame drawn and in the
+// HUD.
 
-// Key bits: web/wasm/page.go Key*; both change together.
-const KEY_UP = 1, KEY_DOWN = 2, KEY_LEFT = 4, KEY_RIGHT = 8, KEY_HANDBRAKE = 16,
-  KEY_SPRINT = 32, KEY_USE = 64, KEY_HORN = 128, KEY_AIM = 256, KEY_WEAPON = 512, KEY_PIN = 1024;
-
-// Draw list layout: web/wasm/page.go Draw*; both change together.
-const D_EID = 0, D_KIND = 1, D_MODEL = 2, D_X = 3, D_Y = 4, D_YAW = 5, D_HX = 6, D_HY = 7,
-  D_FLAGS = 8, D_ACT = 9, D_PLAYER = 10, D_VEHICLE = 11, D_OWN = 12, D_HP = 13, D_MAXHP = 14,
-  D_SPEED = 15, D_STRIDE = 16;
-const OWN_PREDICTED = 1, OWN_CHARACTER = 2, OWN_WATCHED = 4;
-
-// netsync/wire Kind*, Act*, Flag*.
-const K_CHARACTER = 1, K_CAR = 2, K_TRAILER = 3, K_PEDESTRIAN = 4, K_POLICE_CAR = 5,
-  K_OFFICER = 6, K_GUARD = 7, K_PROJECTILE = 8, K_ITEM = 9, K_GATE = 10, K_CAMERA = 11;
-const ACT_DEAD = 5, ACT_EMOTE = 64; // ACT_EMOTE + i: emote i (social.js)
-const F_SIREN = 1, F_HEADLIGHTS = 2, F_BRAKING = 4, F_WRECKED = 16, F_GHOST = 32, F_OPEN = 128,
-  F_ALERT = 256, F_SUSPICIOUS = 512;
-
-const $ = (id) => document.getElementById(id);
+import { foi, K, VEHICLE_KINDS, PERSON_KINDS, ACT, KEY, D, OWN, F } from "./client.js";
+import { $, game } from "./game.js";
+import * as hooks from "./hooks.js";
+import * as lobby from "./lobby.js";
 
 const PLAYER_COLOURS = ["#4fc3f7", "#ff8a65", "#ba68c8", "#81c784", "#f06292", "#ffb74d", "#4db6ac", "#9575cd"];
 const CAR_COLOURS = ["#6d8bb0", "#8c9aa8", "#c0504d", "#9b8e6a", "#7a6a58", "#e8eef5", "#8a7f72"];
@@ -33,34 +21,6 @@ const BUILDING_COLOURS = {
 };
 
 // ---- the connection ------------------------------------------------------
-
-const game = {
-  conn: null,        // {send(frame, n), close()}
-  room: "",
-  query: null,       // URLSearchParams of the join
-  lossy: false,
-  status: "idle",
-  level: null,       // the level JSON (GET /levels/{name})
-  paths: null,       // its Path2Ds
-  levelName: "",
-  welcome: null,
-  wanted: { stars: 0, cash: 0, heat: 0 },
-  status_: { hp: 0, maxHp: 0, cash: 0, dead: false },
-  clock: null,       // {minutes, pace, at}
-  state: null,       // foi.state()
-  keys: 0,
-  pressed: 0,        // one-shot presses waiting for the next tick
-  mouse: { x: 0, y: 0, down: false },
-  zoom: 9,           // pixels per metre at rest (the wheel sets it)
-  zoomNow: 9,        // the zoom drawn: farther out the faster the focus moves
-  cam: { x: 0, y: 0 },
-  ownPos: null,
-  lastBytes: 0, lastBytesAt: 0, bps: 0,
-  drawMs: 0,
-  running: false,
-  closeReason: "",
-};
-window.foiGame = game; // for the browser tests and the console
 
 function setStatus(s, cls) {
   game.status = s;
@@ -76,55 +36,42 @@ function sendFn(frame, n) {
 function onFrame(data) {
   if (typeof data === "string") {
     foi.frame(data);
-    onText(data);
+    let m;
+    try { m = JSON.parse(data); } catch (e) { return; }
+    hooks.text(m);
     return;
   }
   const err = foi.frame(new Uint8Array(data));
   if (err) console.debug("frame:", err);
 }
 
-function onText(s) {
-  let m;
-  try { m = JSON.parse(s); } catch (e) { return; }
-  foiItems.onText(m); // items.js: the inventory, the container, the replies
-  foiCars.onText(m); // cars.js: the keys, the garages, the car replies
-  stealthText(m);
-  foiMissions.onText(m); // missions.js: the tracker, notices, the phone
-  switch (m.type) {
-    case "welcome":
-      game.welcome = m;
-      setStatus("connected", "ok");
-      $("who").textContent = m.spectate
-        ? `spectating${m.watch ? " player " + m.watch : ""} in ${m.room} (${m.level})`
-        : `${m.name || "player " + m.player} in ${m.room} (${m.level})`;
-      $("watchPanel").hidden = !m.spectate;
-      foiSignals.onWelcome(m);
-      loadLevel(m.level);
-      break;
-    case "signals":
-      foiSignals.onSignals(m);
-      break;
-    case "wanted":
-      game.wanted = m;
-      game.status_.cash = m.cash;
-      if (m.arrested) banner(`Busted! Fine $${m.fine}`);
-      break;
-    case "status":
-      game.status_ = m;
-      if (m.dead) banner("Wasted");
-      break;
-    case "clock":
-      game.clock = { minutes: m.minutes, pace: m.pace, at: performance.now() };
-      break;
-    case "close":
-      game.closeReason = m.reason || "closed";
-      break;
-    case "error":
-      console.warn("server:", m.error);
-      break;
-  }
-  if (window.foiSocial) foiSocial.onText(m); // the roster, chat, votes, parties
-}
+hooks.onText("welcome", (m) => {
+  game.welcome = m;
+  setStatus("connected", "ok");
+  $("who").textContent = m.spectate
+    ? `spectating${m.watch ? " player " + m.watch : ""} in ${m.room} (${m.level})`
+    : `${m.name || "player " + m.player} in ${m.room} (${m.level})`;
+  $("watchPanel").hidden = !m.spectate;
+  loadLevel(m.level);
+});
+hooks.onText("wanted", (m) => {
+  game.wanted = m;
+  game.status_.cash = m.cash;
+  if (m.arrested) banner(`Busted! Fine $${m.fine}`);
+});
+hooks.onText("status", (m) => {
+  game.status_ = m;
+  if (m.dead) banner("Wasted");
+});
+hooks.onText("clock", (m) => {
+  game.clock = { minutes: m.minutes, pace: m.pace, at: performance.now() };
+});
+hooks.onText("close", (m) => {
+  game.closeReason = m.reason || "closed";
+});
+hooks.onText("error", (m) => {
+  console.warn("server:", m.error);
+});
 
 function banner(text) {
   const b = $("banner");
@@ -209,7 +156,9 @@ function connectWebRTC(room, query) {
   return conn;
 }
 
-function join(room, opts) {
+// join joins room with opts (the lobby's): a new client, the feature
+// modules reset, a new connection.
+export function join(room, opts) {
   leave();
   const q = new URLSearchParams();
   if (opts.level) q.set("level", opts.level);
@@ -220,11 +169,8 @@ function join(room, opts) {
   game.room = room; game.query = q; game.lossy = !!opts.webrtc; game.opts = opts;
   game.welcome = null; game.state = null; game.closeReason = "";
   game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
-  stealthReset();
   game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
-  foiItems.reset();
-  foiMissions.reset();
-  foiCars.reset();
+  hooks.reset();
   const err = foi.start(sendFn, game.lossy);
   if (err) throw new Error(err);
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
@@ -246,6 +192,11 @@ function leave() {
   if (game.conn) game.conn.close();
   game.conn = null;
   game.running = false;
+}
+
+function showLobby() {
+  leave();
+  lobby.show();
 }
 
 // ---- the 60 Hz tick --------------------------------------------------------
@@ -279,21 +230,21 @@ function mouseYaw() {
 }
 
 const KEYMAP = {
-  KeyW: KEY_UP, ArrowUp: KEY_UP, KeyS: KEY_DOWN, ArrowDown: KEY_DOWN,
-  KeyA: KEY_LEFT, ArrowLeft: KEY_LEFT, KeyD: KEY_RIGHT, ArrowRight: KEY_RIGHT,
-  Space: KEY_HANDBRAKE, ShiftLeft: KEY_SPRINT, ShiftRight: KEY_SPRINT, KeyH: KEY_HORN,
-  KeyG: KEY_PIN, // held: a grenade's pin out (items.js draws the arc)
+  KeyW: KEY.up, ArrowUp: KEY.up, KeyS: KEY.down, ArrowDown: KEY.down,
+  KeyA: KEY.left, ArrowLeft: KEY.left, KeyD: KEY.right, ArrowRight: KEY.right,
+  Space: KEY.handbrake, ShiftLeft: KEY.sprint, ShiftRight: KEY.sprint, KeyH: KEY.horn,
+  KeyG: KEY.pin, // held: a grenade's pin out (items.js draws the arc)
 };
 
 window.addEventListener("keydown", (e) => {
   if (!game.running || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
   if (e.code === "KeyE" || e.code === "KeyF") {
-    if (!e.repeat) game.pressed |= KEY_USE;
+    if (!e.repeat) game.pressed |= KEY.use;
     e.preventDefault();
     return;
   }
   if (e.code === "KeyQ") {
-    if (!e.repeat) game.pressed |= KEY_WEAPON;
+    if (!e.repeat) game.pressed |= KEY.weapon;
     e.preventDefault();
     return;
   }
@@ -314,10 +265,10 @@ async function loadLevel(name) {
   game.levelName = name;
   const res = await fetch(`/levels/${encodeURIComponent(name)}`);
   if (!res.ok) { console.warn("level", name, res.status); return; }
-  game.level = await res.json();
-  game.paths = buildPaths(game.level);
-  foiSignals.onLevel(game.level, game.paths);
-  const g = game.level.ground;
+  const level = await res.json();
+  game.paths = buildPaths(level);
+  game.level = level; // the feature modules see the level and its paths together
+  const g = level.ground;
   game.cam = { x: (g.min[0] + g.max[0]) / 2, y: (g.min[1] + g.max[1]) / 2 };
 }
 
@@ -373,6 +324,27 @@ function resize() {
 }
 window.addEventListener("resize", resize);
 
+// frameView is what the draw hooks get of a frame: the canvas (ctx), the
+// zoom (s, pixels per metre), the draw list (f, a Float32Array of n
+// entities of D.stride floats), the entity the camera follows (focus, -1
+// for none), the time (now, ms), a blinker (blink, 0 or 1), the view's
+// size (W, H, CSS pixels) and the camera (cx, cy, metres). sx and sy put
+// a point of the world on the screen; label writes a label over one.
+function frameView(ctx, s, f, n, focus, now, W, H, cx, cy) {
+  return {
+    ctx, s, f, n, focus, now, W, H, cx, cy,
+    blink: Math.floor(now / 180) % 2,
+    sx: (x) => W / 2 + (x - cx) * s,
+    sy: (y) => H / 2 - (y - cy) * s,
+    label(text, colour, x, y) {
+      ctx.fillStyle = "rgba(0,0,0,0.6)";
+      ctx.fillText(text, x + 1, y - 15);
+      ctx.fillStyle = colour;
+      ctx.fillText(text, x, y - 16);
+    },
+  };
+}
+
 function draw(now) {
   requestAnimationFrame(draw);
   if (!game.running) return;
@@ -381,72 +353,61 @@ function draw(now) {
   const dpr = window.devicePixelRatio || 1;
   const W = c.width / dpr, H = c.height / dpr;
   const n = foi.view();
-  const f = n ? new Float32Array(foi.drawBuf.buffer, 0, n * D_STRIDE) : new Float32Array(0);
+  const f = n ? new Float32Array(foi.drawBuf.buffer, 0, n * D.stride) : new Float32Array(0);
 
   // The camera follows the own body (predicted), else the watched player.
   let focus = -1, watched = -1;
   for (let i = 0; i < n; i++) {
-    const o = f[i * D_STRIDE + D_OWN];
-    if (o & OWN_PREDICTED) focus = i;
-    else if ((o & OWN_CHARACTER) && focus < 0) focus = i;
-    if ((o & OWN_WATCHED) && (watched < 0 || f[i * D_STRIDE + D_KIND] !== K_CHARACTER)) watched = i;
+    const o = f[i * D.stride + D.own];
+    if (o & OWN.predicted) focus = i;
+    else if ((o & OWN.character) && focus < 0) focus = i;
+    if ((o & OWN.watched) && (watched < 0 || f[i * D.stride + D.kind] !== K.character)) watched = i;
   }
   if (focus < 0) focus = watched;
   let speed = 0;
   if (focus >= 0) {
-    game.ownPos = { x: f[focus * D_STRIDE + D_X], y: f[focus * D_STRIDE + D_Y] };
+    game.ownPos = { x: f[focus * D.stride + D.x], y: f[focus * D.stride + D.y] };
     game.cam = { x: game.ownPos.x, y: game.ownPos.y };
-    speed = f[focus * D_STRIDE + D_SPEED];
+    speed = f[focus * D.stride + D.speed];
   }
   // Zoom out with speed (at 30 m/s to about half), eased over a second.
   game.zoomNow += (game.zoom / (1 + speed / 25) - game.zoomNow) * 0.03;
   const s = game.zoomNow, cx = game.cam.x, cy = game.cam.y;
+  const v = frameView(ctx, s, f, n, focus, now, W, H, cx, cy);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = "#1b1f24";
   ctx.fillRect(0, 0, W, H);
   // World to screen: x east, y north (up).
   ctx.setTransform(s * dpr, 0, 0, -s * dpr, (W / 2 - cx * s) * dpr, (H / 2 + cy * s) * dpr);
   drawLevel(ctx, s);
-  foiSignals.drawMap(ctx, s);
-  foiMissions.drawMap(ctx, s);
-  stealthCones(ctx, f, n, s);
-  const blink = Math.floor(now / 180) % 2;
-  // Vehicles under people.
+  hooks.draw("under", v); // signals, the mission's marker, view cones
+  // Vehicles under people. A kind drawn here neither as a vehicle nor as a
+  // person, gate or dot (a camera) is a feature module's to draw.
   for (let pass = 0; pass < 2; pass++) {
     for (let i = 0; i < n; i++) {
-      const b = i * D_STRIDE;
-      const k = f[b + D_KIND];
-      const vehicle = k === K_CAR || k === K_POLICE_CAR || k === K_TRAILER;
+      const b = i * D.stride;
+      const k = f[b + D.kind];
+      const vehicle = VEHICLE_KINDS.includes(k);
       if ((pass === 0) !== vehicle) continue;
-      if (vehicle) drawVehicle(ctx, f, b, s, blink);
-      else if (k === K_CAMERA) stealthCamera(ctx, f, b, s, blink);
-      else drawThing(ctx, f, b, s);
+      if (vehicle) drawVehicle(ctx, f, b, s, v.blink);
+      else if (PERSON_KINDS.includes(k) || k === K.gate || k === K.projectile || k === K.item) drawThing(ctx, f, b, s);
     }
   }
-  foiItems.drawWorld(ctx, s, f, n, focus, now); // items.js: shops, containers, the arc, blasts
-  foiCars.draw(f, n, focus); // cars.js: the car prompt, the garage window
+  hooks.draw("over", v); // cameras, shops, containers, the grenade's arc, blasts, prompts
   // Labels, in screen space.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = "bold 12px system-ui, sans-serif";
   ctx.textAlign = "center";
   for (let i = 0; i < n; i++) {
-    const b = i * D_STRIDE;
-    const player = f[b + D_PLAYER];
-    const k = f[b + D_KIND];
-    const mark = player || k === K_CAMERA ? null : stealthLabel(f, b); // "?" or "!" over a guard
-    if (!player && !mark) continue;
-    const act = f[b + D_ACT];
-    if (k === K_CHARACTER && act !== 0 && act !== ACT_DEAD && act < ACT_EMOTE && !(f[b + D_OWN] & OWN_CHARACTER)) continue;
-    const x = W / 2 + (f[b + D_X] - cx) * s, y = H / 2 - (f[b + D_Y] - cy) * s;
-    const emote = act >= ACT_EMOTE && window.foiSocial ? foiSocial.emoteLabel(act) : "";
-    if (emote) ctx.fillText(emote, x, y - 32);
-    const label = player ? ((f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER)) ? "you" : "P" + player) : mark.text;
-    ctx.fillStyle = "rgba(0,0,0,0.6)";
-    ctx.fillText(label, x + 1, y - 15);
-    ctx.fillStyle = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : mark.colour;
-    if (label === "you") ctx.fillStyle = "#ffd23f";
-    ctx.fillText(label, x, y - 16);
+    const b = i * D.stride;
+    const player = f[b + D.player];
+    if (!player) continue;
+    const k = f[b + D.kind], act = f[b + D.act], own = f[b + D.own];
+    if (k === K.character && act !== ACT.onFoot && act !== ACT.dead && act < ACT.emote && !(own & OWN.character)) continue;
+    const label = (own & (OWN.predicted | OWN.character)) ? "you" : "P" + player;
+    v.label(label, label === "you" ? "#ffd23f" : PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length], v.sx(f[b + D.x]), v.sy(f[b + D.y]));
   }
+  hooks.draw("screen", v); // guards' marks, emotes
   drawScale(ctx, W, H, s);
   game.drawMs = game.drawMs * 0.95 + (performance.now() - t0) * 0.05;
 }
@@ -501,9 +462,9 @@ function drawLevel(ctx, s) {
 }
 
 function drawVehicle(ctx, f, b, s, blink) {
-  const x = f[b + D_X], y = f[b + D_Y], yaw = f[b + D_YAW];
-  const hx = f[b + D_HX], hy = f[b + D_HY], flags = f[b + D_FLAGS], k = f[b + D_KIND];
-  const own = f[b + D_OWN] & OWN_PREDICTED, player = f[b + D_PLAYER], watched = f[b + D_OWN] & OWN_WATCHED;
+  const x = f[b + D.x], y = f[b + D.y], yaw = f[b + D.yaw];
+  const hx = f[b + D.halfX], hy = f[b + D.halfY], flags = f[b + D.flags], k = f[b + D.kind];
+  const own = f[b + D.own] & OWN.predicted, player = f[b + D.player], watched = f[b + D.own] & OWN.watched;
   ctx.save();
   ctx.translate(x, y);
   ctx.rotate(yaw);
@@ -515,11 +476,11 @@ function drawVehicle(ctx, f, b, s, blink) {
     ctx.arc(0, 0, hx + 1.2, 0, 2 * Math.PI);
     ctx.fill();
   }
-  let body = CAR_COLOURS[f[b + D_MODEL] % CAR_COLOURS.length];
-  if (k === K_POLICE_CAR) body = "#f4f7fb";
+  let body = CAR_COLOURS[f[b + D.model] % CAR_COLOURS.length];
+  if (k === K.policeCar) body = "#f4f7fb";
   if (player) body = PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length];
   if (own) body = "#ffd23f";
-  if (flags & F_WRECKED) body = "#3a2e28";
+  if (flags & F.wrecked) body = "#3a2e28";
   ctx.fillStyle = body;
   ctx.strokeStyle = own ? "#fff" : "rgba(0,0,0,0.7)";
   ctx.lineWidth = own ? 0.35 : Math.max(0.12, 1 / s);
@@ -527,7 +488,7 @@ function drawVehicle(ctx, f, b, s, blink) {
   ctx.rect(-hx, -hy, 2 * hx, 2 * hy);
   ctx.fill();
   ctx.stroke();
-  if (k !== K_TRAILER) {
+  if (k !== K.trailer) {
     // Windscreen toward the front (+x), rear window behind.
     ctx.fillStyle = "rgba(20,30,45,0.75)";
     ctx.fillRect(hx * 0.25, -hy * 0.78, hx * 0.32, hy * 1.56);
@@ -536,14 +497,14 @@ function drawVehicle(ctx, f, b, s, blink) {
     ctx.fillRect(hx - 0.15, -hy * 0.85, 0.15, 0.35);
     ctx.fillRect(hx - 0.15, hy * 0.85 - 0.35, 0.15, 0.35);
   }
-  if (k === K_POLICE_CAR) {
+  if (k === K.policeCar) {
     ctx.fillStyle = "#1d3f8a";
     ctx.fillRect(-hx * 0.2, -hy, hx * 0.4, 2 * hy);
   }
-  ctx.fillStyle = flags & F_BRAKING ? "#ff2a2a" : "#7a1a1a";
+  ctx.fillStyle = flags & F.braking ? "#ff2a2a" : "#7a1a1a";
   ctx.fillRect(-hx, -hy * 0.85, 0.18, 0.35);
   ctx.fillRect(-hx, hy * 0.85 - 0.35, 0.18, 0.35);
-  if (flags & F_SIREN) {
+  if (flags & F.siren) {
     ctx.fillStyle = blink ? "#ff2a2a" : "#2a5bff";
     ctx.fillRect(-0.2, -hy * 0.9, 0.5, hy * 0.9);
     ctx.fillStyle = blink ? "#2a5bff" : "#ff2a2a";
@@ -558,27 +519,27 @@ function drawVehicle(ctx, f, b, s, blink) {
 }
 
 function drawThing(ctx, f, b, s) {
-  const x = f[b + D_X], y = f[b + D_Y], yaw = f[b + D_YAW], k = f[b + D_KIND];
-  const own = f[b + D_OWN] & (OWN_PREDICTED | OWN_CHARACTER), player = f[b + D_PLAYER];
-  const r = Math.max(f[b + D_HX], 4 / s); // at least 4 px: a person stays visible zoomed out
-  if (k === K_GATE) {
-    ctx.fillStyle = f[b + D_FLAGS] & F_OPEN ? "#4c8c4c" : "#c8a13a";
+  const x = f[b + D.x], y = f[b + D.y], yaw = f[b + D.yaw], k = f[b + D.kind];
+  const own = f[b + D.own] & (OWN.predicted | OWN.character), player = f[b + D.player];
+  const r = Math.max(f[b + D.halfX], 4 / s); // at least 4 px: a person stays visible zoomed out
+  if (k === K.gate) {
+    ctx.fillStyle = f[b + D.flags] & F.open ? "#4c8c4c" : "#c8a13a";
     ctx.fillRect(x - 2, y - 0.3, 4, 0.6);
     return;
   }
-  if (k === K_PROJECTILE || k === K_ITEM) {
-    ctx.fillStyle = k === K_ITEM ? "#ffe27a" : "#ffffff";
+  if (k === K.projectile || k === K.item) {
+    ctx.fillStyle = k === K.item ? "#ffe27a" : "#ffffff";
     ctx.beginPath();
     ctx.arc(x, y, Math.max(0.25, 2 / s), 0, 2 * Math.PI);
     ctx.fill();
     return;
   }
   let colour = "#d9c7a7"; // pedestrians
-  if (k === K_OFFICER) colour = "#3d6cff";
-  if (k === K_GUARD) colour = "#e0483b";
-  if (k === K_CHARACTER) colour = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#fff";
+  if (k === K.officer) colour = "#3d6cff";
+  if (k === K.guard) colour = "#e0483b";
+  if (k === K.character) colour = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#fff";
   if (own) colour = "#ffd23f";
-  if (f[b + D_ACT] === ACT_DEAD) {
+  if (f[b + D.act] === ACT.dead) {
     ctx.strokeStyle = "#8a2020";
     ctx.lineWidth = Math.max(0.15, 1.5 / s);
     ctx.beginPath();
@@ -587,7 +548,7 @@ function drawThing(ctx, f, b, s) {
     ctx.stroke();
     return;
   }
-  if (own || (f[b + D_OWN] & OWN_WATCHED)) {
+  if (own || (f[b + D.own] & OWN.watched)) {
     ctx.fillStyle = "rgba(255,210,63,0.3)";
     ctx.beginPath();
     ctx.arc(x, y, r + 1.2, 0, 2 * Math.PI);
@@ -627,8 +588,8 @@ $("view").addEventListener("wheel", (e) => {
 $("view").addEventListener("mousemove", (e) => { game.mouse.x = e.offsetX; game.mouse.y = e.offsetY; });
 // A click shorter than a tick still holds the trigger for one (pressed):
 // the client makes a tap of it, which the server never loses.
-$("view").addEventListener("mousedown", () => { game.keys |= KEY_AIM; game.pressed |= KEY_AIM; });
-window.addEventListener("mouseup", () => { game.keys &= ~KEY_AIM; });
+$("view").addEventListener("mousedown", () => { game.keys |= KEY.aim; game.pressed |= KEY.aim; });
+window.addEventListener("mouseup", () => { game.keys &= ~KEY.aim; });
 
 // ---- the HUD -----------------------------------------------------------------
 
@@ -636,8 +597,7 @@ function hud() {
   if (!game.running) return;
   const st = JSON.parse(foi.state());
   game.state = st;
-  foiSignals.hud(st, game.ownPos);
-  foiMissions.hud();
+  hooks.hud(st);
   const now = performance.now();
   if (now - game.lastBytesAt >= 1000) {
     game.bps = (st.bytesIn - game.lastBytes) * 1000 / (now - game.lastBytesAt);
@@ -689,95 +649,14 @@ $("watchSelect").addEventListener("change", (e) => {
   join(game.room, Object.assign({}, game.opts, { spectate: true, watch: e.target.value }));
 });
 
-// ---- the lobby ---------------------------------------------------------------
-
-async function refreshRooms() {
-  try {
-    const res = await fetch("/rooms");
-    const rooms = await res.json();
-    const tb = $("rooms").querySelector("tbody");
-    tb.innerHTML = "";
-    for (const r of rooms) {
-      const tr = document.createElement("tr");
-      for (const v of [r.name, r.level, r.game, r.players, r.traffic, r.pedestrians]) {
-        const td = document.createElement("td");
-        td.textContent = v;
-        tr.appendChild(td);
-      }
-      const td = document.createElement("td");
-      const jb = document.createElement("button");
-      jb.textContent = "Join";
-      jb.disabled = !window.foi;
-      jb.onclick = () => join(r.name, { webrtc: $("webrtc").checked });
-      const wb = document.createElement("button");
-      wb.textContent = "Watch";
-      wb.className = "secondary";
-      wb.disabled = !window.foi;
-      wb.onclick = () => join(r.name, { webrtc: $("webrtc").checked, spectate: true, watch: 0 });
-      td.append(jb, wb);
-      tr.appendChild(td);
-      tb.appendChild(tr);
-    }
-    $("lobbyError").textContent = "";
-  } catch (e) {
-    $("lobbyError").textContent = "GET /rooms: " + e.message;
-  }
-}
-
-function formOpts(spectate) {
-  return {
-    level: $("level").value,
-    game: $("gameName").value,
-    traffic: $("traffic").value,
-    pedestrians: $("pedestrians").value,
-    webrtc: $("webrtc").checked,
-    spectate,
-    watch: spectate ? $("watchN").value : 0,
-  };
-}
-
-$("create").addEventListener("submit", (e) => {
-  e.preventDefault();
-  join($("room").value, formOpts(false));
-});
-$("spectate").addEventListener("click", () => join($("room").value, formOpts(true)));
-$("refresh").addEventListener("click", refreshRooms);
 $("leave").addEventListener("click", showLobby);
-
-function showLobby() {
-  leave();
-  $("game").hidden = true;
-  $("lobby").hidden = false;
-  history.replaceState(null, "", location.pathname);
-  refreshRooms();
-}
 
 // ---- start -------------------------------------------------------------------
 
-window.foiReady = () => {
-  $("loading").hidden = true;
-  $("join").disabled = false;
-  $("spectate").disabled = false;
-  const sel = $("level");
-  for (const name of foi.levels.split(",")) {
-    const o = document.createElement("option");
-    o.value = o.textContent = name;
-    sel.appendChild(o);
-  }
-  if (/^#[a-z0-9-]{1,32}$/.test(location.hash)) $("room").value = location.hash.slice(1);
-  refreshRooms();
+// start opens the lobby's joins and runs the tick, the frames and the HUD.
+export function start() {
+  lobby.ready(join, foi.levels.split(","));
   setInterval(pump, 4);
   setInterval(hud, 250);
   requestAnimationFrame(draw);
-};
-
-(async () => {
-  refreshRooms();
-  setInterval(() => { if (!game.running) refreshRooms(); }, 3000);
-  const go = new Go();
-  const res = await WebAssembly.instantiateStreaming(fetch("client.wasm"), go.importObject);
-  go.run(res.instance); // calls foiReady once the client is set up
-})().catch((e) => {
-  $("loading").textContent = "Could not load the client: " + e.message;
-  $("loading").className = "error";
-});
+}

@@ -1,42 +1,42 @@
 // Stealth on the page: the "seen" indicator (the server's stealth frames),
-// the level's cameras drawn from the snapshots, and, while debug commands
-// are on, the guards' and cameras' view cones (their reach from the debug
-// readout, twice a second; where they stand and face from the snapshots,
-// each frame). app.js calls the stealth* functions below; the constants
-// (D_*, K_*, F_*) and `game` are app.js's.
-"use strict";
+// the level's cameras drawn from the snapshots, the guards' "?" and "!",
+// and, while debug commands are on, the guards' and cameras' view cones
+// (their reach from the debug readout, twice a second; where they stand
+// and face from the snapshots, each frame).
 
-const stealth = {
+import { K, F, ACT, D } from "./client.js";
+import { game } from "./game.js";
+import * as hooks from "./hooks.js";
+
+export const stealth = {
   frame: null,     // the last stealth frame: {seen, guard, camera, chased, alert}
   sentries: new Map(), // wire id -> {phase, range, cone}, from the readout
   cameras: new Map(),  // wire id -> {arc, range, broken}, from the readout
 };
 
-// stealthReset forgets the last room's.
-function stealthReset() {
+hooks.onReset(() => {
   stealth.frame = null;
   stealth.sentries.clear();
   stealth.cameras.clear();
-  stealthIndicator();
-}
+  indicator();
+});
 
-// stealthText takes the text frames stealth reads: "stealth" and the
-// debug "readout".
-function stealthText(m) {
-  if (m.type === "stealth") {
-    stealth.frame = m;
-    stealthIndicator();
-  } else if (m.type === "readout" && m.stealth) {
-    stealth.sentries.clear();
-    for (const s of m.stealth.sentries || []) stealth.sentries.set(s.id, s);
-    stealth.cameras.clear();
-    for (const c of m.stealth.cameras || []) if (c.id) stealth.cameras.set(c.id, c);
-  }
-}
+hooks.onText("stealth", (m) => {
+  stealth.frame = m;
+  indicator();
+});
 
-// stealthIndicator shows the HUD's indicator: whether a guard or a camera
-// sees you, whether a guard is after you, and the room's alert.
-function stealthIndicator() {
+hooks.onText("readout", (m) => {
+  if (!m.stealth) return;
+  stealth.sentries.clear();
+  for (const s of m.stealth.sentries || []) stealth.sentries.set(s.id, s);
+  stealth.cameras.clear();
+  for (const c of m.stealth.cameras || []) if (c.id) stealth.cameras.set(c.id, c);
+});
+
+// indicator shows the HUD's indicator: whether a guard or a camera sees
+// you, whether a guard is after you, and the room's alert.
+function indicator() {
   const el = document.getElementById("seen");
   if (!el) return;
   const f = stealth.frame;
@@ -57,25 +57,23 @@ const CONE_COLOURS = {
   alert: "rgba(255,60,40,0.22)", searching: "rgba(255,170,40,0.16)",
 };
 
-// stealthCones draws, while debug commands are on, each guard's and
-// camera's view cone under the entities: f is the draw list, n its
-// entities, s the zoom.
-function stealthCones(ctx, f, n, s) {
+// The view cones, while debug commands are on, under the entities.
+hooks.onDraw("under", ({ ctx, f, n, s }) => {
   if (!game.welcome || !game.welcome.debug) return;
   for (let i = 0; i < n; i++) {
-    const b = i * D_STRIDE, k = f[b + D_KIND], id = f[b + D_EID];
+    const b = i * D.stride, k = f[b + D.kind], id = f[b + D.eid];
     let reach, half, colour;
-    if (k === K_GUARD) {
+    if (k === K.guard) {
       const r = stealth.sentries.get(id);
-      if (!r || f[b + D_ACT] === ACT_DEAD) continue;
+      if (!r || f[b + D.act] === ACT.dead) continue;
       reach = r.range; half = r.cone; colour = CONE_COLOURS[r.phase] || CONE_COLOURS.idle;
-    } else if (k === K_CAMERA) {
+    } else if (k === K.camera) {
       const r = stealth.cameras.get(id);
-      if (!r || (f[b + D_FLAGS] & F_WRECKED)) continue;
+      if (!r || (f[b + D.flags] & F.wrecked)) continue;
       reach = r.range; half = r.arc / 2;
-      colour = f[b + D_FLAGS] & F_ALERT ? CONE_COLOURS.alert : "rgba(120,200,255,0.13)";
+      colour = f[b + D.flags] & F.alert ? CONE_COLOURS.alert : "rgba(120,200,255,0.13)";
     } else continue;
-    const x = f[b + D_X], y = f[b + D_Y], yaw = f[b + D_YAW];
+    const x = f[b + D.x], y = f[b + D.y], yaw = f[b + D.yaw];
     ctx.fillStyle = colour;
     ctx.strokeStyle = colour.replace(/[\d.]+\)$/, "0.5)");
     ctx.lineWidth = 1 / s;
@@ -86,14 +84,22 @@ function stealthCones(ctx, f, n, s) {
     ctx.fill();
     ctx.stroke();
   }
-}
+});
 
-// stealthCamera draws a camera of the draw list at b: a box on its mount
+// The cameras, over the entities.
+hooks.onDraw("over", ({ ctx, f, n, s, blink }) => {
+  for (let i = 0; i < n; i++) {
+    const b = i * D.stride;
+    if (f[b + D.kind] === K.camera) drawCamera(ctx, f, b, s, blink);
+  }
+});
+
+// drawCamera draws a camera of the draw list at b: a box on its mount
 // with its lens toward where it faces, its light red while it has someone
 // in view; shot out, grey and crossed.
-function stealthCamera(ctx, f, b, s, blink) {
-  const x = f[b + D_X], y = f[b + D_Y], yaw = f[b + D_YAW], flags = f[b + D_FLAGS];
-  const broken = flags & F_WRECKED;
+function drawCamera(ctx, f, b, s, blink) {
+  const x = f[b + D.x], y = f[b + D.y], yaw = f[b + D.yaw], flags = f[b + D.flags];
+  const broken = flags & F.wrecked;
   const r = Math.max(0.5, 5 / s); // at least 10 px: a camera stays visible zoomed out
   ctx.save();
   ctx.translate(x, y);
@@ -110,8 +116,8 @@ function stealthCamera(ctx, f, b, s, blink) {
     ctx.moveTo(-r, -r); ctx.lineTo(r, r);
     ctx.moveTo(-r, r); ctx.lineTo(r, -r);
     ctx.stroke();
-  } else if ((flags & F_ALERT) ? blink : true) {
-    ctx.fillStyle = flags & F_ALERT ? "#ff3a2a" : "#3aff6a";
+  } else if ((flags & F.alert) ? blink : true) {
+    ctx.fillStyle = flags & F.alert ? "#ff3a2a" : "#3aff6a";
     ctx.beginPath();
     ctx.arc(-r * 0.4, 0, r * 0.25, 0, 2 * Math.PI);
     ctx.fill();
@@ -119,11 +125,31 @@ function stealthCamera(ctx, f, b, s, blink) {
   ctx.restore();
 }
 
+// The marks over the guards (and any other person not a player), in
+// screen space.
+hooks.onDraw("screen", (v) => {
+  const { f, n } = v;
+  for (let i = 0; i < n; i++) {
+    const b = i * D.stride;
+    if (f[b + D.player] || f[b + D.kind] === K.camera) continue;
+    const mark = stealthLabel(f, b);
+    if (mark) v.label(mark.text, mark.colour, v.sx(f[b + D.x]), v.sy(f[b + D.y]));
+  }
+});
+
 // stealthLabel returns the mark over a guard of the draw list at b ("?"
 // suspicious or searching, "!" alert) and its colour, or null.
-function stealthLabel(f, b) {
-  const ph = f[b + D_FLAGS] & (F_ALERT | F_SUSPICIOUS);
+export function stealthLabel(f, b) {
+  const ph = f[b + D.flags] & (F.alert | F.suspicious);
   if (!ph) return null;
-  if (ph === F_ALERT) return { text: "!", colour: "#ff3a2a" };
-  return { text: "?", colour: ph === F_SUSPICIOUS ? "#ffd23f" : "#ff9a2a" };
+  if (ph === F.alert) return { text: "!", colour: "#ff3a2a" };
+  return { text: "?", colour: ph === F.suspicious ? "#ffd23f" : "#ff9a2a" };
 }
+
+// The browser tests read these globals (stealth_browser_test.go): the
+// stealth state, the mark, and the draw list's layout and kinds, which
+// are the Go side's (foi.constants).
+Object.assign(window, {
+  stealth, stealthLabel,
+  D_STRIDE: D.stride, D_KIND: D.kind, K_GUARD: K.guard, K_CAMERA: K.camera,
+});

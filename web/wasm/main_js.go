@@ -17,14 +17,16 @@ var errSend = errors.New("page: the connection is not open")
 
 // glue binds one Page to the page's JavaScript: the global object foi.
 type glue struct {
-	api     js.Value
-	page    *Page
-	sendFn  js.Value // JS send(frame, n): frame a string, or a Uint8Array of which n bytes go
-	sendBuf js.Value // Uint8Array reused for the binary frames sent
-	sendCap int
-	drawBuf js.Value // foi.drawBuf
-	drawCap int
-	funcs   []js.Func
+	api      js.Value
+	page     *Page
+	sendFn   js.Value // JS send(frame, n): frame a string, or a Uint8Array of which n bytes go
+	sendBuf  js.Value // Uint8Array reused for the binary frames sent
+	sendCap  int
+	drawBuf  js.Value // foi.drawBuf
+	drawCap  int
+	lightBuf js.Value // foi.lightBuf
+	lightCap int
+	funcs    []js.Func
 }
 
 func main() {
@@ -36,8 +38,10 @@ func main() {
 	g.export("state", g.state)
 	g.export("command", g.command)
 	g.export("blasts", g.blasts)
+	g.export("lights", g.lights)
 	g.api.Set("goVersion", runtime.Version())
 	g.api.Set("levels", strings.Join(levels.Names(), ","))
+	g.api.Set("constants", js.ValueOf(Constants()))
 	js.Global().Set("foi", g.api)
 	if ready := js.Global().Get("foiReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -132,6 +136,30 @@ func (g *glue) view(args []js.Value) any {
 		js.CopyBytesToJS(g.drawBuf, b)
 	}
 	return n
+}
+
+// lights(tick) writes the light at the end of every lane of the level at
+// tick (Page.Lights) into foi.lightBuf (a Uint8Array, replaced by a bigger
+// one when it is too small) and returns the number of lanes: 0 before the
+// level is known.
+func (g *glue) lights(args []js.Value) any {
+	if g.page == nil || len(args) < 1 {
+		return 0
+	}
+	t := args[0].Float()
+	if !(t >= 0) {
+		t = 0
+	}
+	b := g.page.Lights(uint64(t))
+	if g.lightCap < len(b) {
+		g.lightCap = len(b)
+		g.lightBuf = js.Global().Get("Uint8Array").New(g.lightCap)
+		g.api.Set("lightBuf", g.lightBuf)
+	}
+	if len(b) > 0 {
+		js.CopyBytesToJS(g.lightBuf, b)
+	}
+	return len(b)
 }
 
 // state() returns the page's State as JSON.

@@ -21,7 +21,7 @@ import (
 )
 
 // Key bits: what the page's keyboard holds this tick, as JS hands them to
-// Page.Tick. The layout is the page's (app.js KEY_*); both change together.
+// Page.Tick. The page reads them from Constants (foi.constants.key).
 const (
 	KeyUp        = 1 << iota // W, up arrow
 	KeyDown                  // S, down arrow
@@ -42,8 +42,9 @@ const (
 const SteerRate = 1.0 / 12
 
 // Draw list. Every visible entity is DrawStride float32s, little endian, in
-// this order; app.js reads them as a Float32Array (D_* there). Floats
-// hold the u16 ids and flags exactly.
+// this order; the page reads them as a Float32Array, at the places
+// Constants gives it (foi.constants.draw). Floats hold the u16 ids and
+// flags exactly.
 const (
 	DrawEID     = iota // wire id
 	DrawKind           // wire.Kind*
@@ -94,6 +95,8 @@ type Page struct {
 	lastRTT time.Duration
 	frameIn []byte
 	period  time.Duration // the last tick's period
+	signals []signal      // the level's traffic signals
+	lights  []byte        // Lights' answer, by lane
 	// Err is the last error of a frame (for the page's console).
 	Err error
 }
@@ -110,12 +113,20 @@ func NewPage(send func(frame []byte, text bool) error, lossy bool) *Page {
 // Client returns the client.
 func (p *Page) Client() *client.Client { return p.c }
 
-// onText bakes the level's buildings into the prediction's world as soon
-// as the welcome names the level: the client's own embedded copy of the
-// levels, the same bytes the server loaded (the stale-build test keeps
-// them so).
+// onText bakes the level's buildings into the prediction's world and
+// plans its signals as soon as the welcome names the level: the client's
+// own embedded copy of the levels, the same bytes the server loaded (the
+// stale-build test keeps them so). A signals frame says which signals are
+// held by hand.
 func (p *Page) onText(typ string, frame []byte) {
-	if typ != "welcome" {
+	switch typ {
+	case "signals":
+		if err := p.onSignals(frame); err != nil {
+			p.Err = err
+		}
+		return
+	case "welcome":
+	default:
 		return
 	}
 	w, _ := p.c.Welcome()
@@ -134,6 +145,7 @@ func (p *Page) onText(typ string, frame []byte) {
 		return
 	}
 	p.c.SetStatic(st)
+	p.planSignals(l)
 	p.levelOK = true
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/ecs/ecstest"
 	"github.com/fiveonit/engine/systems/stealth/book"
 	arche "github.com/mlange-42/arche/ecs"
 )
@@ -114,10 +115,7 @@ func TestBookAlert(t *testing.T) {
 // TestOf: a world keeps at most one book, found by Of; a world with none
 // answers nil.
 func TestOf(t *testing.T) {
-	w, err := ecs.New(ecs.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := ecstest.New(t, ecs.Config{})
 	if book.Of(w) != nil {
 		t.Fatal("a book in a bare world")
 	}
