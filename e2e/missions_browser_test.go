@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -19,14 +19,14 @@ import (
 // (the server runs -debug).
 func TestBrowserDelivery(t *testing.T) {
 	skipShort(t)
-	addr := startServer(t, "main-city", "-debug", "-game", "city-jobs")
-	ctx := browser(t, 60*time.Second)
-	joinPage(t, ctx, addr)
-	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {
+	addr := startServer(t, "main-city", withDebug, withGame("city-jobs"))
+	p := browser(t, 60*time.Second)
+	p.shot, p.more = "foi-web-missions-failed", "foiMissions.info()"
+	p.join(addr)
+	p.waitState("joined, at the wheel", 20*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Own != nil && ps.State.Own.Car && ps.State.Snapshots > 5
 	})
-	pg := page{t: t, ctx: ctx, name: "foi-web-missions-failed", more: "foiMissions.info()"}
-	eval, waitFor := pg.eval, pg.waitFor
+	eval, waitFor := p.eval, p.waitFor
 	type info struct {
 		Tracker *struct {
 			Objective string     `json:"objective"`
@@ -46,15 +46,13 @@ func TestBrowserDelivery(t *testing.T) {
 		eval(fmt.Sprintf(`foi.command('{"type":"debug","cmd":"teleport","x":%g,"y":%g}') || ""`, x, y))
 	}
 
-	if err := holdKey(ctx, "p", "KeyP", 80, 50*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	p.holdKey("p", "KeyP", 80, 50*time.Millisecond)
 	waitFor("the phone with Marlo's offer", `document.getElementById("phone").hidden ? "" : (document.querySelector('#phone .message.offer[data-mission="delivery"] button.accept') ? "yes" : "")`, 10*time.Second)
 	if n := eval(`String(document.querySelectorAll("#phone .message.offer").length)`); n != "5" {
 		t.Errorf("%s offers on the phone, want the game's 5", n)
 	}
-	screenshot(t, ctx, "foi-web-missions-phone")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#phone .message.offer[data-mission="delivery"] button.accept`))); err != nil {
+	p.screenshot("foi-web-missions-phone")
+	if err := chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(`#phone .message.offer[data-mission="delivery"] button.accept`))); err != nil {
 		t.Fatalf("accept: %v", err)
 	}
 	obj := waitFor("the tracker", `(() => { const b = document.getElementById("tracker"); return b.hidden ? "" : b.textContent; })()`, 10*time.Second)
@@ -83,21 +81,17 @@ func TestBrowserDelivery(t *testing.T) {
 	})()`); got == "" {
 		t.Error("no marker on the minimap")
 	}
-	screenshot(t, ctx, "foi-web-missions-tracker")
+	p.screenshot("foi-web-missions-tracker")
 
 	// Out of the car, at the parcel: R picks it up.
-	if err := holdKey(ctx, "e", "KeyE", 69, 100*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	waitPage(t, ctx, "out of the car", 10*time.Second, func(ps pageState) bool {
+	p.holdKey("e", "KeyE", 69, 100*time.Millisecond)
+	p.waitState("out of the car", 10*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Own != nil && !ps.State.Own.Car
 	})
 	m := s1.Tracker.Marker
 	teleport(m[0]+1, m[1])
 	waitFor("the parcel's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("pick up") ? p.textContent : ""; })()`, 10*time.Second)
-	if err := holdKey(ctx, "r", "KeyR", 82, 50*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	p.holdKey("r", "KeyR", 82, 50*time.Millisecond)
 	waitFor("the hospital objective", `(() => { const b = document.getElementById("tracker"); return !b.hidden && b.textContent.includes("hospital") ? "yes" : ""; })()`, 10*time.Second)
 	h := state().Tracker.Marker
 	teleport(h[0], h[1])
@@ -106,5 +100,5 @@ func TestBrowserDelivery(t *testing.T) {
 		t.Errorf("notice %q", note)
 	}
 	waitFor("the tracker gone", `document.getElementById("tracker").hidden ? "gone" : ""`, 5*time.Second)
-	screenshot(t, ctx, "foi-web-missions-delivered")
+	p.screenshot("foi-web-missions-delivered")
 }

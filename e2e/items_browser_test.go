@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"strings"
@@ -17,29 +17,25 @@ import (
 // teleports (the server runs -debug).
 func TestBrowserItems(t *testing.T) {
 	skipShort(t)
-	addr := startServer(t, "main-city", "-debug")
-	ctx := browser(t, 60*time.Second)
-	joinPage(t, ctx, addr)
-	waitPage(t, ctx, "joined, at the wheel", 20*time.Second, func(ps pageState) bool {
+	addr := startServer(t, "main-city", withDebug)
+	p := browser(t, 60*time.Second)
+	p.shot = "foi-web-items-failed"
+	p.join(addr)
+	p.waitState("joined, at the wheel", 20*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Own != nil && ps.State.Own.Car && ps.State.Snapshots > 5
 	})
-	pg := page{t: t, ctx: ctx, name: "foi-web-items-failed", more: ""}
-	eval, waitFor := pg.eval, pg.waitFor
+	eval, waitFor := p.eval, p.waitFor
 	cash := func() string { return eval(`document.getElementById("invCash").textContent`) }
-	if err := holdKey(ctx, "e", "KeyE", 69, 100*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	waitPage(t, ctx, "out of the car", 10*time.Second, func(ps pageState) bool {
+	p.holdKey("e", "KeyE", 69, 100*time.Millisecond)
+	p.waitState("out of the car", 10*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Own != nil && !ps.State.Own.Car
 	})
 	eval(`foi.command('{"type":"debug","cmd":"teleport","x":117.25,"y":10.9}')`)
 	waitFor("the shop's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("corner-shop") ? p.textContent : ""; })()`, 10*time.Second)
 	before := cash()
-	if err := holdKey(ctx, "r", "KeyR", 82, 50*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	p.holdKey("r", "KeyR", 82, 50*time.Millisecond)
 	waitFor("the shop window", `document.getElementById("shopWindow").hidden ? "" : "open"`, 5*time.Second)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#shopItems button[data-buy="water"]`))); err != nil {
+	if err := chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(`#shopItems button[data-buy="water"]`))); err != nil {
 		t.Fatalf("buy: %v", err)
 	}
 	waitFor("the water in the inventory bar", `document.querySelector('#slots .slot[data-item="water"]') ? "yes" : ""`, 5*time.Second)
@@ -47,26 +43,22 @@ func TestBrowserItems(t *testing.T) {
 		t.Errorf("the cash shown is %s before and after the buy", after)
 	}
 	t.Logf("bought a water: cash %s -> %s", before, cash())
-	screenshot(t, ctx, "foi-web-items-shop")
+	p.screenshot("foi-web-items-shop")
 
 	eval(`foi.command('{"type":"debug","cmd":"teleport","x":268,"y":221}')`)
 	prompt := waitFor("the crowbar's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("pick up") ? p.textContent : ""; })()`, 10*time.Second)
 	if !strings.Contains(prompt, "Crowbar") {
 		t.Errorf("prompt %q, want the crowbar named", prompt)
 	}
-	if err := holdKey(ctx, "r", "KeyR", 82, 50*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	p.holdKey("r", "KeyR", 82, 50*time.Millisecond)
 	waitFor("the crowbar in the inventory bar", `document.querySelector('#slots .slot[data-item="crowbar"]') ? "yes" : ""`, 5*time.Second)
-	screenshot(t, ctx, "foi-web-items-pickup")
+	p.screenshot("foi-web-items-pickup")
 
 	// yard-crate-0, open, holds pistol ammo: R opens its window, a click
 	// on the ammo's slot takes it into the bar.
 	eval(`foi.command('{"type":"debug","cmd":"teleport","x":208,"y":230.5}')`)
 	waitFor("the crate's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("open the crate") ? p.textContent : ""; })()`, 10*time.Second)
-	if err := holdKey(ctx, "r", "KeyR", 82, 50*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	p.holdKey("r", "KeyR", 82, 50*time.Millisecond)
 	title := waitFor("the container window", `document.getElementById("containerWindow").hidden ? "" : document.getElementById("containerTitle").textContent`, 5*time.Second)
 	if !strings.Contains(title, "yard-crate-0") {
 		t.Errorf("container window %q, want yard-crate-0", title)
@@ -74,10 +66,10 @@ func TestBrowserItems(t *testing.T) {
 	if eval(`document.querySelector('#slots .slot[data-item="pistol-ammo"]') ? "yes" : ""`) != "" {
 		t.Fatal("pistol ammo in the bar before it is taken")
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#containerSlots .slot[data-item="pistol-ammo"]`))); err != nil {
+	if err := chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(`#containerSlots .slot[data-item="pistol-ammo"]`))); err != nil {
 		t.Fatalf("take: %v", err)
 	}
 	waitFor("the ammo in the inventory bar", `document.querySelector('#slots .slot[data-item="pistol-ammo"]') ? "yes" : ""`, 5*time.Second)
 	waitFor("the ammo gone from the crate", `document.querySelector('#containerSlots .slot[data-item="pistol-ammo"]') ? "" : "yes"`, 5*time.Second)
-	screenshot(t, ctx, "foi-web-items-crate")
+	p.screenshot("foi-web-items-crate")
 }

@@ -1,12 +1,9 @@
-package main
+package e2e
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // stealthPage is what the stealth test reads of the page.
@@ -41,34 +38,22 @@ const readStealth = `JSON.stringify((() => {
 // sentries are there for the view cones.
 func TestBrowserStealth(t *testing.T) {
 	skipShort(t)
-	addr := startServer(t, "main-city", "-debug")
-	ctx := browser(t, 45*time.Second)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate("http://"+addr+"/"),
-		chromedp.WaitEnabled(chromedp.ID("join")),
-		chromedp.SetValue(chromedp.ID("room"), "default"),
-		chromedp.Click(chromedp.ID("join")),
-	)
-	if err != nil {
-		t.Fatalf("open the page and join: %v", err)
-	}
-	waitPage(t, ctx, "joined, in a car", 15*time.Second, func(ps pageState) bool {
+	addr := startServer(t, "main-city", withDebug)
+	p := browser(t, 45*time.Second)
+	p.open(addr)
+	p.click("join")
+	p.waitState("joined, in a car", 15*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Own != nil && ps.State.Own.Car && ps.State.Snapshots > 5
 	})
-	if err := holdKey(ctx, "e", "KeyE", 69, 100*time.Millisecond); err != nil {
-		t.Fatalf("press E: %v", err)
-	}
-	waitPage(t, ctx, "out of the car", 5*time.Second, func(ps pageState) bool {
+	p.holdKey("e", "KeyE", 69, 100*time.Millisecond)
+	p.waitState("out of the car", 5*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Own != nil && !ps.State.Own.Car
 	})
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`foi.command('{"type":"debug","cmd":"teleport","x":240,"y":228}')`)); err != nil {
-		t.Fatalf("teleport: %v", err)
-	}
+	p.run(`foi.command('{"type":"debug","cmd":"teleport","x":240,"y":228}')`)
 	var sp stealthPage
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](readStealth))
-		if err == nil && json.Unmarshal([]byte(raw), &sp) == nil && sp.Seen && sp.Marked > 0 && sp.Sentries > 0 {
+		if p.readJSON(readStealth, &sp) == nil && sp.Seen && sp.Marked > 0 && sp.Sentries > 0 {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -86,5 +71,5 @@ func TestBrowserStealth(t *testing.T) {
 	if sp.Cameras == 0 || sp.Kinds["camera"] == 0 {
 		t.Errorf("no camera in the draw list (%d) or the client (%v)", sp.Cameras, sp.Kinds)
 	}
-	screenshot(t, ctx, "foi-web-stealth")
+	p.screenshot("foi-web-stealth")
 }

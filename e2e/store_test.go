@@ -1,14 +1,12 @@
 //go:build unix
 
-package main
+package e2e
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,18 +23,8 @@ import (
 
 const storeSecret = "store-test-secret-0123456789"
 
-// proc is the server run as a process: this test binary running main.
-type proc struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	logs   *logBuf
-	addr   string
-	exited chan error
-}
-
-// startProcess runs the server as a process on test-flat with its account
-// store in data (a directory, or a postgres:// URL), and waits for it to
-// serve.
+// startProcess runs command server on test-flat with its account store in
+// data (a directory, or a postgres:// URL), and waits for it to serve.
 func startProcess(t *testing.T, data string) *proc {
 	t.Helper()
 	return startProcessOn(t, data, "test-flat")
@@ -50,57 +38,7 @@ func startProcessOn(t *testing.T, data, level string, extra ...string) *proc {
 	if strings.HasPrefix(data, "postgres://") {
 		flag = "-store"
 	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary to run as the server:", err)
-	}
-	p := &proc{t: t, logs: &logBuf{}, exited: make(chan error, 1)}
-	args := []string{"-addr", "127.0.0.1:0", "-admin-addr", "127.0.0.1:0", "-level", level,
-		"-rtc=false", "-drain", "5s", "-log-level", "info", "-log-format", "json", "-secret", storeSecret, flag, data}
-	p.cmd = exec.Command(self, append(args, extra...)...)
-	p.cmd.Env = append(os.Environ(), asServer+"=1")
-	p.cmd.Stderr = p.logs
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.exited <- p.cmd.Wait() }()
-	t.Cleanup(func() {
-		if p.cmd.ProcessState == nil {
-			p.cmd.Process.Kill()
-			<-p.exited
-		}
-	})
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if recs := p.logs.records(t, "serving"); len(recs) > 0 {
-			p.addr, _ = recs[0]["addr"].(string)
-			return p
-		}
-		select {
-		case err := <-p.exited:
-			t.Fatalf("the server exited at start: %v\n%s", err, p.logs.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not serve:\n%s", p.logs.String())
-		}
-	}
-}
-
-// stop sends sig and waits for the process to end; for SIGTERM it wants
-// exit code 0.
-func (p *proc) stop(sig syscall.Signal) {
-	p.t.Helper()
-	if err := p.cmd.Process.Signal(sig); err != nil {
-		p.t.Fatal(err)
-	}
-	select {
-	case err := <-p.exited:
-		if sig == syscall.SIGTERM && err != nil {
-			p.t.Fatalf("exit after SIGTERM: %v\n%s", err, p.logs.String())
-		}
-	case <-time.After(10 * time.Second):
-		p.t.Fatalf("the server did not exit on %v", sig)
-	}
+	return startBinary(t, append([]string{"-level", level, "-secret", storeSecret, flag, data}, extra...)...)
 }
 
 // player is a client of account in the process's default room.

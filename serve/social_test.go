@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -79,10 +79,10 @@ func TestTokensDebugAccountsAndWords(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := testConfig()
-	cfg.level = "main-city" // debug commands are not on for everyone there
-	cfg.debugAccounts, cfg.chatWords = "ops-1", words
+	cfg.Level = "main-city" // debug commands are not on for everyone there
+	cfg.DebugAccounts, cfg.ChatWords = "ops-1", words
 	addr, admin, errc := startRun(t, ctx, cfg)
-	defer stopRun(t, cancel, errc, cfg.drain)
+	defer stopRun(t, cancel, errc, cfg.Drain)
 
 	if res, err := http.Post("http://"+addr+"/tokens", "application/json", strings.NewReader(`{"account":"x"}`)); err != nil || res.StatusCode == http.StatusOK {
 		t.Fatalf("the public listener issues tokens: %v %v", res, err)

@@ -1,8 +1,6 @@
-package main
+package e2e
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -37,22 +35,6 @@ const readCars = `JSON.stringify((() => {
     garages: s.garages.length, own: s.own.size, bayX: b.pos[0], bayY: b.pos[1], bayYaw: b.yaw};
 })())`
 
-// waitCars polls the page's cars until ok or the deadline.
-func waitCars(t *testing.T, ctx context.Context, what string, d time.Duration, ok func(carsPage) bool) carsPage {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	var cp carsPage
-	for time.Now().Before(deadline) {
-		raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](readCars))
-		if err == nil && json.Unmarshal([]byte(raw), &cp) == nil && ok(cp) {
-			return cp
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("cars on the page: %s: not within %s (last %+v)", what, d, cp)
-	return cp
-}
-
 // TestBrowserGarage plays main-city's garage on the page: the player's
 // car (the prompt says it is theirs and open) is put in the garage's
 // first bay; the garage window comes up with its price, and its Keep
@@ -61,27 +43,23 @@ func waitCars(t *testing.T, ctx context.Context, what string, d time.Duration, o
 // locked and opened by a key carried, and L unlocks it.
 func TestBrowserGarage(t *testing.T) {
 	skipShort(t)
-	addr := startServer(t, "main-city", "-debug")
-	ctx := browser(t, 45*time.Second)
-	joinPage(t, ctx, addr)
-	cp := waitCars(t, ctx, "the welcome's garage and the spawn car owned", 10*time.Second, func(cp carsPage) bool {
+	addr := startServer(t, "main-city", withDebug)
+	p := browser(t, 45*time.Second)
+	p.join(addr)
+	cp := waitJSON(p, "the welcome's garage and the spawn car owned", readCars, 10*time.Second, func(cp carsPage) bool {
 		return cp.Garages == 1 && cp.Own == 1
 	})
 	teleport := fmt.Sprintf(`foi.command('{"type":"debug","cmd":"teleport","x":%g,"y":%g,"yaw":%g}')`, cp.BayX, cp.BayY, cp.BayYaw)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](teleport)); err != nil {
-		t.Fatalf("teleport into the bay: %v", err)
-	}
-	cp = waitCars(t, ctx, "the garage window, in the car", 10*time.Second, func(cp carsPage) bool {
+	p.run(teleport) // into the bay
+	cp = waitJSON(p, "the garage window, in the car", readCars, 10*time.Second, func(cp carsPage) bool {
 		return cp.Window && cp.KeepOn && strings.Contains(cp.Prompt, "yours")
 	})
 	if !strings.Contains(cp.Price, "$500") || !strings.Contains(cp.Prompt, "open") || cp.TakeOuts != 0 {
 		t.Fatalf("before keeping: %+v", cp)
 	}
-	screenshot(t, ctx, "foi-web-garage")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("garageKeep"))); err != nil {
-		t.Fatalf("click keep: %v", err)
-	}
-	cp = waitCars(t, ctx, "the car kept", 10*time.Second, func(cp carsPage) bool {
+	p.screenshot("foi-web-garage")
+	p.click("garageKeep")
+	cp = waitJSON(p, "the car kept", readCars, 10*time.Second, func(cp carsPage) bool {
 		return cp.Kept == 1 && cp.TakeOuts == 1 && cp.Own == 0
 	})
 	if !strings.Contains(cp.Note, "keep: done") || cp.KeepOn {
@@ -89,14 +67,12 @@ func TestBrowserGarage(t *testing.T) {
 	}
 	// Off the bay (the driver stands beside it), then take the car out.
 	away := fmt.Sprintf(`foi.command('{"type":"debug","cmd":"teleport","x":%g,"y":%g}')`, cp.BayX, cp.BayY-8)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](away)); err != nil {
-		t.Fatalf("teleport off the bay: %v", err)
-	}
+	p.run(away)
 	time.Sleep(300 * time.Millisecond)
-	if err := chromedp.Do(ctx, chromedp.Click(`#garageCars button`)); err != nil {
+	if err := chromedp.Do(p.ctx, chromedp.Click(`#garageCars button`)); err != nil {
 		t.Fatalf("click take out: %v", err)
 	}
-	cp = waitCars(t, ctx, "the car taken out", 10*time.Second, func(cp carsPage) bool {
+	cp = waitJSON(p, "the car taken out", readCars, 10*time.Second, func(cp carsPage) bool {
 		return cp.Kept == 0 && cp.Own == 1 && strings.Contains(cp.Note, "take out: done")
 	})
 	t.Logf("page: %+v", cp)
@@ -107,17 +83,13 @@ func TestBrowserGarage(t *testing.T) {
 	  foi.command('{"type":"debug","cmd":"give-item","item":"yard-key","count":1}');
 	  foi.command(JSON.stringify({type: "debug", cmd: "teleport", x: b[0] - 2.5, y: b[1]}));
 	  return true; })()`
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](van)); err != nil {
-		t.Fatalf("give the yard key and go to the van: %v", err)
-	}
-	cp = waitCars(t, ctx, "the locked van's prompt with the key", 10*time.Second, func(cp carsPage) bool {
+	p.run(van) // give the yard key and go to the van
+	cp = waitJSON(p, "the locked van's prompt with the key", readCars, 10*time.Second, func(cp carsPage) bool {
 		return strings.Contains(cp.Prompt, "locked") && strings.Contains(cp.Prompt, "you have its key") && strings.Contains(cp.Ring, "yard")
 	})
-	screenshot(t, ctx, "foi-web-car-key")
-	if err := holdKey(ctx, "l", "KeyL", 76, 100*time.Millisecond); err != nil {
-		t.Fatalf("press L: %v", err)
-	}
-	cp = waitCars(t, ctx, "the van unlocked", 10*time.Second, func(cp carsPage) bool {
+	p.screenshot("foi-web-car-key")
+	p.holdKey("l", "KeyL", 76, 100*time.Millisecond)
+	cp = waitJSON(p, "the van unlocked", readCars, 10*time.Second, func(cp carsPage) bool {
 		return strings.Contains(cp.Prompt, "open") && strings.Contains(cp.Prompt, "L: lock")
 	})
 }

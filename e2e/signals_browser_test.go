@@ -1,19 +1,17 @@
-package main
+package e2e
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/mlange-42/arche/generic"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/systems/signals"
-	"github.com/mlange-42/arche/generic"
 )
 
 // signalsInfo is the page's foiSignals.info().
@@ -27,29 +25,22 @@ type signalsInfo struct {
 	Tick    uint64         `json:"tick"`
 }
 
-func readSignals(t *testing.T, ctx context.Context) signalsInfo {
-	t.Helper()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(foiSignals.info())`))
-	if err != nil {
-		t.Fatalf("foiSignals.info: %v", err)
-	}
+// readSignals reads the page's foiSignals.info().
+func readSignals(p *tab) signalsInfo {
+	p.t.Helper()
 	var si signalsInfo
-	if err := json.Unmarshal([]byte(raw), &si); err != nil {
-		t.Fatal(err)
+	if err := p.readJSON(`JSON.stringify(foiSignals.info())`, &si); err != nil {
+		p.t.Fatalf("foiSignals.info: %v", err)
 	}
 	return si
 }
 
 // pageLights returns the page's light of every lane at tick.
-func pageLights(t *testing.T, ctx context.Context, tick uint64) []components.Light {
-	t.Helper()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`JSON.stringify(foiSignals.lightsAt(%d))`, tick)))
-	if err != nil {
-		t.Fatalf("foiSignals.lightsAt: %v", err)
-	}
+func pageLights(p *tab, tick uint64) []components.Light {
+	p.t.Helper()
 	var out []components.Light
-	if err := json.Unmarshal([]byte(raw), &out); err != nil {
-		t.Fatal(err)
+	if err := p.readJSON(fmt.Sprintf(`JSON.stringify(foiSignals.lightsAt(%d))`, tick), &out); err != nil {
+		p.t.Fatalf("foiSignals.lightsAt: %v", err)
 	}
 	return out
 }
@@ -62,10 +53,10 @@ func pageLights(t *testing.T, ctx context.Context, tick uint64) []components.Lig
 // zones the welcome brought.
 func TestBrowserSignalsAndRaces(t *testing.T) {
 	skipShort(t)
-	addr := startServer(t, "main-city", "-debug")
-	ctx := browser(t, 45*time.Second)
-	joinPage(t, ctx, addr)
-	waitPage(t, ctx, "joined", 15*time.Second, func(ps pageState) bool {
+	addr := startServer(t, "main-city", withDebug)
+	p := browser(t, 45*time.Second)
+	p.join(addr)
+	p.waitState("joined", 15*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.State.Snapshots > 5
 	})
 	l, err := levels.Load("main-city")
@@ -73,10 +64,10 @@ func TestBrowserSignalsAndRaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	si := readSignals(t, ctx)
+	si := readSignals(p)
 	for (si.Signals == 0 || !si.Minimap) && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
-		si = readSignals(t, ctx)
+		si = readSignals(p)
 	}
 	if si.Signals != len(l.Roads.Signals) || si.Races != len(l.Races) || si.Gates != 13 || si.Zones != len(l.Zones) || !si.Minimap {
 		t.Fatalf("page: %+v; the level has %d signals, %d races of 13 gates, %d zones", si, len(l.Roads.Signals), len(l.Races), len(l.Zones))
@@ -95,7 +86,7 @@ func TestBrowserSignalsAndRaces(t *testing.T) {
 	for _, tick := range []uint64{0, 1, 179, 180, 359, 360, 1079, 1080, 1259, 1260, 2159, 2160, 99991, si.Tick, 1 << 40} {
 		w.Clock.Tick = tick
 		sys.Update(w)
-		got := pageLights(t, ctx, tick)
+		got := pageLights(p, tick)
 		want := res.Get().Lanes
 		if len(got) != len(want) {
 			t.Fatalf("tick %d: the page has %d lanes' lights, the server %d", tick, len(got), len(want))
@@ -110,11 +101,11 @@ func TestBrowserSignalsAndRaces(t *testing.T) {
 	// A hold, as a mission would make it.
 	hold := func(cmd, what string, want map[string]int) {
 		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`foi.command('`+cmd+`')`)); err != nil {
+		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`foi.command('`+cmd+`')`)); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		deadline := time.Now().Add(5 * time.Second)
-		for si = readSignals(t, ctx); len(si.Held) != len(want) || si.Held["signal-4-4"] != want["signal-4-4"]; si = readSignals(t, ctx) {
+		for si = readSignals(p); len(si.Held) != len(want) || si.Held["signal-4-4"] != want["signal-4-4"]; si = readSignals(p) {
 			if time.Now().After(deadline) {
 				t.Fatalf("%s: the page holds %v, want %v", what, si.Held, want)
 			}
@@ -122,7 +113,7 @@ func TestBrowserSignalsAndRaces(t *testing.T) {
 		}
 	}
 	hold(`{"type":"debug","cmd":"signal","value":"signal-4-4","phase":1}`, "hold", map[string]int{"signal-4-4": 1})
-	lights := pageLights(t, ctx, si.Tick)
+	lights := pageLights(p, si.Tick)
 	sg := l.Roads.Signals[l.SignalAt(mustNode(t, l, 40))]
 	for k, ph := range sg.Phases {
 		for _, id := range ph.Lanes {
@@ -137,7 +128,7 @@ func TestBrowserSignalsAndRaces(t *testing.T) {
 		}
 	}
 	time.Sleep(300 * time.Millisecond) // a few frames drawn with the hold
-	screenshot(t, ctx, "foi-web-signals")
+	p.screenshot("foi-web-signals")
 	hold(`{"type":"debug","cmd":"signal","value":"signal-4-4"}`, "release", map[string]int{})
 }
 

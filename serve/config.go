@@ -1,0 +1,231 @@
+package serve
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fiveonit/engine/games"
+	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/social/httpmod"
+	"github.com/fiveonit/engine/transport/webrtc"
+)
+
+// Config is the server's settings. Each field but LogTo is one of command
+// server's flags, named in its comment; an error about a field names its
+// flag. DefaultConfig holds the flags' defaults.
+type Config struct {
+	// Addr is the game and web listener's address (-addr).
+	Addr string
+	// AdminAddr is the admin listener's address: /metrics, /debug/pprof
+	// and POST /tokens (-admin-addr).
+	AdminAddr string
+	// Level is the default room's level (-level).
+	Level string
+	// Game is the default room's game, and a new room's when its join
+	// names none. Empty is games.Default (-game).
+	Game string
+	// Secret signs and checks the join tokens, at least 16 bytes. Empty
+	// is a random secret for this run (-secret).
+	Secret string
+	// Origins are the browser origins allowed besides the same origin,
+	// comma-separated (-origins).
+	Origins string
+	// AnyOrigin allows WebSocket joins from any origin, for development
+	// (-any-origin).
+	AnyOrigin bool
+	// Debug honours every client's debug commands (-debug).
+	Debug bool
+	// DebugAccounts are the accounts whose debug commands are honoured in
+	// every room, comma-separated (-debug-accounts).
+	DebugAccounts string
+	// ChatWords is a file of words the chat refuses, one per line, # for
+	// comments. Empty is no list (-chat-words).
+	ChatWords string
+	// ModerationURL is a moderation service each chat message is POSTed
+	// to, failing closed. Empty is the word list alone (-moderation-url).
+	ModerationURL string
+	// ModerationTimeout is how long a chat message waits for the
+	// moderation service before it is refused (-moderation-timeout).
+	ModerationTimeout time.Duration
+	// Grace is how long an empty room other than the default stays open
+	// (-grace).
+	Grace time.Duration
+	// MaxRooms is the most rooms open at once, the default room among
+	// them. 0 is 64 (-max-rooms).
+	MaxRooms int
+	// MaxRoomsFrom is the most rooms open at once that joins from one
+	// address made. 0 is 8 (-max-rooms-from).
+	MaxRoomsFrom int
+	// MaxPlayers is the most players per room, at most server.MaxPlayers.
+	// 0 is server.MaxPlayers (-max-players).
+	MaxPlayers int
+	// MaxPlayersFrom is the most players joined from one address in all
+	// rooms together. 0 is server.MaxPlayers (-max-players-from).
+	MaxPlayersFrom int
+	// Drain is how long a shutdown waits for the rooms and the
+	// connections (-drain).
+	Drain time.Duration
+	// LogLevel is debug, info, warn or error (-log-level).
+	LogLevel string
+	// LogFormat is text (logfmt) or json (-log-format).
+	LogFormat string
+	// RTC serves WebRTC joins at POST /rooms/{name}/rtc (-rtc).
+	RTC bool
+	// RTCIPs are the local IPs WebRTC gathers host candidates on,
+	// comma-separated. Empty is every interface's and loopback (-rtc-ips).
+	RTCIPs string
+	// RTCPublicIPs are the public IPs announced instead of the host
+	// candidates', behind a 1:1 NAT, comma-separated (-rtc-public-ips).
+	RTCPublicIPs string
+	// RTCPorts is the UDP port range MIN-MAX for WebRTC. Empty is
+	// ephemeral ports (-rtc-ports).
+	RTCPorts string
+	// Data is the directory of the account store's SQLite file, made if
+	// missing (-data).
+	Data string
+	// Store is the account store: empty for SQLite in Data, a postgres://
+	// URL for PostgreSQL, none to keep nothing (-store).
+	Store string
+	// LogTo is where the logs go; nil is stderr. It has no flag: the
+	// tests set it to read the records back.
+	LogTo io.Writer
+}
+
+// DefaultConfig returns the settings of a server started with no flags.
+func DefaultConfig() Config {
+	return Config{
+		Addr:              ":8080",
+		AdminAddr:         "127.0.0.1:6060",
+		Level:             "main-city",
+		Game:              games.Default,
+		ModerationTimeout: httpmod.DefaultTimeout,
+		Grace:             30 * time.Second,
+		MaxRooms:          64,
+		MaxRoomsFrom:      8,
+		MaxPlayers:        server.MaxPlayers,
+		MaxPlayersFrom:    server.MaxPlayers,
+		Drain:             5 * time.Second,
+		LogLevel:          "info",
+		LogFormat:         "text",
+		RTC:               true,
+		Data:              "data",
+	}
+}
+
+// check refuses settings that parse but make no sense, naming the flag,
+// and fills in the default game.
+func (c *Config) check() error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
+	if c.MaxRooms < 0 {
+		return fmt.Errorf("-max-rooms %d: a number of rooms, the default room among them (0: 64)", c.MaxRooms)
+	}
+	if c.MaxRoomsFrom < 0 {
+		return fmt.Errorf("-max-rooms-from %d: a number of rooms (0: 8)", c.MaxRoomsFrom)
+	}
+	if c.MaxPlayers < 0 || c.MaxPlayers > server.MaxPlayers {
+		return fmt.Errorf("-max-players %d: a number of players, at most %d (0: %d)", c.MaxPlayers, server.MaxPlayers, server.MaxPlayers)
+	}
+	if c.Game == "" {
+		c.Game = games.Default
+	}
+	if _, err := games.Lookup(c.Game); err != nil {
+		return fmt.Errorf("-game: %w", err)
+	}
+	if c.MaxPlayersFrom < 0 {
+		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.MaxPlayersFrom, server.MaxPlayers)
+	}
+	return nil
+}
+
+// rtcOptions reads the WebRTC settings.
+func (c Config) rtcOptions() (webrtc.Options, error) {
+	o := webrtc.Options{Loopback: true}
+	for _, s := range list(c.RTCIPs) {
+		ip := net.ParseIP(s)
+		if ip == nil {
+			return o, fmt.Errorf("-rtc-ips: %q is not an IP", s)
+		}
+		o.IPs = append(o.IPs, ip)
+	}
+	for _, s := range list(c.RTCPublicIPs) {
+		if net.ParseIP(s) == nil {
+			return o, fmt.Errorf("-rtc-public-ips: %q is not an IP", s)
+		}
+		o.PublicIPs = append(o.PublicIPs, s)
+	}
+	if c.RTCPorts != "" {
+		lo, hi, ok := strings.Cut(c.RTCPorts, "-")
+		pmin, err1 := strconv.ParseUint(lo, 10, 16)
+		pmax, err2 := strconv.ParseUint(hi, 10, 16)
+		if !ok || err1 != nil || err2 != nil || pmin == 0 || pmax < pmin {
+			return o, fmt.Errorf("-rtc-ports %q: want MIN-MAX, 1 <= MIN <= MAX <= 65535", c.RTCPorts)
+		}
+		o.PortMin, o.PortMax = uint16(pmin), uint16(pmax)
+	}
+	return o, nil
+}
+
+// joinSecret returns the join tokens' secret: Secret, or a random one for
+// this run, which it warns about.
+func (c Config) joinSecret(log *slog.Logger) ([]byte, error) {
+	secret := []byte(c.Secret)
+	if len(secret) == 0 {
+		secret = make([]byte, 32)
+		rand.Read(secret)
+		log.Warn("no -secret (FOI_SECRET): join tokens are signed with a random secret for this run only")
+	} else if len(secret) < 16 {
+		return nil, errors.New("-secret must be at least 16 bytes")
+	}
+	return secret, nil
+}
+
+// social reads the chat's settings: the word list's file and the
+// moderation service.
+func (c Config) social(log *slog.Logger) (server.SocialConfig, error) {
+	var sc server.SocialConfig
+	if c.ChatWords != "" {
+		b, err := os.ReadFile(c.ChatWords)
+		if err != nil {
+			return sc, fmt.Errorf("-chat-words: %w", err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				sc.Words = append(sc.Words, l)
+			}
+		}
+	}
+	if c.ModerationURL != "" {
+		u, err := url.Parse(c.ModerationURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return sc, fmt.Errorf("-moderation-url %q: an http or https URL", c.ModerationURL)
+		}
+		if c.ModerationTimeout <= 0 {
+			return sc, fmt.Errorf("-moderation-timeout %s: a duration above 0", c.ModerationTimeout)
+		}
+		sc.Moderator = httpmod.New(c.ModerationURL, httpmod.Options{Timeout: c.ModerationTimeout, Log: log.With("moderation", c.ModerationURL)})
+	}
+	return sc, nil
+}
+
+// list splits a comma-separated setting, dropping blanks.
+func list(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,44 @@
+package serve
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestSettingsRefused: settings that parse but make no sense are refused
+// by Run, naming the flag.
+func TestSettingsRefused(t *testing.T) {
+	c := DefaultConfig()
+	c.RTCIPs, c.RTCPorts = "127.0.0.1, ::1", "50000-50100"
+	o, err := c.rtcOptions()
+	if err != nil || o.PortMin != 50000 || o.PortMax != 50100 || len(o.IPs) != 2 {
+		t.Errorf("rtc options %+v, %v", o, err)
+	}
+	for _, bad := range []Config{{RTCPorts: "9-1"}, {RTCPorts: "x"}, {RTCPorts: "0-5"}, {RTCIPs: "nope"}, {RTCPublicIPs: "1.2.3"}} {
+		if _, err := bad.rtcOptions(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	for _, c := range []struct {
+		flag string
+		set  func(c *Config)
+	}{
+		{"-log-format", func(c *Config) { c.LogFormat = "xml" }},
+		{"-max-players", func(c *Config) { c.MaxPlayers = -1 }},
+		{"-max-players", func(c *Config) { c.MaxPlayers = 65 }},
+		{"-chat-words", func(c *Config) { c.ChatWords = "/no/such/file" }},
+		{"-moderation-url", func(c *Config) { c.ModerationURL = "ftp://x" }},
+		{"-moderation-timeout", func(c *Config) { c.ModerationURL, c.ModerationTimeout = "http://x", 0 }},
+		{"-store", func(c *Config) { c.Store = "mysql://db/foi" }},
+		{"-data", func(c *Config) { c.Store, c.Data = "", "" }},
+		{"-data", func(c *Config) { c.Store, c.Data = "", "/dev/null/not-a-dir" }},
+		{"-game", func(c *Config) { c.Game = "deathmatch" }},
+	} {
+		bad := testConfig()
+		c.set(&bad)
+		if err := Run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), c.flag) {
+			t.Errorf("%s: %v, want an error naming it", c.flag, err)
+		}
+	}
+}

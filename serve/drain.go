@@ -1,0 +1,78 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// shutdownReason is the close reason every client and room gets.
+const shutdownReason = "server shutting down"
+
+// Shutdown drains the server within Config.Drain: it closes the rooms
+// (each client gets the reason), writes the accounts, closes the WebRTC
+// connections, then the listeners once their requests are done, and last
+// the store. Its error says what did not drain in time. Call it once,
+// after Start.
+func (s *Server) Shutdown() error {
+	if s.store != nil {
+		defer s.store.Close()
+	}
+	s.log.Info("shutting down", "drain", s.c.Drain)
+	ctx, cancel := context.WithTimeout(context.Background(), s.c.Drain)
+	defer cancel()
+	err := s.drainRooms(ctx)
+	if herr := s.closeListeners(ctx); herr != nil && err == nil {
+		err = herr
+	}
+	if err != nil {
+		return fmt.Errorf("did not drain in %s: %w", s.c.Drain, err)
+	}
+	s.log.Info("stopped")
+	return nil
+}
+
+// drainRooms closes the rooms, then writes the players' last state they
+// posted, then closes the WebRTC connections; its error is the first
+// step's that did not finish within ctx.
+func (s *Server) drainRooms(ctx context.Context) error {
+	err := s.rooms.Shutdown(ctx, shutdownReason)
+	if s.accounts != nil {
+		if aerr := s.accounts.Close(ctx); aerr != nil && err == nil {
+			err = aerr
+		}
+	}
+	if s.rtc != nil {
+		if rerr := s.rtc.Shutdown(ctx, shutdownReason); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// closeListeners stops both listeners, waits within ctx for the public
+// one's requests (WebSocket joins included), then closes every connection
+// left.
+func (s *Server) closeListeners(ctx context.Context) error {
+	s.public.Shutdown(ctx)
+	s.admin.Shutdown(ctx)
+	err := wait(ctx, &s.handlers)
+	if err != nil {
+		err = fmt.Errorf("connections still open: %w", err)
+	}
+	s.public.Close()
+	s.admin.Close()
+	return err
+}
+
+// wait waits for wg, or for ctx.
+func wait(ctx context.Context, wg *sync.WaitGroup) error {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
