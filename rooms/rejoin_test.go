@@ -24,7 +24,9 @@ import (
 func TestRejoinOverWebSocket(t *testing.T) {
 	mem := storetest.NewMemory()
 	acc := store.NewAccounts(mem, store.AccountsConfig{Holder: "rooms-test", ClaimTimeout: time.Second, WriteEvery: 10 * time.Millisecond})
-	_, base, refused := newHTTPWith(t, Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond, Accounts: acc, RejoinWindow: 30 * time.Second})
+	watch := &roomWatch{}
+	_, base, refused := newHTTPWith(t, Config{DefaultLevel: "test-flat", Grace: 200 * time.Millisecond, Accounts: acc, RejoinWindow: 30 * time.Second,
+		Observe: func(*Room) RoomObserver { return watch }})
 	tok := token(t, "alice")
 	welcome := func(frame []byte) textframe.Welcome {
 		t.Helper()
@@ -44,30 +46,31 @@ func TestRejoinOverWebSocket(t *testing.T) {
 	if w1.Rejoin == "" {
 		t.Fatal("no reconnect token in the welcome")
 	}
-	first.Close() // the socket drops; no leave command was sent
+	first.Drop() // the socket drops: no close frame, no leave command
 
-	// back dials q until the room takes it (the drop reaches the room
-	// within a tick or so), and returns the welcome.
-	back := func(what, q string) (textframe.Welcome, func() error) {
-		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			c := dialRoom(t, base+"/rooms/default?"+q)
-			f, reason := firstText(t, c)
-			if reason == "" {
-				return welcome(f), c.Close
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: closed with %q", what, reason)
-			}
-		}
+	// With the token: the place is taken back, or taken over from the
+	// connection if the room has not seen it drop yet.
+	c2 := dialRoom(t, base+"/rooms/default?token="+tok+"&rejoin="+url.QueryEscape(w1.Rejoin))
+	f, reason = firstText(t, c2)
+	if reason != "" {
+		t.Fatalf("the rejoin with the token: closed with %q", reason)
 	}
-	w2, drop := back("the rejoin with the token", "token="+tok+"&rejoin="+url.QueryEscape(w1.Rejoin))
+	w2 := welcome(f)
 	if w2.Character != w1.Character || w2.Session != w1.Session {
 		t.Fatalf("back as session %d character %d, want %d and %d", w2.Session, w2.Character, w1.Session, w1.Character)
 	}
-	drop()
-	w3, _ := back("the rejoin through the account", "token="+tok)
-	if w3.Character != w1.Character || w3.Session != w1.Session {
+	// Through the account alone, once the room holds the place again.
+	c2.Drop()
+	alice := server.Who{Account: "alice"}
+	if !watch.until("default", 5*time.Second, func(r *Room) bool { return r.gs.Resumable(alice) }) {
+		t.Fatal("the room does not hold alice's place after her socket dropped")
+	}
+	c3 := dialRoom(t, base+"/rooms/default?token="+tok)
+	f, reason = firstText(t, c3)
+	if reason != "" {
+		t.Fatalf("the rejoin through the account: closed with %q", reason)
+	}
+	if w3 := welcome(f); w3.Character != w1.Character || w3.Session != w1.Session {
 		t.Fatalf("back through the account as session %d character %d, want %d and %d", w3.Session, w3.Character, w1.Session, w1.Character)
 	}
 

@@ -128,13 +128,14 @@ type Session struct {
 	conn Conn
 	who  Who
 
-	mu      sync.Mutex
-	inbox   []inFrame
-	spare   []inFrame // the last drained inbox, reused
-	bufs    [][]byte  // frame buffers given back by the room, reused by Receive
-	bucket  float32   // frames the client may still send now
-	bad     error     // set by Receive: close the session with this
-	leaving bool
+	mu       sync.Mutex
+	inbox    []inFrame
+	spare    []inFrame // the last drained inbox, reused
+	bufs     [][]byte  // frame buffers given back by the room, reused by Receive
+	bucket   float32   // frames the client may still send now
+	bad      error     // set by Receive: close the session with this
+	leaving  bool
+	quitting bool // set by Quit
 
 	// Room goroutine only.
 	slot      int // its index in the features' perSession lists
@@ -237,12 +238,22 @@ func (s *Session) Leave() {
 	s.mu.Unlock()
 }
 
+// Quit tells the server the client means to go (a WebSocket closed
+// normally): when its connection ends, the room holds no place for it
+// (the leave command does the same). Safe from any goroutine.
+func (s *Session) Quit() {
+	s.mu.Lock()
+	s.quitting = true
+	s.mu.Unlock()
+}
+
 // take swaps the inbox out for the room goroutine.
 func (s *Session) take() (frames []inFrame, bad error, leaving bool) {
 	s.mu.Lock()
 	s.bucket = min(s.bucket+float32(FramesPerSecond)/ecs.TickRate, FrameBurst)
 	frames, s.inbox = s.inbox, s.spare[:0]
 	bad, leaving = s.bad, s.leaving
+	s.quit = s.quit || s.quitting
 	s.mu.Unlock()
 	s.spare = frames
 	return frames, bad, leaving
