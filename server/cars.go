@@ -222,7 +222,7 @@ func (cf *carsFeature) takeOut(s *Session, c *textframe.Command) error {
 // unless a frame goes.
 func (c *carsFeature) notify(s *Session) bool {
 	g := c.g
-	if c.sys == nil || !g.playing(s) || !g.snapshotDue(s) {
+	if c.sys == nil || !s.playing(g.w) || !s.snapshotDue(g.w.Tick()) {
 		return true
 	}
 	var bits uint64

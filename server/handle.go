@@ -24,7 +24,7 @@ func (g *GameServer) drain(s *Session) {
 		return
 	}
 	if leaving {
-		g.lost(s, "left")
+		g.places.lost(s, "left")
 		return
 	}
 	s.tokens = min(s.tokens+float32(TextPerSecond)/ecs.TickRate, TextBurst)

@@ -45,7 +45,7 @@ func (s *Session) countPresses(d *components.Drive) {
 func (f *inputsFeature) notify(s *Session) bool {
 	g := f.g
 	sent := f.sent.of(s)
-	if !g.playing(s) || g.w.Tick()-sent.at < InputsEvery && sent.at != 0 {
+	if !s.playing(g.w) || g.w.Tick()-sent.at < InputsEvery && sent.at != 0 {
 		return true
 	}
 	st := s.queue.Stats()

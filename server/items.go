@@ -117,7 +117,7 @@ func (f *itemsFeature) command(s *Session, c *textframe.Command) error {
 // snapshot ticks and allocates nothing.
 func (f *itemsFeature) notify(s *Session) bool {
 	g := f.g
-	if !g.playing(s) || !g.snapshotDue(s) {
+	if !s.playing(g.w) || !s.snapshotDue(g.w.Tick()) {
 		return true
 	}
 	inv := g.inv.Get(s.char)

@@ -38,7 +38,7 @@ func (p *policeFeature) leave(*Session)    {}
 // every HeatEvery ticks), with the fine of an arrest.
 func (p *policeFeature) notify(s *Session) bool {
 	g := p.g
-	if !g.playing(s) {
+	if !s.playing(g.w) {
 		return true
 	}
 	wa, cash := g.wanted.Get(s.char)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
@@ -46,22 +47,52 @@ func newToken() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// rejoinWindow returns how many ticks the room holds a dropped player's
-// place: 0 holds none.
-func (g *GameServer) rejoinWindow() uint64 {
-	return uint64(g.cfg.RejoinWindow.Seconds() * ecs.TickRate)
+// places is the room's side of the places it holds: the window, the
+// places by reconnect token, and what a drop, a return and a window that
+// runs out do.
+type places struct {
+	g *GameServer
+	// window is how many ticks a dropped player's place is held: 0 holds
+	// none, and gives no tokens.
+	window uint64
+	// tokens are the places by reconnect token: every joined player's
+	// while the room holds places. GameServer.mu.
+	tokens map[string]*Session
 }
 
-// holdsPlaces reports whether the room gives reconnect tokens.
-func (g *GameServer) holdsPlaces() bool { return g.rejoinWindow() > 0 }
+// newPlaces sets up the places of a room that holds them for window.
+func newPlaces(g *GameServer, window time.Duration) places {
+	return places{g: g, window: uint64(window.Seconds() * ecs.TickRate), tokens: map[string]*Session{}}
+}
 
-// place finds the session whose place a join as who takes back, under
+// add gives s a reconnect token, when the room holds places.
+func (p *places) add(s *Session) {
+	if p.window == 0 || s.who.Spectate {
+		return
+	}
+	s.token = newToken()
+	p.g.mu.Lock()
+	p.tokens[s.token] = s
+	p.g.mu.Unlock()
+}
+
+// remove forgets s's token: its place is gone.
+func (p *places) remove(s *Session) {
+	if s.token == "" {
+		return
+	}
+	p.g.mu.Lock()
+	delete(p.tokens, s.token)
+	p.g.mu.Unlock()
+}
+
+// find finds the session whose place a join as who takes back, under
 // g.mu: the session of who.Rejoin's token, or, without one, a detached
 // session of who.Account. It returns nil, nil for a join anew, and an
 // error for a token the room does not hold or one of another account.
-func (g *GameServer) place(who Who) (*Session, error) {
+func (p *places) find(who Who) (*Session, error) {
 	if who.Rejoin != "" {
-		s := g.tokens[who.Rejoin]
+		s := p.tokens[who.Rejoin]
 		switch {
 		case s == nil:
 			return nil, ErrRejoinUnknown
@@ -73,7 +104,7 @@ func (g *GameServer) place(who Who) (*Session, error) {
 	if who.Account == "" || who.Spectate {
 		return nil, nil
 	}
-	for _, s := range g.tokens {
+	for _, s := range p.tokens {
 		if s.who.Account == who.Account && s.away.Load() {
 			return s, nil
 		}
@@ -87,13 +118,13 @@ func (g *GameServer) place(who Who) (*Session, error) {
 func (g *GameServer) Resumable(who Who) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	s, err := g.place(who)
+	s, err := g.places.find(who)
 	return s != nil && err == nil
 }
 
 // resumeSession makes the session that takes old's place back on conn.
 // g.mu is held.
-func (g *GameServer) resumeSession(old *Session, conn Conn, who Who) *Session {
+func resumeSession(old *Session, conn Conn, who Who) *Session {
 	w := old.who
 	w.Addr, w.Acked, w.Rejoin = who.Addr, who.Acked, ""
 	return &Session{id: old.id, slot: old.slot, conn: conn, who: w, tokens: TextBurst, bucket: FrameBurst, resumeOf: old}
@@ -103,7 +134,8 @@ func (g *GameServer) resumeSession(old *Session, conn Conn, who Who) *Session {
 // state and the place's token stay; the client is new, so it gets a
 // welcome, a keyframe and every feature's frames anew. A place gone
 // meanwhile refuses it.
-func (g *GameServer) resume(s *Session) error {
+func (p *places) resume(s *Session) error {
+	g := p.g
 	old := s.resumeOf
 	s.resumeOf = nil
 	if old.closed {
@@ -117,11 +149,8 @@ func (g *GameServer) resume(s *Session) error {
 	s.debug, s.presses, s.hold, s.out = old.debug, old.presses, old.hold, old.out
 	s.acked = s.conn.Lossy() || s.who.Acked
 	s.newSnapshotter(g)
-	s.token = newToken()
-	g.mu.Lock()
-	delete(g.tokens, old.token)
-	g.tokens[s.token] = s
-	g.mu.Unlock()
+	p.remove(old)
+	p.add(s)
 	i := slicesIndex(g.sessions, old)
 	g.sessions[i] = s
 	for _, f := range g.features {
@@ -148,22 +177,23 @@ func slicesIndex(ss []*Session, s *Session) int {
 // lost handles s's connection found gone (its transport left, or a send
 // found it closed): a player who did not say they leave keeps their place
 // when the room holds places; anyone else leaves with reason.
-func (g *GameServer) lost(s *Session, reason string) {
-	if w := g.rejoinWindow(); w > 0 && s.joined && !s.quit && !s.who.Spectate && !s.closed && !s.detached {
-		g.detach(s, w)
+func (p *places) lost(s *Session, reason string) {
+	if p.window > 0 && s.joined && !s.quit && !s.who.Spectate && !s.closed && !s.detached {
+		p.detach(s)
 		return
 	}
-	g.leave(s, reason)
+	p.g.leave(s, reason)
 }
 
 // detach holds s's place: its connection dropped, and the room holds
 // places. Its input is held from now on; its frames go nowhere.
-func (g *GameServer) detach(s *Session, window uint64) {
+func (p *places) detach(s *Session) {
+	g := p.g
 	s.conn.Close("connection lost")
 	s.conn = heldConn{}
-	s.detached, s.heldUntil = true, g.w.Tick()+window
+	s.detached, s.heldUntil = true, g.w.Tick()+p.window
 	s.away.Store(true)
-	g.brake(s)
+	p.brake(s)
 	for _, f := range g.features {
 		if d, ok := f.(dropper); ok {
 			d.drop(s)
@@ -172,7 +202,8 @@ func (g *GameServer) detach(s *Session, window uint64) {
 }
 
 // expire lets the places held past their window go: their players leave.
-func (g *GameServer) expire() {
+func (p *places) expire() {
+	g := p.g
 	now := g.w.Tick()
 	for _, s := range g.sessions {
 		if s.detached && !s.closed && now >= s.heldUntil {
@@ -184,7 +215,8 @@ func (g *GameServer) expire() {
 // brake holds s's character's input: nothing pressed, the look kept, and
 // at the wheel the handbrake on and the brake while the car still rolls
 // forward (at rest the brake pedal would reverse it).
-func (g *GameServer) brake(s *Session) {
+func (p *places) brake(s *Session) {
+	g := p.g
 	if !g.w.Arche.Alive(s.char) {
 		return
 	}

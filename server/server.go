@@ -123,11 +123,11 @@ type GameServer struct {
 	mu      sync.Mutex
 	joining []*Session
 	nextID  uint32
-	count   int                 // sessions joined or joining
-	slots   []int               // the free session slots (Session.slot), the next last
-	tokens  map[string]*Session // the places the room holds, by reconnect token (rejoin.go)
+	count   int   // sessions joined or joining
+	slots   []int // the free session slots (Session.slot), the next last
 
 	sessions []*Session // by id
+	places   places     // the places of dropped players (rejoin.go)
 	stats    Stats
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
 	due      []*Session    // the sessions whose snapshot is due this tick
@@ -213,7 +213,7 @@ func New(cfg Config) (*GameServer, error) {
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
-	g.tokens = map[string]*Session{}
+	g.places = newPlaces(g, cfg.RejoinWindow)
 	g.slots = make([]int, cfg.MaxPlayers)
 	for i := range g.slots {
 		g.slots[i] = cfg.MaxPlayers - 1 - i // slot 0 is taken first
@@ -280,10 +280,10 @@ func (g *GameServer) Arena() *netsync.Arena { return g.arena }
 // Level returns the room's level.
 func (g *GameServer) Level() *levels.Level { return g.cfg.Level }
 
-// snapshotDue reports whether s gets its snapshot this tick: every
+// snapshotDue reports whether s gets its snapshot at tick: every
 // wire.SnapshotEvery ticks, on the ticks of its phase.
-func (g *GameServer) snapshotDue(s *Session) bool {
-	return (g.w.Tick()+uint64(s.id))%wire.SnapshotEvery == 0
+func (s *Session) snapshotDue(tick uint64) bool {
+	return (tick+uint64(s.id))%wire.SnapshotEvery == 0
 }
 
 // SnapshotTime returns how long the last tick took to encode and send its
@@ -328,12 +328,12 @@ func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	old, err := g.place(who)
+	old, err := g.places.find(who)
 	if err != nil {
 		return nil, err
 	}
 	if old != nil {
-		s := g.resumeSession(old, conn, who)
+		s := resumeSession(old, conn, who)
 		g.joining = append(g.joining, s)
 		return s, nil
 	}
@@ -363,7 +363,7 @@ func (g *GameServer) Tick() {
 	for _, s := range g.sessions {
 		g.drain(s)
 	}
-	g.expire()
+	g.places.expire()
 	for _, t := range g.tickers {
 		t.tick()
 	}
@@ -373,7 +373,7 @@ func (g *GameServer) Tick() {
 	start := time.Now()
 	g.due = g.due[:0]
 	for _, s := range g.sessions {
-		if !s.detached && g.snapshotDue(s) {
+		if !s.detached && s.snapshotDue(g.w.Tick()) {
 			s.view = g.view(s)
 			g.due = append(g.due, s)
 		}
@@ -410,7 +410,7 @@ func (g *GameServer) admit() {
 	g.mu.Unlock()
 	for _, s := range joining {
 		if s.resumeOf != nil {
-			if err := g.resume(s); err != nil {
+			if err := g.places.resume(s); err != nil {
 				s.conn.Close(err.Error())
 			}
 			continue
@@ -434,12 +434,7 @@ func (g *GameServer) enter(s *Session) error {
 	s.debug = g.debug || s.who.Debug || s.who.Account != "" && slices.Contains(g.cfg.DebugAccounts, s.who.Account)
 	s.acked = s.conn.Lossy() || s.who.Acked
 	s.newSnapshotter(g)
-	if g.holdsPlaces() && !s.who.Spectate {
-		s.token = newToken()
-		g.mu.Lock()
-		g.tokens[s.token] = s
-		g.mu.Unlock()
-	}
+	g.places.add(s)
 	if s.who.Spectate {
 		for _, f := range g.features {
 			f.enter(s)
@@ -574,11 +569,7 @@ func (g *GameServer) leave(s *Session, reason string) {
 		return
 	}
 	s.closed = true
-	if s.token != "" {
-		g.mu.Lock()
-		delete(g.tokens, s.token)
-		g.mu.Unlock()
-	}
+	g.places.remove(s)
 	for _, f := range g.features {
 		f.leave(s)
 	}
@@ -629,11 +620,11 @@ func (g *GameServer) release(s *Session) {
 	g.mu.Unlock()
 }
 
-// playing reports whether s is a player whose character is in the world
-// (not a spectator): the features that tell a player of its character
-// send nothing otherwise.
-func (g *GameServer) playing(s *Session) bool {
-	return !s.who.Spectate && g.w.Arche.Alive(s.char)
+// playing reports whether s is a player whose character is in w (not a
+// spectator): the features that tell a player of its character send
+// nothing otherwise.
+func (s *Session) playing(w *ecs.World) bool {
+	return !s.who.Spectate && w.Arche.Alive(s.char)
 }
 
 // notify sends s, feature by feature, the text frames whose content
@@ -669,7 +660,7 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 			if seq, _, _, ok := s.queue.Take(); ok {
 				s.lastSeq = seq
 			}
-			g.brake(s)
+			g.places.brake(s)
 			continue
 		}
 		seq, d, guessed, ok := s.queue.Take()

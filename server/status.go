@@ -28,7 +28,7 @@ func (f *statusFeature) leave(*Session)    {}
 // notify sends s its health and Cash when either changed.
 func (f *statusFeature) notify(s *Session) bool {
 	g := f.g
-	if !g.playing(s) {
+	if !s.playing(g.w) {
 		return true
 	}
 	_, cash := g.wanted.Get(s.char)

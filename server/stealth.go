@@ -36,7 +36,7 @@ func (f *stealthFeature) leave(*Session)    {}
 // joining).
 func (f *stealthFeature) notify(s *Session) bool {
 	g, st := f.g, f.sys
-	if st == nil || !st.Active() || !g.playing(s) {
+	if st == nil || !st.Active() || !s.playing(g.w) {
 		return true
 	}
 	guard, camera, chased := st.PlayerSeen(s.char)
