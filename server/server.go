@@ -23,6 +23,7 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/runs"
 	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
@@ -84,6 +85,11 @@ type Config struct {
 	// Log is the room's logger: what a join drops of an account's kept
 	// state is logged to it (nil: slog.Default()).
 	Log *slog.Logger
+	// Run, if set, makes the room a run room (runs.go): one run mission
+	// played by a roster. Its rules are the game's with the mission's
+	// friendly fire, it holds places for runs.HoldTicks whatever
+	// RejoinWindow says, and its game's phone missions are not offered.
+	Run *RunConfig
 	// RejoinWindow is how long the room holds the place of a player whose
 	// connection dropped (not one who said they leave): their character
 	// and car stay in the world, input held, for a join that takes the
@@ -142,10 +148,13 @@ type GameServer struct {
 	welcomers []welcomer
 	commands  commandTable
 	social    *socialFeature
+	watch     *watchFeature
+	runs      *runsFeature // nil but in a run room
 	missions  *missionsFeature
 	stealth   *stealthFeature
 	cars      *carsFeature
 
+	bodies   bodies // the players' characters and cars in the world (bodies.go)
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
 	seats    generic.Map1[components.Seats]
@@ -186,6 +195,15 @@ func New(cfg Config) (*GameServer, error) {
 	if err := cfg.Game.Check(cfg.Level); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	phone := cfg.Game.Missions
+	if cfg.Run != nil {
+		if cfg.Run.Mission == nil {
+			return nil, fmt.Errorf("%w: no run mission", ErrRunRoster)
+		}
+		cfg.Rules = runRules(cfg.Rules, cfg.Run.Mission)
+		cfg.RejoinWindow = runs.HoldTicks * time.Second / ecs.TickRate
+		phone = nil
+	}
 	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules, Items: cfg.Game.Items})
 	if err != nil {
 		return nil, err
@@ -213,6 +231,7 @@ func New(cfg Config) (*GameServer, error) {
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
+	g.bodies = bodies{g: g}
 	g.places = newPlaces(g, cfg.RejoinWindow)
 	g.slots = make([]int, cfg.MaxPlayers)
 	for i := range g.slots {
@@ -223,7 +242,8 @@ func New(cfg Config) (*GameServer, error) {
 		Static:    st,
 		SafeZones: cfg.Rules.SafeZones,
 		Prices:    cfg.Game.Price,
-		Missions:  cfg.Game.Missions,
+		Missions:  phone,
+		Run:       cfg.Run != nil,
 		Input:     ecs.SystemFunc(g.applyInputs),
 		Arena:     g.arena,
 	})
@@ -246,6 +266,7 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		return err
 	}
 	g.missions, g.stealth, g.cars = newMissionsFeature(g), newStealthFeature(g), newCarsFeature(g)
+	g.watch = newWatchFeature(g)
 	g.features = []feature{
 		&debugFeature{g: g},
 		newCityFeature(g),
@@ -258,6 +279,13 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		g.cars,
 		newAccountsFeature(g), // after cars: it loads the cars an account keeps
 		g.social,
+		g.watch,
+	}
+	if g.cfg.Run != nil {
+		if g.runs, err = newRunsFeature(g, g.cfg.Run); err != nil {
+			return err
+		}
+		g.features = append(g.features, g.runs) // after social: a team is a player's party
 	}
 	for _, f := range g.features {
 		if t, ok := f.(ticker); ok {
@@ -443,8 +471,15 @@ func (g *GameServer) enter(s *Session) error {
 		g.sendWelcome(s, 0)
 		return nil
 	}
+	for _, f := range g.features {
+		if a, ok := f.(admitter); ok {
+			if err := a.admit(s.who); err != nil {
+				return err // it changed since Join (a run's seat gone)
+			}
+		}
+	}
 	s.player = g.freePlayerNumber()
-	pos, yaw := g.spawnPoint(s.player)
+	pos, yaw := g.spawnPoint(s)
 	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
 	if err != nil {
 		return fmt.Errorf("no room for your car: %w", err)
@@ -550,11 +585,17 @@ func (g *GameServer) posOf(e ecs.Entity) *components.Pose {
 	return p
 }
 
-// spawnPoint asks the city system where player n comes in (a free player
-// spawn, or a row behind one); without one, the level's centre.
-func (g *GameServer) spawnPoint(n uint8) (components.Vec3, float32) {
+// spawnPoint returns where s's player comes in: where a run places its
+// team, or where the city system says (a free player spawn, or a row
+// behind one); without one, the level's centre.
+func (g *GameServer) spawnPoint(s *Session) (components.Vec3, float32) {
+	if g.runs != nil {
+		if pos, yaw, ok := g.runs.spawnAt(s); ok {
+			return pos, yaw
+		}
+	}
 	if c, ok := g.w.Sched.System(city.Name).(*city.System); ok {
-		pos, yaw, _ := c.PlayerSpawn(g.w, n)
+		pos, yaw, _ := c.PlayerSpawn(g.w, s.player)
 		return pos, yaw
 	}
 	l := g.cfg.Level
@@ -577,39 +618,34 @@ func (g *GameServer) leave(s *Session, reason string) {
 	g.stats.Leaves++
 	g.release(s)
 	if s.joined {
-		g.removeBody(s)
+		g.bodies.remove(s)
 	}
 }
 
-// removeBody takes s's character out of the world, and its car too unless
-// someone else sits in it (the trailers it towed are let go).
-func (g *GameServer) removeBody(s *Session) {
-	w := g.w
-	if w.Arche.Alive(s.char) {
-		_, in, _ := g.persons.Get(s.char)
-		if v := in.Vehicle; !v.IsZero() && w.Arche.Alive(v) {
-			st := g.seats.Get(v)
-			if int(in.Seat) < len(st.Occupant) && st.Occupant[in.Seat] == s.char {
-				st.Occupant[in.Seat] = ecs.Entity{}
-			}
-		}
-		w.Despawn(s.char)
+// Over reports whether the room is done: a run room whose run ended and
+// whose result was shown long enough (runs.CloseTicks). The rooms close
+// it then. Room goroutine only.
+func (g *GameServer) Over() bool { return g.runs != nil && g.runs.over }
+
+// AddSeat adds a seat to a run room's run under way (or still waiting)
+// and returns its number: its account's player then joins as any seat's
+// does, and comes in where the run stands (in versus at their team's
+// place, in co-op at the last checkpoint or the start). It refuses a room
+// that plays no run, a team the run lacks, an account with a seat
+// already, a run at its size and a run that is over, with ErrRunRoster
+// and the reason. Safe from any goroutine.
+func (g *GameServer) AddSeat(seat runs.Seat) (int, error) {
+	if g.runs == nil {
+		return -1, fmt.Errorf("%w: this room plays no run", ErrRunRoster)
 	}
-	if !w.Arche.Alive(s.car) {
-		return
+	f := g.runs
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, err := f.run.AddSeat(seat)
+	if err != nil {
+		return -1, fmt.Errorf("%w: %w", ErrRunRoster, err)
 	}
-	for _, o := range g.seats.Get(s.car).Occupant {
-		if !o.IsZero() && w.Arche.Alive(o) {
-			return // someone else still sits in it
-		}
-	}
-	q := g.trailers.Query(w.Arche)
-	for q.Next() {
-		if l := q.Get(); l.Tractor == s.car {
-			l.Tractor = ecs.Entity{}
-		}
-	}
-	w.Despawn(s.car)
+	return i, nil
 }
 
 // release gives s's place in the room, and its slot, to the next join.
