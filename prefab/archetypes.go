@@ -5,6 +5,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/physics"
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 )
 
 // Archetype names one of the sets of components prefab makes entities of
@@ -142,4 +143,12 @@ func (b *Builder) newPerson(ids []arche.ID, kind components.Kind, model, player,
 	act.AimYaw = yaw
 	rep.Always = always
 	return e
+}
+
+// set gives e's component T, which e's archetype has, the value v. It
+// allocates nothing. The start functions above set a component of their
+// kind's list with it.
+func set[T any](w *ecs.World, e ecs.Entity, v T) {
+	m := generic.NewMap1[T](w.Arche)
+	*m.Get(e) = v
 }

@@ -73,7 +73,7 @@ func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawn
 		return ecs.Entity{}, fmt.Errorf("prefab: %s is not an NPC person", kind)
 	}
 	e := b.newPerson(b.arch.npcPerson, kind, 0, 0, 0, pos, yaw, kind == components.KindGuard)
-	*b.npc.Get(e) = components.NPC{Role: role, Spawner: spawner, Lane: -1}
+	set(b.w, e, components.NPC{Role: role, Spawner: spawner, Lane: -1})
 	if kind == components.KindGuard {
 		b.guard.Assign(e, &components.Sentry{Home: pos, HomeYaw: yaw}, &components.Chaser{})
 	}
@@ -84,7 +84,7 @@ func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawn
 // the AI drives.
 func (b *Builder) npcVehicle(kind components.Kind, model uint8, role components.NPCRole, spawner int16, pos components.Vec3, yaw float32, flags uint16) (ecs.Entity, error) {
 	e := b.newVehicle(b.arch.npcCar, kind, model, pos, yaw, flags, false)
-	*b.npc.Get(e) = components.NPC{Role: role, Spawner: spawner, Lane: -1}
+	set(b.w, e, components.NPC{Role: role, Spawner: spawner, Lane: -1})
 	return b.replicate(e)
 }
 
