@@ -351,7 +351,7 @@ func checkRules(r *ecs.Rules) error {
 func (d ItemDef) item() (catalog.Item, error) {
 	k, ok := catalog.KindByName(d.Kind)
 	if !ok {
-		return catalog.Item{}, fmt.Errorf("item %q: kind %q is not one of cash, weapon, ammo, thrown, tool, consumable, key, phone, mission, misc", d.Name, d.Kind)
+		return catalog.Item{}, fmt.Errorf("item %q: kind %q is not one of %s", d.Name, d.Kind, strings.Join(catalog.KindNames(), ", "))
 	}
 	it := catalog.Item{Name: d.Name, Label: d.Label, Kind: k, Stack: d.Stack, Ammo: d.Ammo, Heal: d.Heal, Key: d.Key, Persist: d.Persist, Mission: d.Mission}
 	if d.Weapon != "" {
