@@ -1,13 +1,13 @@
 // Package games holds the games a room may play. A game is data plus code:
 // its rules (ecs.Rules: police, who hurts whom, respawn, the clock, the
 // safe zones, the phone, the garages' prices), its item catalog (the common
-// items and its own, each mission's among them), its shop prices, and later
-// its missions. The data of each built-in game is a JSON file embedded from
+// items and its own, each mission's among them), its shop prices, and its
+// missions. The data of each built-in game is a JSON file embedded from
 // data/ (FORMAT.md describes it); Lookup returns a game by name.
 //
 // Built in: free-roam (police, players hurt each other, no phone, no
-// missions) and city-jobs (a phone in every pocket for the missions to
-// come, rivals rule, the police car park safe).
+// missions) and city-jobs (a phone in every pocket, the missions of
+// package missions/cityjobs, rivals rule, the police car park safe).
 package games
 
 import (
