@@ -239,7 +239,7 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		return err
 	}
 	g.missions, g.stealth, g.cars = newMissionsFeature(g), newStealthFeature(g), newCarsFeature(g)
-	g.features = []feature{
+	return g.use(
 		&debugFeature{g: g},
 		newCityFeature(g),
 		g.missions,
@@ -251,8 +251,16 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		g.cars,
 		newAccountsFeature(g), // after cars: it loads the cars an account keeps
 		g.social,
-	}
-	for _, f := range g.features {
+	)
+}
+
+// use makes fs the room's features, in the order their frames go out: the
+// ones among them that run each tick (ticker) or add to the welcome
+// (welcomer), and the table of the commands they answer. Before the first
+// join only.
+func (g *GameServer) use(fs ...feature) error {
+	g.features, g.tickers, g.welcomers = fs, nil, nil
+	for _, f := range fs {
 		if t, ok := f.(ticker); ok {
 			g.tickers = append(g.tickers, t)
 		}
@@ -260,7 +268,8 @@ func (g *GameServer) wire(sc SocialConfig) error {
 			g.welcomers = append(g.welcomers, w)
 		}
 	}
-	g.commands, err = newCommandTable(g.features, "mode")
+	var err error
+	g.commands, err = newCommandTable(fs, "mode")
 	return err
 }
 
