@@ -40,6 +40,8 @@ const (
 	kindCount
 )
 
+// kindNames are the kinds' names, by Kind: as the game format
+// (games/FORMAT.md) spells them.
 var kindNames = [kindCount]string{"", "cash", "weapon", "ammo", "thrown", "tool", "consumable", "key", "phone", "mission", "misc"}
 
 // String returns the kind's name, as the game format spells it.
@@ -48,6 +50,12 @@ func (k Kind) String() string {
 		return kindNames[k]
 	}
 	return fmt.Sprintf("kind(%d)", k)
+}
+
+// KindNames returns the names of the kinds, KindCash's first: the one
+// list the game format, the welcome's items and the errors name them by.
+func KindNames() []string {
+	return append([]string(nil), kindNames[KindCash:]...)
 }
 
 // KindByName returns the kind named name; false for none.

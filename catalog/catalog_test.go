@@ -121,3 +121,27 @@ func TestAddStacksAndFills(t *testing.T) {
 		})
 	}
 }
+
+// TestKindNames: every kind has a name of its own, which KindByName and
+// String take back and forth, and KindNames lists them all in order: a
+// kind added without its name fails here.
+func TestKindNames(t *testing.T) {
+	names := KindNames()
+	if len(names) != int(kindCount)-1 {
+		t.Fatalf("%d names for %d kinds", len(names), kindCount-1)
+	}
+	seen := map[string]bool{}
+	for i, name := range names {
+		k := Kind(i + 1)
+		if name == "" || seen[name] {
+			t.Fatalf("kind %d: name %q empty or used twice", k, name)
+		}
+		seen[name] = true
+		if got, ok := KindByName(name); !ok || got != k || k.String() != name {
+			t.Fatalf("kind %d: %q gives %d %v, String %q", k, name, got, ok, k.String())
+		}
+	}
+	if _, ok := KindByName(""); ok {
+		t.Fatal(`KindByName("") found a kind`)
+	}
+}

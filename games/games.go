@@ -1,13 +1,13 @@
 // Package games holds the games a room may play. A game is data plus code:
 // its rules (ecs.Rules: police, who hurts whom, respawn, the clock, the
 // safe zones, the phone, the garages' prices), its item catalog (the common
-// items and its own, each mission's among them), its shop prices, and later
-// its missions. The data of each built-in game is a JSON file embedded from
+// items and its own, each mission's among them), its shop prices, and its
+// missions. The data of each built-in game is a JSON file embedded from
 // data/ (FORMAT.md describes it); Lookup returns a game by name.
 //
 // Built in: free-roam (police, players hurt each other, no phone, no
-// missions) and city-jobs (a phone in every pocket for the missions to
-// come, rivals rule, the police car park safe).
+// missions) and city-jobs (a phone in every pocket, the missions of
+// package missions/cityjobs, rivals rule, the police car park safe).
 package games
 
 import (
@@ -351,7 +351,7 @@ func checkRules(r *ecs.Rules) error {
 func (d ItemDef) item() (catalog.Item, error) {
 	k, ok := catalog.KindByName(d.Kind)
 	if !ok {
-		return catalog.Item{}, fmt.Errorf("item %q: kind %q is not one of cash, weapon, ammo, thrown, tool, consumable, key, phone, mission, misc", d.Name, d.Kind)
+		return catalog.Item{}, fmt.Errorf("item %q: kind %q is not one of %s", d.Name, d.Kind, strings.Join(catalog.KindNames(), ", "))
 	}
 	it := catalog.Item{Name: d.Name, Label: d.Label, Kind: k, Stack: d.Stack, Ammo: d.Ammo, Heal: d.Heal, Key: d.Key, Persist: d.Persist, Mission: d.Mission}
 	if d.Weapon != "" {

@@ -2,6 +2,9 @@ package games
 
 import (
 	"errors"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,5 +122,34 @@ func TestCheckRefusesAnItemTheCatalogLacks(t *testing.T) {
 		if err := g.Check(l); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.where) {
 			t.Fatalf("%s: got %v", c.where, err)
 		}
+	}
+}
+
+// TestFormatNamesEveryKind: FORMAT.md's item kind field names every kind
+// of the catalog (catalog.KindNames), each in backquotes outside the
+// parentheses that say what it does, and no other; a new kind is a line
+// there too.
+func TestFormatNamesEveryKind(t *testing.T) {
+	b, err := os.ReadFile("FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "| `kind` |") {
+			row = line
+		}
+	}
+	cols := strings.Split(row, "|")
+	if len(cols) < 4 {
+		t.Fatalf("no kind row in FORMAT.md's Item table: %q", row)
+	}
+	meaning := regexp.MustCompile(`\([^)]*\)`).ReplaceAllString(cols[3], "")
+	var got []string
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(meaning, -1) {
+		got = append(got, m[1])
+	}
+	if want := catalog.KindNames(); !slices.Equal(got, want) {
+		t.Fatalf("FORMAT.md names the kinds %q, the catalog %q", got, want)
 	}
 }

@@ -6,20 +6,28 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/missions"
+	"github.com/fiveonit/engine/missions/cityjobs"
 )
 
 // TestSetMissions: a game's missions are checked when it loads: a name that
 // is not a level-format name, a name used twice, a mission without a title,
 // contact or New, a reward out of range, more than missions.MaxDefs, and a
 // mission item of the catalog that names no mission are refused with the
-// reason; city-jobs registers its five.
+// reason; city-jobs registers every mission of cityjobs.Missions, in its
+// order.
 func TestSetMissions(t *testing.T) {
 	g, err := Lookup("city-jobs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Missions) != 5 {
-		t.Fatalf("city-jobs has %d missions, want 5", len(g.Missions))
+	want := cityjobs.Missions()
+	if len(g.Missions) != len(want) || len(want) == 0 {
+		t.Fatalf("city-jobs has %d missions, want cityjobs.Missions' %d", len(g.Missions), len(want))
+	}
+	for i, d := range want {
+		if g.Missions[i].Name != d.Name {
+			t.Fatalf("city-jobs' mission %d is %q, want %q", i, g.Missions[i].Name, d.Name)
+		}
 	}
 	mk := func() missions.Mission { return nil }
 	ok := func(name string) missions.Def {

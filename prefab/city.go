@@ -72,12 +72,8 @@ func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawn
 	if !kind.IsPerson() || kind == components.KindCharacter {
 		return ecs.Entity{}, fmt.Errorf("prefab: %s is not an NPC person", kind)
 	}
-	m := &b.npcPerson
-	body := physics.DefaultWalker.Body()
-	e := m.NewWith(&kind, &components.Identity{}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)}, &components.Velocity{},
-		&components.Drive{LookYaw: yaw}, &components.Health{HP: PersonHP, Max: PersonHP}, &components.Flags{}, &body,
-		&components.PersonAction{AimYaw: yaw}, &components.SeatedIn{}, &components.Replicated{Always: kind == components.KindGuard},
-		&components.NPC{Role: role, Spawner: spawner, Lane: -1})
+	e := b.newPerson(b.arch.npcPerson, kind, 0, 0, 0, pos, yaw, kind == components.KindGuard)
+	set(b.w, e, components.NPC{Role: role, Spawner: spawner, Lane: -1})
 	if kind == components.KindGuard {
 		b.guard.Assign(e, &components.Sentry{Home: pos, HomeYaw: yaw}, &components.Chaser{})
 	}
@@ -87,12 +83,8 @@ func (b *Builder) NPCPerson(kind components.Kind, role components.NPCRole, spawn
 // npcVehicle makes a vehicle of kind and model with an NPC of role: a car
 // the AI drives.
 func (b *Builder) npcVehicle(kind components.Kind, model uint8, role components.NPCRole, spawner int16, pos components.Vec3, yaw float32, flags uint16) (ecs.Entity, error) {
-	spec := physics.CarModel(model)
-	body := spec.Body()
-	m := &b.npcCar
-	e := m.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
-		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{Bits: flags},
-		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{}, &components.CarLock{}, &components.NPC{Role: role, Spawner: spawner, Lane: -1})
+	e := b.newVehicle(b.arch.npcCar, kind, model, pos, yaw, flags, false)
+	set(b.w, e, components.NPC{Role: role, Spawner: spawner, Lane: -1})
 	return b.replicate(e)
 }
 
@@ -118,13 +110,8 @@ func (b *Builder) NPCCar(role components.NPCRole, spawner int16, model uint8, po
 // (a player's character) from tick on: the car carries the Chaser the AI
 // drives after target, and both carry NPC{RoleOfficer}.
 func (b *Builder) PoliceCar(pos components.Vec3, yaw float32, target ecs.Entity, tick uint64) (car, officer ecs.Entity, err error) {
-	spec := physics.CarModel(physics.ModelPolice)
-	body := spec.Body()
-	kind := components.KindPoliceCar
-	e := b.vehicle.NewWith(&kind, &components.Identity{Model: physics.ModelPolice}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
-		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP},
-		&components.Flags{Bits: components.FlagSiren | components.FlagHeadlights}, &body,
-		&components.Seats{Count: Seats(physics.ModelPolice)}, &components.Replicated{}, &components.CarLock{})
+	e := b.newVehicle(b.arch.of[Vehicle], components.KindPoliceCar, physics.ModelPolice, pos, yaw,
+		components.FlagSiren|components.FlagHeadlights, false)
 	b.police.Assign(e, &components.NPC{Role: components.RoleOfficer, Spawner: -1, Lane: -1},
 		&components.Chaser{Target: target, Since: tick})
 	if car, err = b.replicate(e); err != nil {
@@ -170,18 +157,17 @@ func (b *Builder) Gate(pos components.Vec3, yaw, width float32, barrier bool) (e
 	if !(width > 0) {
 		return ecs.Entity{}, fmt.Errorf("prefab: gate width %v", width)
 	}
-	kind := components.KindGate
 	model, height := GateModelGate, float32(GateHeight)
 	if barrier {
 		model, height = GateModelBarrier, BarrierHeight
 	}
-	body := components.Body{
+	e := b.newVehicle(b.arch.of[Vehicle], components.KindGate, model, pos, yaw, 0, false)
+	_, _, _, _, _, _, _, body, seats, _, _ := b.vehicle.Get(e)
+	*body = components.Body{
 		Shape: components.ShapeBox, HalfX: GateThickness / 2, HalfY: width / 2, Height: height,
 		Friction: 0.5, Layer: components.LayerProp, Mask: GateMask,
 	}
-	e := b.vehicle.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
-		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{},
-		&body, &components.Seats{}, &components.Replicated{}, &components.CarLock{})
+	seats.Count = 0
 	return b.replicate(e)
 }
 
@@ -197,10 +183,12 @@ const (
 // collides with it) but the rounds find it: its Health at 0 is a camera
 // shot out.
 func (b *Builder) Camera(index int16, pos components.Vec3, yaw float32) (ecs.Entity, error) {
-	kind := components.KindCamera
-	body := components.Body{Shape: components.ShapeCircle, Radius: CameraRadius, Height: 2 * CameraRadius, Layer: components.LayerProp}
-	e := b.camera.NewWith(&kind, &components.Identity{}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
-		&components.Velocity{}, &components.Health{HP: CameraHP, Max: CameraHP}, &components.Flags{}, &body,
-		&components.Replicated{}, &components.Camera{Index: index})
+	e := b.w.Arche.NewEntity(b.arch.of[Camera]...)
+	kind, _, pose, _, hp, _, body, _, cam := b.camera.Get(e)
+	*kind = components.KindCamera
+	*pose = components.Pose{Pos: pos, Rot: components.YawQuat(yaw)}
+	*hp = components.Health{HP: CameraHP, Max: CameraHP}
+	*body = components.Body{Shape: components.ShapeCircle, Radius: CameraRadius, Height: 2 * CameraRadius, Layer: components.LayerProp}
+	cam.Index = index
 	return b.replicate(e)
 }

@@ -14,6 +14,10 @@
 //	thrown:    Kind Identity Pose Velocity Body Replicated Projectile (a grenade in flight)
 //	camera:    Kind Identity Pose Velocity Health Flags Body Replicated Camera
 //
+// Components (archetypes.go) holds each list, the one source: every
+// builder makes its entities from it, and a test holds the list above to
+// it. A new component on every entity of a kind is one line there.
+//
 // Seats and SeatedIn are always present (a zero Entity is an empty seat, or
 // a person on foot), so entering and leaving a car never changes an
 // archetype; so is a vehicle's CarLock (its owner and key: nobody's and
@@ -54,9 +58,15 @@ func Seats(m uint8) uint8 {
 }
 
 // Builder makes entities in one world. Make one per world (it holds the
-// world's component maps) and use it only with the world unlocked.
+// world's component maps and archetypes) and use it only with the world
+// unlocked.
 type Builder struct {
-	w         *ecs.World
+	w    *ecs.World
+	arch archetypes // the archetypes' component ids (archetypes.go)
+
+	// The maps that set a new entity's components, made once with the
+	// builder: a map made at each spawn is an allocation in the server's
+	// tick.
 	vehicle   generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock]
 	trailer   generic.Map1[components.TrailerLink]
 	person    generic.Map11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated]
@@ -64,13 +74,8 @@ type Builder struct {
 	item      generic.Map6[components.Kind, components.Identity, components.Pose, components.Velocity, components.Replicated, components.Loose]
 	container generic.Map2[components.Pose, components.Container]
 	thrown    generic.Map7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.Replicated, components.Projectile]
-
-	// The NPCs' maps, made once with the builder: a map made at each
-	// spawn is an allocation in the server's tick.
 	npc       generic.Map1[components.NPC]
-	npcPerson generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC]
-	npcCar    generic.Map12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock, components.NPC]
-	police    generic.Map2[components.NPC, components.Chaser] // added to a vehicle: arche's maps take 12 components at most
+	police    generic.Map2[components.NPC, components.Chaser] // added to a vehicle
 	lock      generic.Map2[components.CarLock, components.Flags]
 	guard     generic.Map2[components.Sentry, components.Chaser]
 	camera    generic.Map9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera]
@@ -78,7 +83,7 @@ type Builder struct {
 
 // New returns a Builder for w.
 func New(w *ecs.World) *Builder {
-	return &Builder{
+	b := &Builder{
 		w:         w,
 		vehicle:   generic.NewMap11[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock](w.Arche),
 		trailer:   generic.NewMap1[components.TrailerLink](w.Arche),
@@ -88,13 +93,15 @@ func New(w *ecs.World) *Builder {
 		container: generic.NewMap2[components.Pose, components.Container](w.Arche),
 		thrown:    generic.NewMap7[components.Kind, components.Identity, components.Pose, components.Velocity, components.Body, components.Replicated, components.Projectile](w.Arche),
 		npc:       generic.NewMap1[components.NPC](w.Arche),
-		npcPerson: generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn, components.Replicated, components.NPC](w.Arche),
-		npcCar:    generic.NewMap12[components.Kind, components.Identity, components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.Seats, components.Replicated, components.CarLock, components.NPC](w.Arche),
 		police:    generic.NewMap2[components.NPC, components.Chaser](w.Arche),
 		lock:      generic.NewMap2[components.CarLock, components.Flags](w.Arche),
 		guard:     generic.NewMap2[components.Sentry, components.Chaser](w.Arche),
 		camera:    generic.NewMap9[components.Kind, components.Identity, components.Pose, components.Velocity, components.Health, components.Flags, components.Body, components.Replicated, components.Camera](w.Arche),
 	}
+	// After the maps, which register the components in the world in the
+	// order they always have.
+	b.arch = newArchetypes(w)
+	return b
 }
 
 // Vehicle makes a car (KindCar, KindPoliceCar) or a trailer (KindTrailer) of
@@ -105,11 +112,7 @@ func (b *Builder) Vehicle(kind components.Kind, model uint8, pos components.Vec3
 	if !kind.IsVehicle() {
 		return ecs.Entity{}, fmt.Errorf("prefab: %s is not a vehicle", kind)
 	}
-	spec := physics.CarModel(model)
-	body := spec.Body()
-	e := b.vehicle.NewWith(&kind, &components.Identity{Model: model}, &components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
-		&components.Velocity{}, &components.Drive{}, &components.Health{HP: VehicleHP, Max: VehicleHP}, &components.Flags{},
-		&body, &components.Seats{Count: Seats(model)}, &components.Replicated{}, &components.CarLock{})
+	e := b.newVehicle(b.arch.of[Vehicle], kind, model, pos, yaw, 0, false)
 	if kind == components.KindTrailer {
 		b.trailer.Assign(e, &components.TrailerLink{Tractor: tractor, Length: physics.TrailerLength(model)})
 	}
@@ -123,7 +126,7 @@ func (b *Builder) Person(kind components.Kind, model uint8, pos components.Vec3,
 	if !kind.IsPerson() {
 		return ecs.Entity{}, fmt.Errorf("prefab: %s is not a person", kind)
 	}
-	return b.replicate(b.newPerson(kind, model, 0, 0, pos, yaw, false))
+	return b.replicate(b.newPerson(b.arch.of[Person], kind, model, 0, 0, pos, yaw, false))
 }
 
 // SetCarLock makes vehicle car's owner and key l, and locks or unlocks
@@ -148,12 +151,16 @@ func (b *Builder) SetCarLock(car ecs.Entity, l components.CarLock, locked bool) 
 // with StartCash and an empty inventory, but for the phone in the last
 // slot when the rules give one and the catalog has one.
 func (b *Builder) Character(player, party uint8, session uint32, pos components.Vec3, yaw float32) (ecs.Entity, error) {
-	e := b.newPerson(components.KindCharacter, 0, player, party, pos, yaw, true)
-	var inv components.Inventory
+	// Made a person first, then given its own, as it always was: the
+	// same steps between archetypes.
+	e := b.newPerson(b.arch.of[Person], components.KindCharacter, 0, player, party, pos, yaw, true)
+	b.w.Arche.Add(e, b.arch.ownChar...)
+	pl, _, cash, inv := b.character.Get(e)
+	pl.Session = session
+	cash.Amount = StartCash
 	if phone := b.w.Items.Phone(); b.w.Rules.Phone && phone != 0 {
 		inv.Slots[components.InventorySlots-1] = components.Stack{Item: phone, Count: 1}
 	}
-	b.character.Assign(e, &components.Player{Session: session}, &components.Wanted{}, &components.Cash{Amount: StartCash}, &inv)
 	return b.replicate(e)
 }
 
@@ -166,10 +173,13 @@ func (b *Builder) Item(item components.ItemID, n uint16, pickup int16, pos compo
 	if item == 0 || n == 0 {
 		return ecs.Entity{}, fmt.Errorf("prefab: an item of %d of item %d", n, item)
 	}
-	kind := components.KindItem
-	e := b.item.NewWith(&kind, &components.Identity{Model: uint8(item), Variant: uint8(min(n, 255))},
-		&components.Pose{Pos: pos, Rot: components.NoRotation}, &components.Velocity{}, &components.Replicated{Always: true},
-		&components.Loose{Stack: components.Stack{Item: item, Count: n}, Pickup: pickup})
+	e := b.w.Arche.NewEntity(b.arch.of[Item]...)
+	kind, id, pose, _, rep, loose := b.item.Get(e)
+	*kind = components.KindItem
+	*id = components.Identity{Model: uint8(item), Variant: uint8(min(n, 255))}
+	*pose = components.Pose{Pos: pos, Rot: components.NoRotation}
+	rep.Always = true
+	*loose = components.Loose{Stack: components.Stack{Item: item, Count: n}, Pickup: pickup}
 	return b.replicate(e)
 }
 
@@ -177,32 +187,31 @@ func (b *Builder) Item(item components.ItemID, n uint16, pickup int16, pos compo
 // pos facing yaw, locked or not, with slots. It is not replicated: the
 // clients draw it from the level, and its holder gets it in a frame.
 func (b *Builder) Container(index int16, pos components.Vec3, yaw float32, locked bool, slots [components.ContainerSlots]components.Stack) ecs.Entity {
-	return b.container.NewWith(&components.Pose{Pos: pos, Rot: components.YawQuat(yaw)},
-		&components.Container{Level: index, Locked: locked, Slots: slots})
+	e := b.w.Arche.NewEntity(b.arch.of[Container]...)
+	pose, box := b.container.Get(e)
+	*pose = components.Pose{Pos: pos, Rot: components.YawQuat(yaw)}
+	*box = components.Container{Level: index, Locked: locked, Slots: slots}
+	return e
 }
 
 // Thrown makes a thrown object (KindProjectile) of item at pos, flying at
 // vel, its height and climb in p with the rest of its Projectile: a small
 // ball that bounces off the static world and passes through bodies.
 func (b *Builder) Thrown(pos components.Vec3, vel components.Vec3, p components.Projectile) (ecs.Entity, error) {
-	kind := components.KindProjectile
-	body := components.Body{Shape: components.ShapeCircle, Radius: ThrownRadius, Height: ThrownRadius * 2, Mass: 0.4,
+	e := b.w.Arche.NewEntity(b.arch.of[Thrown]...)
+	kind, id, pose, v, body, _, proj := b.thrown.Get(e)
+	*kind = components.KindProjectile
+	id.Model = uint8(p.Item)
+	*pose = components.Pose{Pos: pos, Rot: components.NoRotation}
+	v.Lin = vel
+	*body = components.Body{Shape: components.ShapeCircle, Radius: ThrownRadius, Height: ThrownRadius * 2, Mass: 0.4,
 		Friction: 0.4, Restitution: 0.5, Layer: components.LayerProp}
-	e := b.thrown.NewWith(&kind, &components.Identity{Model: uint8(p.Item)}, &components.Pose{Pos: pos, Rot: components.NoRotation},
-		&components.Velocity{Lin: vel}, &body, &components.Replicated{}, &p)
+	*proj = p
 	return b.replicate(e)
 }
 
 // ThrownRadius (m) is a thrown object's radius: a grenade's.
 const ThrownRadius = 0.06
-
-func (b *Builder) newPerson(kind components.Kind, model, player, party uint8, pos components.Vec3, yaw float32, always bool) ecs.Entity {
-	body := physics.DefaultWalker.Body()
-	return b.person.NewWith(&kind, &components.Identity{Model: model, Player: player, Party: party},
-		&components.Pose{Pos: pos, Rot: components.YawQuat(yaw)}, &components.Velocity{},
-		&components.Drive{LookYaw: yaw}, &components.Health{HP: PersonHP, Max: PersonHP}, &components.Flags{}, &body,
-		&components.PersonAction{AimYaw: yaw}, &components.SeatedIn{}, &components.Replicated{Always: always})
-}
 
 // replicate gives e a wire id, or removes it again when none is left.
 func (b *Builder) replicate(e ecs.Entity) (ecs.Entity, error) {

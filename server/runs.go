@@ -71,7 +71,11 @@ func newRunsFeature(g *GameServer, rc *RunConfig) (*runsFeature, error) {
 	if rc.Mission.Coop {
 		mode = runs.Coop
 	}
-	run, err := runs.New(runs.Config{Mode: mode, Teams: len(rc.Mission.Teams), MaxSeats: min(rc.Mission.MaxSeats, g.cfg.MaxPlayers)}, rc.Roster, g.w.Tick())
+	seats := g.cfg.MaxPlayers // a seat is a player of the room
+	if m := rc.Mission.MaxSeats; m > 0 {
+		seats = min(seats, m)
+	}
+	run, err := runs.New(runs.Config{Mode: mode, Teams: len(rc.Mission.Teams), MaxSeats: seats}, rc.Roster, g.w.Tick())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunRoster, err)
 	}
@@ -201,6 +205,7 @@ func (f *runsFeature) leave(s *Session) {
 		f.mu.Lock()
 		f.run.Leave(i, f.g.w.Tick())
 		f.mu.Unlock()
+		f.host.LeaveRun(s.char)
 	}
 }
 

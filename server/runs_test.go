@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/runs"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/textframe"
 )
 
@@ -151,7 +153,7 @@ func (r *runRoom) char(account string) ecs.Entity {
 }
 
 func (r *runRoom) player(account string) missions.Player {
-	for _, p := range r.g.missions.host.Run().Players() {
+	for _, p := range r.g.missions.host.RunHost().Players() {
 		if p.Char == r.char(account) {
 			return p
 		}
@@ -208,18 +210,22 @@ func TestRunHeldUntilLive(t *testing.T) {
 	r.ticks(2, components.Drive{})
 	car, _ := r.g.World().ByWireID(r.ps["a1"].welcome.Car)
 	at := r.g.posOf(car).Pos
+	moved := func() float32 {
+		p := r.g.posOf(car).Pos
+		return float32(math.Hypot(float64(p.X-at.X), float64(p.Y-at.Y)))
+	}
 	r.ticks(120, components.Drive{Throttle: 1})
-	if p := r.g.posOf(car).Pos; p.Sub(at).Len() > 0.1 {
-		t.Fatalf("waiting, the car drove %v m", p.Sub(at).Len())
+	if d := moved(); d > 0.1 {
+		t.Fatalf("waiting, the car drove %v m", d)
 	}
 	r.join("b1")
 	r.ticks(int(runs.CountdownTicks)-1, components.Drive{Throttle: 1})
-	if p := r.g.posOf(car).Pos; p.Sub(at).Len() > 0.1 {
-		t.Fatalf("in the countdown, the car drove %v m", p.Sub(at).Len())
+	if d := moved(); d > 0.1 {
+		t.Fatalf("in the countdown, the car drove %v m", d)
 	}
 	r.ticks(90, components.Drive{Throttle: 1})
-	if p := r.g.posOf(car).Pos; p.Sub(at).Len() < 5 {
-		t.Fatalf("live, the car drove only %v m", p.Sub(at).Len())
+	if d := moved(); d < 5 {
+		t.Fatalf("live, the car drove only %v m", d)
 	}
 }
 
@@ -357,7 +363,7 @@ func TestRunSendBack(t *testing.T) {
 	r := newRunRoom(t, false, false, runs.Seat{Account: "a1", Team: 0}, runs.Seat{Account: "b1", Team: 1})
 	r.live("a1", "b1")
 	r.ticks(120, components.Drive{Throttle: 1})
-	oldCar := r.g.ps("a1").s.car
+	oldCar := r.ps["a1"].s.car
 	r.m.step = func(h missions.RunHost) {
 		h.SendBack(r.player("a1"))
 		r.m.step = nil
@@ -376,10 +382,197 @@ func TestRunSendBack(t *testing.T) {
 	}
 }
 
-// ps returns the session probe of account in a run room's test; a helper
-// for the tests that reach a probe by account through the server.
-func (g *GameServer) ps(account string) *probe { return testProbes[account] }
+func servertestConn() Conn { return servertest.NewMemConn(false, 0) }
 
-var testProbes = map[string]*probe{}
+// TestRunTakeOutAndSpectate: a player the mission takes out has their
+// body out of the world and input held, watches a teammate still in the
+// run (a spectate frame says whom), may switch to anybody in the run but
+// nobody outside it, and once their team has nobody left watches anybody
+// still in it.
+func TestRunTakeOutAndSpectate(t *testing.T) {
+	r := newRunRoom(t, false, false, append(twoVtwo, runs.Seat{Account: "b3", Team: 1})...)
+	r.live("a1", "a2", "b1", "b2", "b3")
+	spec := join(t, r.g, Who{Spectate: true})
+	r.ps["spectator"] = spec
+	aChar := r.char("a1")
+	r.m.step = func(h missions.RunHost) {
+		h.TakeOut(r.player("a1"))
+		r.m.step = nil
+	}
+	r.ticks(2, components.Drive{})
+	a := r.ps["a1"]
+	if r.g.World().Arche.Alive(aChar) || !a.s.out {
+		t.Fatal("a1's body is still in the world")
+	}
+	if f := r.run(a); f.Seats[0].State != "out" {
+		t.Fatalf("a1's seat: %+v", f.Seats[0])
+	}
+	sp := a.lastText("spectate")
+	if sp == nil || uint32(sp["session"].(float64)) != r.ps["a2"].s.ID() {
+		t.Fatalf("a1 watches %v, want a2 (session %d)", sp, r.ps["a2"].s.ID())
+	}
+	if len(r.m.left) != 0 {
+		t.Fatal("the mission was told Leave for a player it took out")
+	}
+	// Switch to a rival in the run: allowed; to the spectator: refused.
+	b1 := r.ps["b1"].s.ID()
+	a.command(fmt.Sprintf(`{"type":"spectate","id":1,"session":%d}`, b1))
+	a.command(fmt.Sprintf(`{"type":"spectate","id":2,"session":%d}`, spec.s.ID()))
+	r.ticks(2, components.Drive{})
+	replies := map[float64]map[string]any{}
+	for _, m := range a.texts {
+		if m["type"] == "reply" {
+			replies[m["id"].(float64)] = m
+		}
+	}
+	if replies[1]["ok"] != true || replies[2]["ok"] != false {
+		t.Fatalf("spectate replies %v", replies)
+	}
+	if sp := a.lastText("spectate"); uint32(sp["session"].(float64)) != b1 {
+		t.Fatalf("after the switch a1 watches %v, want b1", sp)
+	}
+	// A player who plays may not spectate.
+	r.ps["b2"].command(fmt.Sprintf(`{"type":"spectate","id":3,"session":%d}`, b1))
+	r.ticks(1, components.Drive{})
+	if rep := r.ps["b2"].lastText("reply"); rep["ok"] != false {
+		t.Fatalf("a player spectating: %v", rep)
+	}
+	// a2 out too: red has nobody left in the run; a1 watches blue.
+	r.m.step = func(h missions.RunHost) {
+		h.TakeOut(r.player("a2"))
+		r.m.step = nil
+	}
+	a.command(fmt.Sprintf(`{"type":"spectate","id":4,"session":%d}`, r.ps["a2"].s.ID()))
+	r.ticks(3, components.Drive{})
+	sp = r.ps["a2"].lastText("spectate")
+	if sp == nil || sp["team"].(float64) != 1 {
+		t.Fatalf("a2, its team out, watches %v, want a blue player", sp)
+	}
+}
 
-func servertestConn() Conn { return heldConn{} }
+// TestRunCoopCheckpointAndLateSeat: a co-op run keeps its checkpoint; a
+// seat added under way comes in there, and a co-op seat added before any
+// checkpoint at the start; a versus seat at its team's place.
+func TestRunCoopCheckpointAndLateSeat(t *testing.T) {
+	r := newRunRoom(t, true, false, runs.Seat{Account: "a1", Team: 0}, runs.Seat{Account: "a2", Team: 0})
+	r.live("a1", "a2")
+	if _, err := r.g.AddSeat(runs.Seat{Account: "early", Team: 0}); err != nil {
+		t.Fatal(err)
+	}
+	r.join("early")
+	r.ticks(2, components.Drive{})
+	if p := r.g.posOf(r.char("early")).Pos; (levels.Vec2{X: p.X, Y: p.Y}).Sub(levels.Vec2{X: 100, Y: 0}).Len() > 10 {
+		t.Fatalf("a late seat before any checkpoint came in at %v, not the start", p)
+	}
+	cp := levels.Vec2{X: 50, Y: -200}
+	r.m.step = func(h missions.RunHost) {
+		h.Checkpoint(cp, 0)
+		r.m.step = nil
+	}
+	r.ticks(2, components.Drive{})
+	i, err := r.g.AddSeat(runs.Seat{Account: "late", Team: 0})
+	if err != nil || i != 3 {
+		t.Fatalf("AddSeat: %d, %v", i, err)
+	}
+	r.join("late")
+	r.ticks(3, components.Drive{})
+	if p := r.g.posOf(r.char("late")).Pos; (levels.Vec2{X: p.X, Y: p.Y}).Sub(cp).Len() > 7 {
+		t.Fatalf("the late seat came in at %v, not at the checkpoint %v", p, cp)
+	}
+	if f := r.run(r.ps["late"]); !f.Seats[3].Late || f.You != 3 {
+		t.Fatalf("the late seat's frame: %+v", f)
+	}
+	if got := len(r.g.missions.host.RunHost().Players()); got != 4 {
+		t.Fatalf("the mission has %d players, want 4 with the late seats", got)
+	}
+	// Sent back in co-op: at the checkpoint.
+	r.m.step = func(h missions.RunHost) {
+		h.SendBack(r.player("a1"))
+		r.m.step = nil
+	}
+	r.ticks(2, components.Drive{})
+	if p := r.g.posOf(r.ps["a1"].s.car).Pos; (levels.Vec2{X: p.X, Y: p.Y}).Sub(cp).Len() > 7 {
+		t.Fatalf("sent back to %v, not the checkpoint", p)
+	}
+
+	v := newRunRoom(t, false, false, runs.Seat{Account: "a1", Team: 0}, runs.Seat{Account: "b1", Team: 1})
+	v.live("a1", "b1")
+	if _, err := v.g.AddSeat(runs.Seat{Account: "b2", Team: 1}); err != nil {
+		t.Fatal(err)
+	}
+	v.join("b2")
+	v.ticks(2, components.Drive{})
+	if p := v.g.posOf(v.char("b2")).Pos; (levels.Vec2{X: p.X, Y: p.Y}).Sub(levels.Vec2{X: -100, Y: 100}).Len() > 7 {
+		t.Fatalf("a versus late seat came in at %v, not blue's place", p)
+	}
+}
+
+// TestRunAddSeatRefused: past the room's size, a team the run lacks, an
+// account seated already, a room with no run: refused with the reason,
+// nothing changed.
+func TestRunAddSeatRefused(t *testing.T) {
+	r := newRunRoom(t, false, false, twoVtwo...)
+	cases := []struct {
+		name string
+		seat runs.Seat
+		want error
+	}{
+		{"a team the run lacks", runs.Seat{Account: "c", Team: 2}, runs.ErrNoTeam},
+		{"an account seated", runs.Seat{Account: "a1", Team: 1}, runs.ErrDuplicate},
+	}
+	for _, c := range cases {
+		if _, err := r.g.AddSeat(c.seat); !errors.Is(err, c.want) || !errors.Is(err, ErrRunRoster) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	small, err := New(Config{Room: "run", Level: runLevel(t), Seed: 1, MaxPlayers: 2,
+		Run: &RunConfig{Mission: r.def, Roster: runs.Roster{Seats: twoVtwo[:2]}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := small.AddSeat(runs.Seat{Account: "x", Team: 1}); !errors.Is(err, runs.ErrFull) {
+		t.Errorf("past the room's size: %v", err)
+	}
+	if _, err := newServer(t, "test-flat").AddSeat(runs.Seat{Account: "x"}); !errors.Is(err, ErrRunRoster) {
+		t.Errorf("a room with no run: %v", err)
+	}
+	if _, err := New(Config{Room: "run", Level: runLevel(t), Run: &RunConfig{Mission: r.def,
+		Roster: runs.Roster{Seats: []runs.Seat{{Account: "x"}, {Account: "x", Team: 1}}}}}); !errors.Is(err, runs.ErrDuplicate) {
+		t.Errorf("a roster with an account twice: %v", err)
+	}
+}
+
+// TestRunDebugPaysNothing: a debug command honoured in a run's room makes
+// the run pay nothing, and its result says so; nobody resets its level.
+func TestRunDebugPaysNothing(t *testing.T) {
+	r := newRunRoom(t, true, false, runs.Seat{Account: "a1", Team: 0})
+	r.live("a1")
+	a := r.ps["a1"]
+	cash := func() int64 { _, c := r.g.wanted.Get(r.char("a1")); return c.Amount }
+	before := cash()
+	r.m.step = func(h missions.RunHost) {
+		if h.Paying() {
+			h.Pay(r.player("a1"), 100)
+		}
+	}
+	r.ticks(1, components.Drive{})
+	if cash() != before+100 {
+		t.Fatal("the run did not pay before any debug command")
+	}
+	a.command(`{"type":"debug","id":1,"cmd":"clock","minutes":600}`)
+	a.command(`{"type":"debug","id":2,"cmd":"reset-level"}`)
+	r.m.step = func(h missions.RunHost) { h.Pay(r.player("a1"), 100); h.Succeed("Done.") }
+	r.ticks(2, components.Drive{})
+	if got := cash(); got != before+100 {
+		t.Fatalf("the run paid after a debug command: cash %d, want %d", got, before+100)
+	}
+	f := r.run(a)
+	if f.Paying || f.Result == nil || !f.Result.NoPay || f.Result.Outcome != "success" {
+		t.Fatalf("the result: %+v %+v", f, f.Result)
+	}
+	for _, m := range a.texts {
+		if m["type"] == "reply" && m["id"].(float64) == 2 && m["ok"] != false {
+			t.Fatal("reset-level honoured in a run's room")
+		}
+	}
+}

@@ -267,7 +267,7 @@ func (g *GameServer) wire(sc SocialConfig) error {
 	}
 	g.missions, g.stealth, g.cars = newMissionsFeature(g), newStealthFeature(g), newCarsFeature(g)
 	g.watch = newWatchFeature(g)
-	g.features = []feature{
+	fs := []feature{
 		&debugFeature{g: g},
 		newCityFeature(g),
 		g.missions,
@@ -285,9 +285,18 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		if g.runs, err = newRunsFeature(g, g.cfg.Run); err != nil {
 			return err
 		}
-		g.features = append(g.features, g.runs) // after social: a team is a player's party
+		fs = append(fs, g.runs) // after social: a team is a player's party
 	}
-	for _, f := range g.features {
+	return g.use(fs...)
+}
+
+// use makes fs the room's features, in the order their frames go out: the
+// ones among them that run each tick (ticker) or add to the welcome
+// (welcomer), and the table of the commands they answer. Before the first
+// join only.
+func (g *GameServer) use(fs ...feature) error {
+	g.features, g.tickers, g.welcomers = fs, nil, nil
+	for _, f := range fs {
 		if t, ok := f.(ticker); ok {
 			g.tickers = append(g.tickers, t)
 		}
@@ -295,7 +304,8 @@ func (g *GameServer) wire(sc SocialConfig) error {
 			g.welcomers = append(g.welcomers, w)
 		}
 	}
-	g.commands, err = newCommandTable(g.features, "mode", "leave")
+	var err error
+	g.commands, err = newCommandTable(fs, "mode", "leave")
 	return err
 }
 

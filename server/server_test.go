@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -245,17 +246,36 @@ func TestBadFramesDisconnect(t *testing.T) {
 // queue; its dropped frames are made good by keyframes and, after SlowTicks
 // of a full queue, it is cut off. The other client never misses a frame.
 func TestSlowClientDoesNotStallRoom(t *testing.T) {
-	g := newServer(t, "test-flat")
-	good := join(t, g, Who{})
 	// Room for the join's frames (the welcome, the first snapshot and the
-	// text frames of the first snapshot tick, the keys frame the last):
-	// what comes next is a snapshot, dropped.
-	c := servertest.NewMemConn(false, 9)
-	slow, _ := g.Join(c, Who{})
-	for i := 0; i < SlowTicks+wire.SnapshotEvery*2+10; i++ {
+	// text frames of the first snapshot tick, the keys frame the last),
+	// counted on a twin room: what comes next is a snapshot, dropped.
+	room := func(limit int) (g *GameServer, good *probe, c *servertest.MemConn, slow *Session) {
+		g = newServer(t, "test-flat")
+		good = join(t, g, Who{})
+		c = servertest.NewMemConn(false, limit)
+		slow, _ = g.Join(c, Who{})
+		return
+	}
+	tick := func(g *GameServer, good *probe) {
 		good.send(components.Drive{})
 		g.Tick()
 		good.read()
+	}
+	limit := 0
+	for g, good, c, _ := room(0); ; tick(g, good) {
+		fs := c.Recv()
+		limit += len(fs)
+		if slices.ContainsFunc(fs, func(f servertest.MemFrame) bool { return !f.Text }) {
+			break
+		}
+		if g.World().Tick() > 2*wire.SnapshotEvery {
+			t.Fatal("the twin's joining client got no snapshot")
+		}
+	}
+	t.Logf("%d frames of the join", limit)
+	g, good, c, slow := room(limit)
+	for i := 0; i < SlowTicks+wire.SnapshotEvery*2+10; i++ {
+		tick(g, good)
 	}
 	if closed, reason := c.Closed(); !closed || !strings.Contains(reason, "too slow") {
 		t.Fatalf("slow client closed %v %q", closed, reason)

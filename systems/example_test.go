@@ -2,6 +2,7 @@ package systems_test
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
@@ -55,9 +56,14 @@ func Example_addComponentAndSystem() {
 	fuel := generic.NewMap1[Fuel](w.Arche)
 	fuel.Assign(car, &Fuel{Litres: 0.1})
 
-	// 2. Put the system in the one schedule list, in its phase.
+	// 2. Put the system in the one schedule list, last in its phase: after
+	//    the AI, which writes its cars' Drive in the pre-step, and before
+	//    the physics step. A real one is a line in systems.Entries; here it
+	//    is spliced in, under a name of its own, since a real fuel system
+	//    would be "fuel" (names are unique in a schedule).
 	entries := systems.Entries(w, systems.Options{Static: st})
-	entries = append(entries[:2:2], append([]ecs.Entry{{Name: "fuel", Phase: ecs.PhasePreStep, System: newFuelSystem(w)}}, entries[2:]...)...)
+	at := slices.IndexFunc(entries, func(e ecs.Entry) bool { return e.Phase > ecs.PhasePreStep })
+	entries = slices.Insert(entries, at, ecs.Entry{Name: "example-fuel", Phase: ecs.PhasePreStep, System: newFuelSystem(w)})
 	if err := w.SetSchedule(entries); err != nil {
 		fmt.Println(err)
 		return

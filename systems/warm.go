@@ -3,6 +3,7 @@ package systems
 import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/prefab"
 	"github.com/fiveonit/engine/systems/ai"
 	arche "github.com/mlange-42/arche/ecs"
 )
@@ -41,30 +42,13 @@ type warmKind struct {
 func Warm(w *ecs.World) {
 	a := w.Arche
 	id := func(ids ...arche.ID) []arche.ID { return ids }
-	vehicle := id(
-		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
-		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
-		arche.ComponentID[components.Drive](a), arche.ComponentID[components.Health](a),
-		arche.ComponentID[components.Flags](a), arche.ComponentID[components.Body](a),
-		arche.ComponentID[components.Seats](a), arche.ComponentID[components.Replicated](a),
-		arche.ComponentID[components.CarLock](a))
-	person := id(
-		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
-		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
-		arche.ComponentID[components.Drive](a), arche.ComponentID[components.Health](a),
-		arche.ComponentID[components.Flags](a), arche.ComponentID[components.Body](a),
-		arche.ComponentID[components.PersonAction](a), arche.ComponentID[components.SeatedIn](a),
-		arche.ComponentID[components.Replicated](a))
-	character := append(id(arche.ComponentID[components.Player](a), arche.ComponentID[components.Wanted](a),
-		arche.ComponentID[components.Cash](a), arche.ComponentID[components.Inventory](a)), person...)
-	item := id(arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
-		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
-		arche.ComponentID[components.Replicated](a), arche.ComponentID[components.Loose](a))
-	thrown := id(arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
-		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
-		arche.ComponentID[components.Body](a), arche.ComponentID[components.Replicated](a),
-		arche.ComponentID[components.Projectile](a))
-	container := id(arche.ComponentID[components.Pose](a), arche.ComponentID[components.Container](a))
+	// prefab's lists: a component added to a kind there is warmed here.
+	vehicle := prefab.Components(w, prefab.Vehicle)
+	person := prefab.Components(w, prefab.Person)
+	character := prefab.Components(w, prefab.Character)
+	item := prefab.Components(w, prefab.Item)
+	thrown := prefab.Components(w, prefab.Thrown)
+	container := prefab.Components(w, prefab.Container)
 	npc, route := arche.ComponentID[components.NPC](a), arche.ComponentID[ai.Route](a)
 	kinds := []warmKind{
 		{base: vehicle, extra: id(npc, route, arche.ComponentID[components.Chaser](a))},
@@ -79,12 +63,7 @@ func Warm(w *ecs.World) {
 	e := a.NewEntity(guard...)
 	a.Add(e, arche.ComponentID[components.Sentry](a), arche.ComponentID[components.Chaser](a))
 	a.RemoveEntity(e)
-	camera := id(
-		arche.ComponentID[components.Kind](a), arche.ComponentID[components.Identity](a),
-		arche.ComponentID[components.Pose](a), arche.ComponentID[components.Velocity](a),
-		arche.ComponentID[components.Health](a), arche.ComponentID[components.Flags](a),
-		arche.ComponentID[components.Body](a), arche.ComponentID[components.Replicated](a),
-		arche.ComponentID[components.Camera](a))
+	camera := prefab.Components(w, prefab.Camera)
 	a.RemoveEntity(a.NewEntity(camera...))
 	// The crowd (pedestrians, traffic drivers, the spawners' NPCs) shares
 	// one archetype, and a busy city's grows past arche's doubling steps

@@ -57,7 +57,7 @@ type WelcomeItem struct {
 	ID      components.ItemID `json:"id"`
 	Name    string            `json:"name"`              // what the level, the commands and buy name it by
 	Label   string            `json:"label"`             // what a player reads
-	Kind    string            `json:"kind"`              // cash, weapon, ammo, thrown, tool, consumable, key, phone, mission, misc
+	Kind    string            `json:"kind"`              // what it does: a kind of games/FORMAT.md (catalog.KindNames)
 	Stack   uint16            `json:"stack"`             // the most one slot holds
 	Price   int64             `json:"price,omitempty"`   // a shop's price, 0: not sold
 	Weapon  uint8             `json:"weapon,omitempty"`  // the weapon it puts in hand

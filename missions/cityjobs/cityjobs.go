@@ -1,5 +1,5 @@
-// Package cityjobs holds the missions of the game city-jobs on main-city:
-// five kinds, each its own file and contact.
+// Package cityjobs holds the missions of the game city-jobs on main-city,
+// each its own file and contact, in the order Missions lists them:
 //
 //	delivery  Marlo   a parcel from the corner shop to the hospital, against the clock
 //	getaway   Dutch   at night: the guards' cars come after you; lose them

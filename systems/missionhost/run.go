@@ -100,12 +100,40 @@ func (s *System) StartRun(w *ecs.World, d *missions.RunDef, ctl RunControl) erro
 	return nil
 }
 
+// RunHost returns the run mission's host while its instance runs, nil
+// before it started and once it ended: for tests and tools that look at
+// the run as its mission does.
+func (s *System) RunHost() missions.RunHost {
+	if s.run == nil || s.run.ended {
+		return nil
+	}
+	return s.run
+}
+
 // EndRun ends the run's instance, if it runs, with text (a forfeit, the
 // run abandoned): the host cleans up after it. The mission is not told.
 func (s *System) EndRun(success bool, text string) {
 	if r := s.run; r != nil && !r.ended {
 		r.ended, r.success, r.text = true, success, text
 		s.reap()
+	}
+}
+
+// LeaveRun tells the run's mission that the player of char left it for
+// good (their seat is gone), while their character is still in the world
+// to read: Mission.Leave, as the host would once it saw them gone, but
+// before the run's end (a forfeit) can come first. Between ticks.
+func (s *System) LeaveRun(char ecs.Entity) {
+	r := s.run
+	if r == nil || r.ended {
+		return
+	}
+	for _, i := range r.slots {
+		if s.phones[i].Char == char {
+			r.leave(i)
+			s.reap()
+			return
+		}
 	}
 }
 
