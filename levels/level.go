@@ -208,6 +208,10 @@ var SpawnRoles = []SpawnRole{RolePlayer, RoleHospital, RolePolice, RoleTraffic, 
 
 // Spawn is a spawn point: a place, a heading and who comes out of it.
 type Spawn struct {
+	// ID optionally names the spot among all of the level's string ids,
+	// so that a game or a run mission can name it (Level.Place): a
+	// team's start.
+	ID string `json:"id,omitempty"`
 	// Role says who comes out here.
 	Role SpawnRole `json:"role"`
 	// Pos is the spawn point, in metres; never inside a building.

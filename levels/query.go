@@ -201,3 +201,28 @@ func (l *Level) ZoneAt(p Vec2, kind ZoneKind) int {
 	}
 	return -1
 }
+
+// Place returns the place named id: a spawn point of that ID, or the
+// centre of the zone of that ID (its vertices' mean, facing east). false
+// when the level has neither.
+func (l *Level) Place(id string) (Spawn, bool) {
+	if id == "" {
+		return Spawn{}, false
+	}
+	for _, s := range l.Spawns {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	for _, z := range l.Zones {
+		if z.ID != id || len(z.Polygon) == 0 {
+			continue
+		}
+		var c Vec2
+		for _, p := range z.Polygon {
+			c = c.Add(p)
+		}
+		return Spawn{ID: id, Pos: c.Scale(1 / float32(len(z.Polygon)))}, true
+	}
+	return Spawn{}, false
+}

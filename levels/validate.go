@@ -431,6 +431,9 @@ func (v *validator) spawns() {
 	for i := range v.l.Spawns {
 		s := &v.l.Spawns[i]
 		p := fmt.Sprintf("spawns[%d]", i)
+		if s.ID != "" {
+			v.id(p+".id", s.ID)
+		}
 		oneOf(v, p+".role", s.Role, SpawnRoles)
 		v.clearPoint(p+".pos", s.Pos)
 		v.yaw(p+".yaw", s.Yaw)

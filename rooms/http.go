@@ -46,9 +46,10 @@ type HTTPConfig struct {
 // shutdown, too many WebRTC connections being set up (in all, from the
 // address), a player the room voted out, an account refused (playing
 // already: ErrAccount), an account store that did not load it
-// (ErrAccountStore), and anything else.
+// (ErrAccountStore), a reconnect token the room does not hold or holds for
+// another account, and anything else.
 var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
-	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "other"}
+	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "rejoin", "other"}
 
 func (hc HTTPConfig) refused(transport, reason string) {
 	if hc.Refused != nil {
@@ -78,6 +79,8 @@ func joinRefusal(err error) string {
 		return "account"
 	case errors.Is(err, ErrAccountStore):
 		return "store"
+	case errors.Is(err, server.ErrRejoinUnknown), errors.Is(err, server.ErrRejoinAccount):
+		return "rejoin"
 	}
 	return "other"
 }
@@ -98,7 +101,8 @@ type Counts struct {
 // games a room may play (GameList), GET /levels/{name} returns a level's
 // JSON.
 // The query of a join: token (a join token; without one the player is
-// "player N"), acked=1 (ask for the acked snapshots), spectate=1 and
+// "player N"), rejoin (the reconnect token of a place the room holds:
+// take it back), acked=1 (ask for the acked snapshots), spectate=1 and
 // watch=N (watch player N without a character), and the options of a new
 // room: level, game, traffic, pedestrians.
 func (m *Manager) Handler(hc HTTPConfig) http.Handler {
@@ -126,6 +130,10 @@ func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 	return mux
 }
 
+// maxRejoin bounds a reconnect token in a join's query: the server's are
+// 22 characters.
+const maxRejoin = 64
+
 // Joiner decides who a join request is: its token's claims, or an
 // anonymous player.
 func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, error) {
@@ -138,6 +146,9 @@ func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, er
 	}
 	who.Acked = get("acked") == "1"
 	who.Spectate = get("spectate") == "1"
+	if who.Rejoin = get("rejoin"); len(who.Rejoin) > maxRejoin {
+		return who, fmt.Errorf("%w: a reconnect token is at most %d characters", server.ErrRejoinUnknown, maxRejoin)
+	}
 	if n, err := strconv.Atoi(get("watch")); err == nil && n > 0 && n < 256 {
 		who.Watch = uint8(n)
 	}

@@ -175,6 +175,11 @@ type Config struct {
 	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
+	// RejoinWindow is how long each room holds the place of a player
+	// whose connection dropped (server.Config.RejoinWindow): 0 holds
+	// none. A run room holds its players' places a minute whatever it
+	// says.
+	RejoinWindow time.Duration
 	// Accounts, if set, keeps what accounts own (package store): a join
 	// with a token's account claims it before its character comes in
 	// (waiting at most the store's claim timeout, on the joining
@@ -279,10 +284,19 @@ func (m *Manager) CanJoin(name string, o Options, who server.Who) error {
 		if err := r.gs.Refused(who); err != nil {
 			return err
 		}
+		if r.gs.Resumable(who) {
+			return nil // a held place: no room needed, no account claimed
+		}
+		if who.Rejoin != "" {
+			return server.ErrRejoinUnknown
+		}
 		if r.gs.Full() {
 			return server.ErrRoomFull
 		}
 		return m.canPlay(o.From)
+	}
+	if who.Rejoin != "" {
+		return server.ErrRejoinUnknown // the room is gone, and the place with it
 	}
 	if _, ok := m.making[name]; !ok { // else a join waits for it
 		if err := m.canMake(name, o.From); err != nil {
@@ -294,8 +308,14 @@ func (m *Manager) CanJoin(name string, o Options, who server.Who) error {
 
 // Join joins conn as who to room name, creating the room with o if it does
 // not exist (an existing room keeps its own options). With
-// Config.Accounts, who's account is claimed first (see claim).
+// Config.Accounts, who's account is claimed first (see claim), but for a
+// join that takes a held place back (server.GameServer.Resumable): that
+// place holds the account still. A join with a reconnect token
+// (who.Rejoin) never makes a room.
 func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
+	if who.Rejoin != "" || m.resumable(name, who, o.From) {
+		return m.rejoin(name, o, conn, who)
+	}
 	if m.cfg.Accounts == nil || who.Account == "" || who.Spectate {
 		return m.joinRoom(name, o, conn, who)
 	}
@@ -313,6 +333,30 @@ func (m *Manager) Join(name string, o Options, conn server.Conn, who server.Who)
 		h.Leave(nil)
 	}
 	return r, s, err
+}
+
+// resumable reports whether room name holds who's place.
+func (m *Manager) resumable(name string, who server.Who, from string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	who.Addr = from
+	r := m.rooms[name]
+	return r != nil && r.gs.Resumable(who)
+}
+
+// rejoin takes a held place of room name back, on conn.
+func (m *Manager) rejoin(name string, o Options, conn server.Conn, who server.Who) (*Room, *server.Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.rooms[name]
+	if r == nil {
+		return nil, nil, server.ErrRejoinUnknown
+	}
+	s, err := m.join(r, o.From, conn, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, s, nil
 }
 
 // claim claims account for a join to room name, on the joining goroutine:
@@ -375,7 +419,7 @@ func (m *Manager) join(r *Room, from string, conn server.Conn, who server.Who) (
 	if err := r.gs.Refused(who); err != nil {
 		return nil, err
 	}
-	if r.gs.Full() {
+	if r.gs.Full() && !r.gs.Resumable(who) {
 		return nil, server.ErrRoomFull
 	}
 	if err := m.canPlay(from); err != nil {
@@ -527,7 +571,8 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 	}
 	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Game: game, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
 		DebugAccounts: m.cfg.DebugAccounts, Social: m.cfg.Social,
-		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers), Log: m.log.With("room", name)})
+		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers), Log: m.log.With("room", name),
+		RejoinWindow: m.cfg.RejoinWindow})
 	if err != nil {
 		return nil, err
 	}

@@ -154,6 +154,18 @@ func (r *Run) Drop(i int, now uint64) {
 	r.rev++
 }
 
+// Leave marks seat i gone for good at tick now: its player left, or did
+// not come back within its hold. A run that is over keeps its seats as
+// they were.
+func (r *Run) Leave(i int, now uint64) {
+	s := &r.seats[i]
+	if r.phase >= Ended || s.State == Gone {
+		return
+	}
+	s.State, s.HeldUntil = Gone, 0
+	r.rev++
+}
+
 // TakeOut marks seat i out of the run: the mission took its body out of
 // the world, and its player watches a teammate.
 func (r *Run) TakeOut(i int) {

@@ -322,3 +322,23 @@ func TestNoPay(t *testing.T) {
 		t.Fatal("the result does not say the run paid nothing")
 	}
 }
+
+// TestLeave: a seat whose player leaves is gone at once; its team may
+// forfeit at the next tick.
+func TestLeave(t *testing.T) {
+	r := versus2v2(t)
+	now := live(t, r)
+	r.Leave(2, now)
+	if r.Seats()[2].State != Gone {
+		t.Fatalf("left: %v", r.Seats()[2].State)
+	}
+	r.Leave(3, now)
+	r.Tick(now + 1)
+	if res := r.Result(); res.Outcome != OutcomeForfeit || res.Winner != 0 {
+		t.Fatalf("team 1 left: %+v", res)
+	}
+	r.Leave(0, now+2) // over: the seats stay as they were
+	if r.Seats()[0].State != Playing {
+		t.Fatalf("a leave after the end: %v", r.Seats()[0].State)
+	}
+}

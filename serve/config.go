@@ -59,6 +59,11 @@ type Config struct {
 	// Grace is how long an empty room other than the default stays open
 	// (-grace).
 	Grace time.Duration
+	// RejoinWindow is how long a room holds the place of a player whose
+	// connection dropped: their character and car stay, input held, for
+	// them to take back (-rejoin-window). 0 holds none. A run room holds
+	// its players' places a minute whatever it says.
+	RejoinWindow time.Duration
 	// MaxRooms is the most rooms open at once, the default room among
 	// them. 0 is 64 (-max-rooms).
 	MaxRooms int
@@ -100,6 +105,10 @@ type Config struct {
 	LogTo io.Writer
 }
 
+// MaxRejoinWindow bounds -rejoin-window: a dropped player's place held
+// longer would keep a character in the world that nobody steers.
+const MaxRejoinWindow = 10 * time.Minute
+
 // DefaultConfig returns the settings of a server started with no flags.
 func DefaultConfig() Config {
 	return Config{
@@ -109,6 +118,7 @@ func DefaultConfig() Config {
 		Game:              games.Default,
 		ModerationTimeout: httpmod.DefaultTimeout,
 		Grace:             30 * time.Second,
+		RejoinWindow:      30 * time.Second,
 		MaxRooms:          64,
 		MaxRoomsFrom:      8,
 		MaxPlayers:        server.MaxPlayers,
@@ -127,6 +137,9 @@ func (c *Config) check() error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		return fmt.Errorf("-log-level: %w", err)
+	}
+	if c.RejoinWindow < 0 || c.RejoinWindow > MaxRejoinWindow {
+		return fmt.Errorf("-rejoin-window %v: from 0 (hold no place) to %v", c.RejoinWindow, MaxRejoinWindow)
 	}
 	if c.MaxRooms < 0 {
 		return fmt.Errorf("-max-rooms %d: a number of rooms, the default room among them (0: 64)", c.MaxRooms)

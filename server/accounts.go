@@ -173,6 +173,10 @@ func (f *accountsFeature) keptItemsOf(as *accountSession, inv *components.Invent
 	return true
 }
 
+// resume keeps all: the account's state is the character's, which the
+// new connection takes back.
+func (f *accountsFeature) resume(*Session) {}
+
 // state reads s's character into as.kept, the buffer posted to the
 // store, and reports whether it differs from what was posted last: the
 // Cash, the cars kept in garages (the cars feature's, changed by the car

@@ -104,6 +104,12 @@ func (c *carsFeature) enter(s *Session) {
 	}
 }
 
+// resume tells s's new client its keys and the cars it keeps anew.
+func (c *carsFeature) resume(s *Session) {
+	sc := c.sess.of(s)
+	sc.keysSent, sc.garageSent = false, false
+}
+
 // load sets the cars s keeps to an account's.
 func (c *carsFeature) load(s *Session, kept []store.Car) {
 	sc := c.sess.of(s)
@@ -216,7 +222,7 @@ func (cf *carsFeature) takeOut(s *Session, c *textframe.Command) error {
 // unless a frame goes.
 func (c *carsFeature) notify(s *Session) bool {
 	g := c.g
-	if c.sys == nil || !g.playing(s) || !g.snapshotDue(s) {
+	if c.sys == nil || !s.playing(g.w) || !s.snapshotDue(g.w.Tick()) {
 		return true
 	}
 	var bits uint64

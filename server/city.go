@@ -34,8 +34,9 @@ func newCityFeature(g *GameServer) *cityFeature {
 	return &cityFeature{g: g, sent: newPerSession[citySent](g.cfg.MaxPlayers)}
 }
 
-func (c *cityFeature) enter(s *Session) { c.sent.reset(s) }
-func (c *cityFeature) leave(*Session)   {}
+func (c *cityFeature) enter(s *Session)  { c.sent.reset(s) }
+func (c *cityFeature) resume(s *Session) { c.sent.reset(s) }
+func (c *cityFeature) leave(*Session)    {}
 
 func (c *cityFeature) welcome(_ *Session, f *textframe.Welcome) {
 	f.Zones = welcomeZones(c.g.cfg.Level, c.g.w.Rules.SafeZones)

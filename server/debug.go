@@ -66,8 +66,19 @@ func (d *debugFeature) command(s *Session, c *textframe.Command) error {
 	if cmd.needs != "" && g.w.Sched.System(cmd.needs) == nil {
 		return fmt.Errorf("not available: the %s system is not running in this room", cmd.needs)
 	}
-	return cmd.run(d, s, c)
+	if g.runs != nil && c.Cmd == "reset-level" {
+		return ErrRunReset
+	}
+	err := cmd.run(d, s, c)
+	if err == nil && g.runs != nil {
+		g.runs.noPay() // honoured in a run's room: the run pays nothing
+	}
+	return err
 }
+
+// ErrRunReset refuses reset-level in a run's room: nobody resets a run's
+// level.
+var ErrRunReset = errors.New("not in a run's room: nobody resets a run's level")
 
 // target is the entity a command names: Target's wire id, or the session's
 // character.

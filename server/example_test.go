@@ -35,6 +35,9 @@ func newExampleCrowd(g *GameServer) *exampleCrowd {
 // enter starts s's state anew: the slot may have been another session's.
 func (f *exampleCrowd) enter(s *Session) { *f.told.of(s) = -1 }
 
+// resume makes s's new client be told anew: it came back after a drop.
+func (f *exampleCrowd) resume(s *Session) { *f.told.of(s) = -1 }
+
 func (f *exampleCrowd) leave(*Session) {}
 
 // notify sends s the crowd frame when the number changed since s was last

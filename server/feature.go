@@ -28,6 +28,11 @@ import (
 //     in the world and seated (for a spectator, neither). The feature's
 //     state of s starts anew here: the slot may have been another
 //     session's. The welcome goes after every feature's enter.
+//   - resume is told that a new connection took s's place back (a player
+//     who dropped came back within the rejoin window, or took their place
+//     over from a connection that hung): the character, the car and the
+//     feature's state of s are as they were, but the client holds nothing
+//     yet, so the feature forgets what it sent and tells it anew.
 //   - notify sends s the frames of what changed since the feature last told
 //     it, once per tick after the snapshots, and reports whether s is still
 //     connected. A send that fails closes s (its character leaves the world
@@ -37,11 +42,15 @@ import (
 //   - leave is told that s is leaving, before its connection closes and
 //     before its character and car leave the world (they are still there
 //     to read). It is called for every session that was admitted, joined or
-//     not (an enter that failed still leaves).
+//     not (an enter that failed still leaves). A player who drops while
+//     the room holds places (Config.RejoinWindow, a run) leaves only once
+//     their place is gone: until then their session is detached, its input
+//     held, and nothing sent to it arrives anywhere.
 type feature interface {
 	commands() []string
 	command(s *Session, c *textframe.Command) error
 	enter(s *Session)
+	resume(s *Session)
 	notify(s *Session) bool
 	leave(s *Session)
 }
@@ -50,6 +59,19 @@ type feature interface {
 // and the rules the client needs before its first snapshot.
 type welcomer interface {
 	welcome(s *Session, f *textframe.Welcome)
+}
+
+// dropper is a feature that is told when a session's connection dropped
+// and the room holds its place (detached): a run marks its seat held.
+type dropper interface {
+	drop(s *Session)
+}
+
+// admitter is a feature that may refuse a join before it reaches the
+// room (a run room refuses an account with no seat). It is called from
+// any goroutine: it must guard what it reads.
+type admitter interface {
+	admit(who Who) error
 }
 
 // ticker is a feature that runs once per tick after the clients' frames
@@ -87,8 +109,9 @@ func (noCommands) command(*Session, *textframe.Command) error { return nil }
 // noSession is embedded by a feature that keeps nothing of a session.
 type noSession struct{}
 
-func (noSession) enter(*Session) {}
-func (noSession) leave(*Session) {}
+func (noSession) enter(*Session)  {}
+func (noSession) resume(*Session) {}
+func (noSession) leave(*Session)  {}
 
 // commandTable maps each command type to the feature that answers it.
 type commandTable map[string]feature

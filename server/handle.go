@@ -15,13 +15,16 @@ import (
 
 // drain handles what s sent since the last tick, and its leaving.
 func (g *GameServer) drain(s *Session) {
+	if s.detached {
+		return // nothing comes from a held place: its connection is gone
+	}
 	frames, bad, leaving := s.take()
 	if bad != nil {
 		g.kick(s, bad)
 		return
 	}
 	if leaving {
-		g.leave(s, "left")
+		g.places.lost(s, "left")
 		return
 	}
 	s.tokens = min(s.tokens+float32(TextPerSecond)/ecs.TickRate, TextBurst)
@@ -112,6 +115,8 @@ func (g *GameServer) command(s *Session, b []byte) error {
 		if err = f.command(s, &c); errors.Is(err, errReplyLater) {
 			return nil // the reply goes with the verdict
 		}
+	case c.Type == "leave": // the core's own: the client goes, hold no place
+		s.quit = true
 	case c.Acked == nil: // "mode", the core's own
 		err = errors.New(`mode needs "acked": true or false`)
 	default:

@@ -31,8 +31,9 @@ func newInputsFeature(g *GameServer) *inputsFeature {
 	return &inputsFeature{g: g, sent: newPerSession[inputsSent](g.cfg.MaxPlayers)}
 }
 
-func (f *inputsFeature) enter(s *Session) { f.sent.reset(s) }
-func (f *inputsFeature) leave(*Session)   {}
+func (f *inputsFeature) enter(s *Session)  { f.sent.reset(s) }
+func (f *inputsFeature) resume(s *Session) { f.sent.reset(s) }
+func (f *inputsFeature) leave(*Session)    {}
 
 // countPresses counts the presses of the drive a session's tick runs.
 func (s *Session) countPresses(d *components.Drive) {
@@ -44,7 +45,7 @@ func (s *Session) countPresses(d *components.Drive) {
 func (f *inputsFeature) notify(s *Session) bool {
 	g := f.g
 	sent := f.sent.of(s)
-	if !g.playing(s) || g.w.Tick()-sent.at < InputsEvery && sent.at != 0 {
+	if !s.playing(g.w) || g.w.Tick()-sent.at < InputsEvery && sent.at != 0 {
 		return true
 	}
 	st := s.queue.Stats()

@@ -29,7 +29,8 @@ func (f *itemsFeature) commands() []string {
 	return []string{"pickup", "drop", "use", "move", "open", "take", "put", "close", "buy"}
 }
 
-func (f *itemsFeature) enter(s *Session) { f.sent.reset(s) }
+func (f *itemsFeature) enter(s *Session)  { f.sent.reset(s) }
+func (f *itemsFeature) resume(s *Session) { f.sent.reset(s) }
 
 func (f *itemsFeature) welcome(_ *Session, w *textframe.Welcome) { w.Items = f.catalog }
 
@@ -116,7 +117,7 @@ func (f *itemsFeature) command(s *Session, c *textframe.Command) error {
 // snapshot ticks and allocates nothing.
 func (f *itemsFeature) notify(s *Session) bool {
 	g := f.g
-	if !g.playing(s) || !g.snapshotDue(s) {
+	if !s.playing(g.w) || !s.snapshotDue(g.w.Tick()) {
 		return true
 	}
 	inv := g.inv.Get(s.char)

@@ -31,6 +31,7 @@ func newMissionsFeature(g *GameServer) *missionsFeature {
 
 func (m *missionsFeature) commands() []string { return []string{"phone"} }
 func (m *missionsFeature) enter(s *Session)   { m.sent.reset(s) }
+func (m *missionsFeature) resume(s *Session)  { m.sent.reset(s) }
 
 // errNoMissions answers a phone command in a room whose game runs no
 // missions.

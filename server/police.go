@@ -30,14 +30,15 @@ func newPoliceFeature(g *GameServer) *policeFeature {
 	return &policeFeature{g: g, sent: newPerSession[wantedSent](g.cfg.MaxPlayers)}
 }
 
-func (p *policeFeature) enter(s *Session) { p.sent.reset(s) }
-func (p *policeFeature) leave(*Session)   {}
+func (p *policeFeature) enter(s *Session)  { p.sent.reset(s) }
+func (p *policeFeature) resume(s *Session) { p.sent.reset(s) }
+func (p *policeFeature) leave(*Session)    {}
 
 // notify sends s its Wanted level when it changed (the Heat alone at most
 // every HeatEvery ticks), with the fine of an arrest.
 func (p *policeFeature) notify(s *Session) bool {
 	g := p.g
-	if !g.playing(s) {
+	if !s.playing(g.w) {
 		return true
 	}
 	wa, cash := g.wanted.Get(s.char)

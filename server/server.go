@@ -23,6 +23,7 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/runs"
 	"github.com/fiveonit/engine/social"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/city"
@@ -84,6 +85,16 @@ type Config struct {
 	// Log is the room's logger: what a join drops of an account's kept
 	// state is logged to it (nil: slog.Default()).
 	Log *slog.Logger
+	// Run, if set, makes the room a run room (runs.go): one run mission
+	// played by a roster. Its rules are the game's with the mission's
+	// friendly fire, it holds places for runs.HoldTicks whatever
+	// RejoinWindow says, and its game's phone missions are not offered.
+	Run *RunConfig
+	// RejoinWindow is how long the room holds the place of a player whose
+	// connection dropped (not one who said they leave): their character
+	// and car stay in the world, input held, for a join that takes the
+	// place back (rejoin.go). 0 holds no place: a drop is a leave.
+	RejoinWindow time.Duration
 }
 
 // Stats counts what the server did, for metrics.
@@ -122,6 +133,7 @@ type GameServer struct {
 	slots   []int // the free session slots (Session.slot), the next last
 
 	sessions []*Session // by id
+	places   places     // the places of dropped players (rejoin.go)
 	stats    Stats
 	lastSnap time.Duration // the last tick's snapshot encoding and sending
 	due      []*Session    // the sessions whose snapshot is due this tick
@@ -136,10 +148,13 @@ type GameServer struct {
 	welcomers []welcomer
 	commands  commandTable
 	social    *socialFeature
+	watch     *watchFeature
+	runs      *runsFeature // nil but in a run room
 	missions  *missionsFeature
 	stealth   *stealthFeature
 	cars      *carsFeature
 
+	bodies   bodies // the players' characters and cars in the world (bodies.go)
 	poses    generic.Map2[components.Pose, components.Velocity]
 	persons  generic.Map3[components.PersonAction, components.SeatedIn, components.Drive]
 	seats    generic.Map1[components.Seats]
@@ -180,6 +195,15 @@ func New(cfg Config) (*GameServer, error) {
 	if err := cfg.Game.Check(cfg.Level); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	phone := cfg.Game.Missions
+	if cfg.Run != nil {
+		if cfg.Run.Mission == nil {
+			return nil, fmt.Errorf("%w: no run mission", ErrRunRoster)
+		}
+		cfg.Rules = runRules(cfg.Rules, cfg.Run.Mission)
+		cfg.RejoinWindow = runs.HoldTicks * time.Second / ecs.TickRate
+		phone = nil
+	}
 	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules, Items: cfg.Game.Items})
 	if err != nil {
 		return nil, err
@@ -207,6 +231,8 @@ func New(cfg Config) (*GameServer, error) {
 		text:     make([]byte, 0, 1<<10), // more than a text frame the tick sends
 	}
 	g.trailers.Register(w.Arche)
+	g.bodies = bodies{g: g}
+	g.places = newPlaces(g, cfg.RejoinWindow)
 	g.slots = make([]int, cfg.MaxPlayers)
 	for i := range g.slots {
 		g.slots[i] = cfg.MaxPlayers - 1 - i // slot 0 is taken first
@@ -216,7 +242,8 @@ func New(cfg Config) (*GameServer, error) {
 		Static:    st,
 		SafeZones: cfg.Rules.SafeZones,
 		Prices:    cfg.Game.Price,
-		Missions:  cfg.Game.Missions,
+		Missions:  phone,
+		Run:       cfg.Run != nil,
 		Input:     ecs.SystemFunc(g.applyInputs),
 		Arena:     g.arena,
 	})
@@ -239,7 +266,8 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		return err
 	}
 	g.missions, g.stealth, g.cars = newMissionsFeature(g), newStealthFeature(g), newCarsFeature(g)
-	return g.use(
+	g.watch = newWatchFeature(g)
+	fs := []feature{
 		&debugFeature{g: g},
 		newCityFeature(g),
 		g.missions,
@@ -251,7 +279,15 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		g.cars,
 		newAccountsFeature(g), // after cars: it loads the cars an account keeps
 		g.social,
-	)
+		g.watch,
+	}
+	if g.cfg.Run != nil {
+		if g.runs, err = newRunsFeature(g, g.cfg.Run); err != nil {
+			return err
+		}
+		fs = append(fs, g.runs) // after social: a team is a player's party
+	}
+	return g.use(fs...)
 }
 
 // use makes fs the room's features, in the order their frames go out: the
@@ -269,7 +305,7 @@ func (g *GameServer) use(fs ...feature) error {
 		}
 	}
 	var err error
-	g.commands, err = newCommandTable(fs, "mode")
+	g.commands, err = newCommandTable(fs, "mode", "leave")
 	return err
 }
 
@@ -282,10 +318,10 @@ func (g *GameServer) Arena() *netsync.Arena { return g.arena }
 // Level returns the room's level.
 func (g *GameServer) Level() *levels.Level { return g.cfg.Level }
 
-// snapshotDue reports whether s gets its snapshot this tick: every
+// snapshotDue reports whether s gets its snapshot at tick: every
 // wire.SnapshotEvery ticks, on the ticks of its phase.
-func (g *GameServer) snapshotDue(s *Session) bool {
-	return (g.w.Tick()+uint64(s.id))%wire.SnapshotEvery == 0
+func (s *Session) snapshotDue(tick uint64) bool {
+	return (tick+uint64(s.id))%wire.SnapshotEvery == 0
 }
 
 // SnapshotTime returns how long the last tick took to encode and send its
@@ -318,14 +354,27 @@ func (g *GameServer) Full() bool {
 // Join admits a client on conn as who: it returns its session at once (the
 // transport hands the client's frames to Session.Receive from then on), and
 // the client's character and car come into the world at the next tick, with
-// the welcome. It fails with ErrBanned for a player voted out of the room
-// and ErrRoomFull. Safe from any goroutine.
+// the welcome. A join that takes a held place back (Resumable) gets that
+// place's character and car instead (rejoin.go). It fails with ErrBanned
+// for a player voted out of the room, ErrRoomFull, a feature's refusal
+// (a run room's account with no seat), and for a reconnect token the room
+// does not hold (ErrRejoinUnknown) or holds for another account
+// (ErrRejoinAccount). Safe from any goroutine.
 func (g *GameServer) Join(conn Conn, who Who) (*Session, error) {
-	if g.social.banned(who) {
-		return nil, ErrBanned
+	if err := g.Refused(who); err != nil {
+		return nil, err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	old, err := g.places.find(who)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil {
+		s := resumeSession(old, conn, who)
+		g.joining = append(g.joining, s)
+		return s, nil
+	}
 	if g.count >= g.cfg.MaxPlayers {
 		return nil, ErrRoomFull
 	}
@@ -352,6 +401,7 @@ func (g *GameServer) Tick() {
 	for _, s := range g.sessions {
 		g.drain(s)
 	}
+	g.places.expire()
 	for _, t := range g.tickers {
 		t.tick()
 	}
@@ -361,7 +411,7 @@ func (g *GameServer) Tick() {
 	start := time.Now()
 	g.due = g.due[:0]
 	for _, s := range g.sessions {
-		if g.snapshotDue(s) {
+		if !s.detached && s.snapshotDue(g.w.Tick()) {
 			s.view = g.view(s)
 			g.due = append(g.due, s)
 		}
@@ -372,7 +422,9 @@ func (g *GameServer) Tick() {
 	}
 	g.lastSnap = time.Since(start)
 	for _, s := range g.sessions {
-		g.notify(s)
+		if !s.detached {
+			g.notify(s)
+		}
 	}
 	g.sessions = slices.DeleteFunc(g.sessions, func(s *Session) bool { return s.closed })
 }
@@ -395,6 +447,12 @@ func (g *GameServer) admit() {
 	g.joining = nil
 	g.mu.Unlock()
 	for _, s := range joining {
+		if s.resumeOf != nil {
+			if err := g.places.resume(s); err != nil {
+				s.conn.Close(err.Error())
+			}
+			continue
+		}
 		if err := g.enter(s); err != nil {
 			for _, f := range g.features {
 				f.leave(s)
@@ -413,11 +471,8 @@ func (g *GameServer) admit() {
 func (g *GameServer) enter(s *Session) error {
 	s.debug = g.debug || s.who.Debug || s.who.Account != "" && slices.Contains(g.cfg.DebugAccounts, s.who.Account)
 	s.acked = s.conn.Lossy() || s.who.Acked
-	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
-	// Each its own frames for the check: clients that joined together
-	// do not all hash what they hold in the same tick.
-	s.snap.SetCheckPhase(uint32(s.id))
-	s.keyWanted, s.keyWhy = true, KeyframeFirst
+	s.newSnapshotter(g)
+	g.places.add(s)
 	if s.who.Spectate {
 		for _, f := range g.features {
 			f.enter(s)
@@ -426,8 +481,15 @@ func (g *GameServer) enter(s *Session) error {
 		g.sendWelcome(s, 0)
 		return nil
 	}
+	for _, f := range g.features {
+		if a, ok := f.(admitter); ok {
+			if err := a.admit(s.who); err != nil {
+				return err // it changed since Join (a run's seat gone)
+			}
+		}
+	}
 	s.player = g.freePlayerNumber()
-	pos, yaw := g.spawnPoint(s.player)
+	pos, yaw := g.spawnPoint(s)
 	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
 	if err != nil {
 		return fmt.Errorf("no room for your car: %w", err)
@@ -448,6 +510,16 @@ func (g *GameServer) enter(s *Session) error {
 	return nil
 }
 
+// newSnapshotter gives s its snapshots anew: its client holds nothing, so
+// the first frame is a keyframe.
+func (s *Session) newSnapshotter(g *GameServer) {
+	s.snap = netsync.NewSnapshotter(g.arena, s.acked)
+	// Each its own frames for the check: clients that joined together
+	// do not all hash what they hold in the same tick.
+	s.snap.SetCheckPhase(uint32(s.id))
+	s.keyWanted, s.keyWhy = true, KeyframeFirst
+}
+
 // sendWelcome sends s its welcome: who it is, the level, the rules and the
 // constants its client needs.
 func (g *GameServer) sendWelcome(s *Session, car uint16) {
@@ -460,6 +532,7 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 		Type: "welcome", Session: s.id, Player: s.player, Name: s.who.Name,
 		Character: s.charWire, Car: car, Spectate: s.who.Spectate, Watch: s.who.Watch, Room: g.cfg.Room, Level: g.cfg.Level.Name,
 		Game: g.cfg.Game.Name, Rules: textframe.Marshal(g.w.Rules), Debug: s.debug, Acked: s.acked, Tick: g.w.Tick(),
+		Rejoin: s.token, RejoinSeconds: g.cfg.RejoinWindow.Seconds(),
 		Consts: textframe.WelcomeConsts{
 			TickRate: ecs.TickRate, SnapshotEvery: wire.SnapshotEvery, InputsPerFrame: inputs,
 			AOIRadius: wire.AOIRadius, CheckEvery: wire.CheckEvery,
@@ -484,7 +557,7 @@ func (s *Session) Spectate(n uint8) { s.who.Watch = n }
 // spectator the watched player's (the first player's when Watch is 0 or
 // gone).
 func (g *GameServer) watched(s *Session) (ecs.Entity, bool) {
-	if !s.who.Spectate {
+	if !s.who.Spectate && !s.out {
 		return s.char, g.w.Arche.Alive(s.char)
 	}
 	var first ecs.Entity
@@ -522,11 +595,17 @@ func (g *GameServer) posOf(e ecs.Entity) *components.Pose {
 	return p
 }
 
-// spawnPoint asks the city system where player n comes in (a free player
-// spawn, or a row behind one); without one, the level's centre.
-func (g *GameServer) spawnPoint(n uint8) (components.Vec3, float32) {
+// spawnPoint returns where s's player comes in: where a run places its
+// team, or where the city system says (a free player spawn, or a row
+// behind one); without one, the level's centre.
+func (g *GameServer) spawnPoint(s *Session) (components.Vec3, float32) {
+	if g.runs != nil {
+		if pos, yaw, ok := g.runs.spawnAt(s); ok {
+			return pos, yaw
+		}
+	}
 	if c, ok := g.w.Sched.System(city.Name).(*city.System); ok {
-		pos, yaw, _ := c.PlayerSpawn(g.w, n)
+		pos, yaw, _ := c.PlayerSpawn(g.w, s.player)
 		return pos, yaw
 	}
 	l := g.cfg.Level
@@ -541,6 +620,7 @@ func (g *GameServer) leave(s *Session, reason string) {
 		return
 	}
 	s.closed = true
+	g.places.remove(s)
 	for _, f := range g.features {
 		f.leave(s)
 	}
@@ -548,39 +628,34 @@ func (g *GameServer) leave(s *Session, reason string) {
 	g.stats.Leaves++
 	g.release(s)
 	if s.joined {
-		g.removeBody(s)
+		g.bodies.remove(s)
 	}
 }
 
-// removeBody takes s's character out of the world, and its car too unless
-// someone else sits in it (the trailers it towed are let go).
-func (g *GameServer) removeBody(s *Session) {
-	w := g.w
-	if w.Arche.Alive(s.char) {
-		_, in, _ := g.persons.Get(s.char)
-		if v := in.Vehicle; !v.IsZero() && w.Arche.Alive(v) {
-			st := g.seats.Get(v)
-			if int(in.Seat) < len(st.Occupant) && st.Occupant[in.Seat] == s.char {
-				st.Occupant[in.Seat] = ecs.Entity{}
-			}
-		}
-		w.Despawn(s.char)
+// Over reports whether the room is done: a run room whose run ended and
+// whose result was shown long enough (runs.CloseTicks). The rooms close
+// it then. Room goroutine only.
+func (g *GameServer) Over() bool { return g.runs != nil && g.runs.over }
+
+// AddSeat adds a seat to a run room's run under way (or still waiting)
+// and returns its number: its account's player then joins as any seat's
+// does, and comes in where the run stands (in versus at their team's
+// place, in co-op at the last checkpoint or the start). It refuses a room
+// that plays no run, a team the run lacks, an account with a seat
+// already, a run at its size and a run that is over, with ErrRunRoster
+// and the reason. Safe from any goroutine.
+func (g *GameServer) AddSeat(seat runs.Seat) (int, error) {
+	if g.runs == nil {
+		return -1, fmt.Errorf("%w: this room plays no run", ErrRunRoster)
 	}
-	if !w.Arche.Alive(s.car) {
-		return
+	f := g.runs
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, err := f.run.AddSeat(seat)
+	if err != nil {
+		return -1, fmt.Errorf("%w: %w", ErrRunRoster, err)
 	}
-	for _, o := range g.seats.Get(s.car).Occupant {
-		if !o.IsZero() && w.Arche.Alive(o) {
-			return // someone else still sits in it
-		}
-	}
-	q := g.trailers.Query(w.Arche)
-	for q.Next() {
-		if l := q.Get(); l.Tractor == s.car {
-			l.Tractor = ecs.Entity{}
-		}
-	}
-	w.Despawn(s.car)
+	return i, nil
 }
 
 // release gives s's place in the room, and its slot, to the next join.
@@ -591,11 +666,11 @@ func (g *GameServer) release(s *Session) {
 	g.mu.Unlock()
 }
 
-// playing reports whether s is a player whose character is in the world
-// (not a spectator): the features that tell a player of its character
-// send nothing otherwise.
-func (g *GameServer) playing(s *Session) bool {
-	return !s.who.Spectate && g.w.Arche.Alive(s.char)
+// playing reports whether s is a player whose character is in w (not a
+// spectator): the features that tell a player of its character send
+// nothing otherwise.
+func (s *Session) playing(w *ecs.World) bool {
+	return !s.who.Spectate && w.Arche.Alive(s.char)
 }
 
 // notify sends s, feature by feature, the text frames whose content
@@ -624,6 +699,14 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 			continue
 		}
 		if !s.joined || !w.Arche.Alive(s.char) {
+			continue
+		}
+		if s.detached || s.hold {
+			// Held: its ticks run like anyone's, but steer nothing.
+			if seq, _, _, ok := s.queue.Take(); ok {
+				s.lastSeq = seq
+			}
+			g.places.brake(s)
 			continue
 		}
 		seq, d, guessed, ok := s.queue.Take()

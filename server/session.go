@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/netsync"
@@ -72,6 +73,12 @@ type Who struct {
 	// kept, and its changes are posted back. nil: nothing is kept (an
 	// anonymous player, a spectator, or a server without a store).
 	Keep *store.Held
+	// Rejoin is the reconnect token of the place the client takes back
+	// (the welcome's rejoin of the session it had): its character, car
+	// and state, held since its connection dropped. "" joins anew, but
+	// for an account whose place the room holds: that place is taken
+	// back.
+	Rejoin string
 }
 
 // KeyframeReason says why a client was sent a keyframe.
@@ -121,13 +128,14 @@ type Session struct {
 	conn Conn
 	who  Who
 
-	mu      sync.Mutex
-	inbox   []inFrame
-	spare   []inFrame // the last drained inbox, reused
-	bufs    [][]byte  // frame buffers given back by the room, reused by Receive
-	bucket  float32   // frames the client may still send now
-	bad     error     // set by Receive: close the session with this
-	leaving bool
+	mu       sync.Mutex
+	inbox    []inFrame
+	spare    []inFrame // the last drained inbox, reused
+	bufs     [][]byte  // frame buffers given back by the room, reused by Receive
+	bucket   float32   // frames the client may still send now
+	bad      error     // set by Receive: close the session with this
+	leaving  bool
+	quitting bool // set by Quit
 
 	// Room goroutine only.
 	slot      int // its index in the features' perSession lists
@@ -154,6 +162,21 @@ type Session struct {
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
+
+	// Places held through a drop (rejoin.go).
+	token     string      // its reconnect token (the welcome's rejoin); "" when the room holds no places
+	detached  bool        // its connection dropped: its place is held until heldUntil
+	away      atomic.Bool // detached, for Join's goroutine
+	heldUntil uint64      // the tick its held place goes
+	quit      bool        // the client said it leaves (the "leave" command): no place is held
+	resumeOf  *Session    // for a join that takes a held place back: that place's session
+	// hold makes its input steer nothing this tick, whatever the client
+	// sends: the car braked where it stands (a run not live, a player out
+	// of the run). A feature sets it before the step.
+	hold bool
+	// out is set once its body left the world for good while it stays
+	// (a player a run took out): it watches who.Watch, as a spectator.
+	out bool
 }
 
 // ID returns the session's number in its room (Player.Session).
@@ -215,12 +238,22 @@ func (s *Session) Leave() {
 	s.mu.Unlock()
 }
 
+// Quit tells the server the client means to go (a WebSocket closed
+// normally): when its connection ends, the room holds no place for it
+// (the leave command does the same). Safe from any goroutine.
+func (s *Session) Quit() {
+	s.mu.Lock()
+	s.quitting = true
+	s.mu.Unlock()
+}
+
 // take swaps the inbox out for the room goroutine.
 func (s *Session) take() (frames []inFrame, bad error, leaving bool) {
 	s.mu.Lock()
 	s.bucket = min(s.bucket+float32(FramesPerSecond)/ecs.TickRate, FrameBurst)
 	frames, s.inbox = s.inbox, s.spare[:0]
 	bad, leaving = s.bad, s.leaving
+	s.quit = s.quit || s.quitting
 	s.mu.Unlock()
 	s.spare = frames
 	return frames, bad, leaving

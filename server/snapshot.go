@@ -99,7 +99,7 @@ func (g *GameServer) snapshot(s *Session) {
 			g.kick(s, ErrTooSlow)
 		}
 	default:
-		g.leave(s, "connection closed")
+		g.places.lost(s, "connection closed")
 	}
 }
 
@@ -114,27 +114,21 @@ func (g *GameServer) view(s *Session) netsync.View {
 		return v
 	}
 	v.Center = wire.Vec3(g.posOf(char).Pos)
-	if s.who.Spectate {
+	if s.who.Spectate || s.out {
 		return v // a spectator owns nothing: every pose comes quantized
 	}
 	v.Own[0] = s.charWire
 	_, in, _ := g.persons.Get(s.char)
 	if veh := in.Vehicle; !veh.IsZero() && g.w.Arche.Alive(veh) {
 		v.Own[1] = g.ids.Get(veh).WireID
-		v.Own[2] = g.trailerOf(veh)
-	}
-	return v
-}
-
-// trailerOf returns the wire id of the trailer v tows, 0 for none.
-func (g *GameServer) trailerOf(v ecs.Entity) uint16 {
-	q := g.trailers.Query(g.w.Arche)
-	for q.Next() {
-		if q.Get().Tractor == v {
-			id := g.ids.Get(q.Entity()).WireID
-			q.Close()
-			return id
+		q := g.trailers.Query(g.w.Arche) // the trailer veh tows, if any
+		for q.Next() {
+			if q.Get().Tractor == veh {
+				v.Own[2] = g.ids.Get(q.Entity()).WireID
+				q.Close()
+				break
+			}
 		}
 	}
-	return 0
+	return v
 }

@@ -182,11 +182,20 @@ func banKey(who Who) string {
 	return ""
 }
 
-// Refused returns ErrBanned if who was voted out of the room (Join would
-// refuse it), else nil. Safe from any goroutine.
+// Refused returns the reason Join would refuse who, before it looks at
+// the room's size: ErrBanned for a player voted out of the room, or a
+// feature's refusal (a run room's account with no seat). nil admits it.
+// Safe from any goroutine.
 func (g *GameServer) Refused(who Who) error {
 	if g.social.banned(who) {
 		return ErrBanned
+	}
+	for _, f := range g.features {
+		if a, ok := f.(admitter); ok {
+			if err := a.admit(who); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -239,6 +248,12 @@ func (r *socialFeature) enter(s *Session) {
 	}
 	s.who.Name = social.CleanName(s.who.Name, fmt.Sprintf("player %d", s.player))
 	r.g.ids.Get(s.char).Party = r.parties.Join(s.id, s.who.Party)
+}
+
+// resume sends s's new client the social frame and the whole roster anew.
+func (r *socialFeature) resume(s *Session) {
+	ss := r.sess.of(s)
+	ss.sentSocial, ss.sentRoster = false, 0
 }
 
 func (r *socialFeature) welcome(s *Session, f *textframe.Welcome) { f.Party = r.parties.Of(s.id) }

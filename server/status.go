@@ -21,13 +21,14 @@ func newStatusFeature(g *GameServer) *statusFeature {
 	return &statusFeature{g: g, sent: newPerSession[statusSent](g.cfg.MaxPlayers)}
 }
 
-func (f *statusFeature) enter(s *Session) { f.sent.reset(s) }
-func (f *statusFeature) leave(*Session)   {}
+func (f *statusFeature) enter(s *Session)  { f.sent.reset(s) }
+func (f *statusFeature) resume(s *Session) { f.sent.reset(s) }
+func (f *statusFeature) leave(*Session)    {}
 
 // notify sends s its health and Cash when either changed.
 func (f *statusFeature) notify(s *Session) bool {
 	g := f.g
-	if !g.playing(s) {
+	if !s.playing(g.w) {
 		return true
 	}
 	_, cash := g.wanted.Get(s.char)

@@ -28,14 +28,15 @@ func newStealthFeature(g *GameServer) *stealthFeature {
 	return &stealthFeature{g: g, sys: systems.Stealth(g.w), sent: newPerSession[stealthSent](g.cfg.MaxPlayers)}
 }
 
-func (f *stealthFeature) enter(s *Session) { f.sent.reset(s) }
-func (f *stealthFeature) leave(*Session)   {}
+func (f *stealthFeature) enter(s *Session)  { f.sent.reset(s) }
+func (f *stealthFeature) resume(s *Session) { f.sent.reset(s) }
+func (f *stealthFeature) leave(*Session)    {}
 
 // notify sends s the stealth frame when any of it changed (and once on
 // joining).
 func (f *stealthFeature) notify(s *Session) bool {
 	g, st := f.g, f.sys
-	if st == nil || !st.Active() || !g.playing(s) {
+	if st == nil || !st.Active() || !s.playing(g.w) {
 		return true
 	}
 	guard, camera, chased := st.PlayerSeen(s.char)

@@ -22,7 +22,7 @@ func (g *GameServer) sendTextBytes(s *Session, b []byte) bool {
 			g.kick(s, ErrTooSlow)
 			return false
 		}
-		g.leave(s, "connection closed")
+		g.places.lost(s, "connection closed")
 		return false
 	}
 	s.stats.FramesOut++

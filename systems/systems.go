@@ -48,8 +48,11 @@ type Options struct {
 	// nothing.
 	Prices func(components.ItemID) (int64, bool)
 	// Missions are the game's missions (games.Game.Missions); none leaves
-	// the MissionHost out.
+	// the MissionHost out, but in a run's room.
 	Missions []missions.Def
+	// Run makes the room a run's: the MissionHost runs for its run
+	// mission (missionhost.System.StartRun) with no missions by phone.
+	Run bool
 	// Input writes the players' inputs onto their characters' Drive.
 	Input ecs.System
 	// Arena is what the sync system (systems/replicate) quantizes the
@@ -114,7 +117,7 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		add(damage.Name, ecs.PhasePostStep, damage.New(w, z, o.Static))
 		add(city.Name, ecs.PhasePostStep, city.New(w, o.Level, o.Static, z))
 		add(items.Name, ecs.PhasePostStep, it)
-		if len(o.Missions) > 0 {
+		if len(o.Missions) > 0 || o.Run {
 			h := missionhost.New(w, o.Level, o.Missions)
 			h.HoldSignal, h.ReleaseSignal = sg.Hold, sg.Release
 			h.Stash, h.Unstash = it.Stash, it.Unstash

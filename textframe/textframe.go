@@ -26,16 +26,21 @@ type Welcome struct {
 	Watch     uint8           `json:"watch,omitempty"`    // the player you watch (0: the first)
 	Room      string          `json:"room"`
 	Level     string          `json:"level"`
-	Game      string          `json:"game"`   // the game the room plays (package games)
-	Rules     json.RawMessage `json:"rules"`  // the game's rules (ecs.Rules)
-	Debug     bool            `json:"debug"`  // your debug commands are honoured
-	Acked     bool            `json:"acked"`  // you get acked snapshots (kind 6)
-	Tick      uint64          `json:"tick"`   // the server's tick now
-	Consts    WelcomeConsts   `json:"consts"` //
-	Zones     []WelcomeZone   `json:"zones,omitempty"`
-	Items     []WelcomeItem   `json:"items,omitempty"`   // the room's item catalog, by id (items.go)
-	Races     []WelcomeRace   `json:"races,omitempty"`   // signals.go
-	Garages   []WelcomeGarage `json:"garages,omitempty"` // cars.go
+	Game      string          `json:"game"`  // the game the room plays (package games)
+	Rules     json.RawMessage `json:"rules"` // the game's rules (ecs.Rules)
+	Debug     bool            `json:"debug"` // your debug commands are honoured
+	Acked     bool            `json:"acked"` // you get acked snapshots (kind 6)
+	Tick      uint64          `json:"tick"`  // the server's tick now
+	// Rejoin is the reconnect token of your place: a join that presents
+	// it (rejoin=) within RejoinSeconds of a drop takes your character
+	// and car back. "" where the room holds no places. Keep it secret.
+	Rejoin        string          `json:"rejoin,omitempty"`
+	RejoinSeconds float64         `json:"rejoinSeconds,omitempty"`
+	Consts        WelcomeConsts   `json:"consts"` //
+	Zones         []WelcomeZone   `json:"zones,omitempty"`
+	Items         []WelcomeItem   `json:"items,omitempty"`   // the room's item catalog, by id (items.go)
+	Races         []WelcomeRace   `json:"races,omitempty"`   // signals.go
+	Garages       []WelcomeGarage `json:"garages,omitempty"` // cars.go
 }
 
 // WelcomeConsts are the protocol constants a client needs.

@@ -52,6 +52,11 @@
 //     message waits for the moderation service before it is refused.
 //   - -grace, FOI_GRACE, default 30s: how long an empty room other than the
 //     default stays open.
+//   - -rejoin-window, FOI_REJOIN_WINDOW, default 30s: how long a room holds
+//     the place of a player whose connection dropped (not one who left):
+//     their character and car stay in the world, input held, for them to
+//     take back with their reconnect token or their account; 0 holds none,
+//     at most 10m. A run room holds its players' places a minute.
 //   - -max-rooms, FOI_MAX_ROOMS, default 64: the most rooms open at once, the
 //     default room among them: any join may open a room, so size it for the
 //     machine (a main-city room took ~0.2 ms a tick empty and ~0.5 ms with 8

@@ -35,6 +35,7 @@ var envFlags = [][2]string{
 	{"moderation-url", "FOI_MODERATION_URL"},
 	{"moderation-timeout", "FOI_MODERATION_TIMEOUT"},
 	{"grace", "FOI_GRACE"},
+	{"rejoin-window", "FOI_REJOIN_WINDOW"},
 	{"max-rooms", "FOI_MAX_ROOMS"},
 	{"max-rooms-from", "FOI_MAX_ROOMS_FROM"},
 	{"max-players", "FOI_MAX_PLAYERS"},
@@ -69,6 +70,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.ModerationURL, "moderation-url", d.ModerationURL, "a moderation service each chat message is POSTed to, failing closed; empty: the word list alone (env FOI_MODERATION_URL)")
 	fs.DurationVar(&c.ModerationTimeout, "moderation-timeout", d.ModerationTimeout, "how long a chat message waits for the moderation service before it is refused (env FOI_MODERATION_TIMEOUT)")
 	fs.DurationVar(&c.Grace, "grace", d.Grace, "how long an empty room other than the default stays open (env FOI_GRACE)")
+	fs.DurationVar(&c.RejoinWindow, "rejoin-window", d.RejoinWindow, "how long a room holds a dropped player's character for them to take back, 0 for none (env FOI_REJOIN_WINDOW)")
 	fs.IntVar(&c.MaxRooms, "max-rooms", d.MaxRooms, "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
 	fs.IntVar(&c.MaxRoomsFrom, "max-rooms-from", d.MaxRoomsFrom, "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
 	fs.IntVar(&c.MaxPlayers, "max-players", d.MaxPlayers, fmt.Sprintf("the most players per room, at most %d; a join to a full room is refused (env FOI_MAX_PLAYERS)", server.MaxPlayers))

@@ -12,14 +12,14 @@ import (
 // an error; the environment's names the variable and what its flag takes.
 func TestFlagsAndEnv(t *testing.T) {
 	def := config{Addr: ":8080", AdminAddr: "127.0.0.1:6060", Level: "main-city", Game: "free-roam", Grace: 30 * time.Second,
-		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, Drain: 5 * time.Second,
+		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, Drain: 5 * time.Second, RejoinWindow: 30 * time.Second,
 		LogLevel: "info", LogFormat: "text", RTC: true, ModerationTimeout: 2 * time.Second, Data: "data"}
 	every := map[string]string{
 		"FOI_ADDR": ":9000", "FOI_ADMIN_ADDR": "127.0.0.1:7000", "FOI_LEVEL": "test-flat", "FOI_GAME": "city-jobs",
 		"FOI_SECRET": "a-secret-of-16-bytes", "FOI_ORIGINS": "a.example", "FOI_ANY_ORIGIN": "1", "FOI_DEBUG": "true",
 		"FOI_DEBUG_ACCOUNTS": "ops-1,ops-2", "FOI_CHAT_WORDS": "/etc/words", "FOI_MODERATION_URL": "http://mod.internal/check",
 		"FOI_MODERATION_TIMEOUT": "500ms",
-		"FOI_GRACE":              "1m", "FOI_MAX_ROOMS": "5", "FOI_MAX_ROOMS_FROM": "3", "FOI_MAX_PLAYERS": "2",
+		"FOI_GRACE":              "1m", "FOI_REJOIN_WINDOW": "45s", "FOI_MAX_ROOMS": "5", "FOI_MAX_ROOMS_FROM": "3", "FOI_MAX_PLAYERS": "2",
 		"FOI_MAX_PLAYERS_FROM": "7", "FOI_DRAIN": "2s", "FOI_LOG_LEVEL": "warn", "FOI_LOG_FORMAT": "json",
 		"FOI_RTC": "false", "FOI_RTC_IPS": "127.0.0.1", "FOI_RTC_PUBLIC_IPS": "192.0.2.1", "FOI_RTC_PORTS": "50000-50100",
 		"FOI_DATA": "/var/lib/foi", "FOI_STORE": "postgres://db/foi",
@@ -38,7 +38,7 @@ func TestFlagsAndEnv(t *testing.T) {
 			want: config{Addr: ":9000", AdminAddr: "127.0.0.1:7000", Level: "test-flat", Game: "city-jobs", Secret: "a-secret-of-16-bytes",
 				Origins: "a.example", AnyOrigin: true, Debug: true, DebugAccounts: "ops-1,ops-2", ChatWords: "/etc/words",
 				ModerationURL: "http://mod.internal/check", ModerationTimeout: 500 * time.Millisecond,
-				Grace: time.Minute, MaxRooms: 5, MaxRoomsFrom: 3,
+				Grace: time.Minute, RejoinWindow: 45 * time.Second, MaxRooms: 5, MaxRoomsFrom: 3,
 				MaxPlayers: 2, MaxPlayersFrom: 7, Drain: 2 * time.Second, LogLevel: "warn", LogFormat: "json",
 				RTCIPs: "127.0.0.1", RTCPublicIPs: "192.0.2.1", RTCPorts: "50000-50100", Data: "/var/lib/foi", Store: "postgres://db/foi"},
 		},

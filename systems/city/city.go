@@ -300,6 +300,36 @@ func (s *System) spawnSpot(w *ecs.World, player uint8) (components.Vec3, float32
 	return components.Vec3{X: sp.Pos.X, Y: sp.Pos.Y, Z: z}, sp.Yaw, false
 }
 
+// TeamSpread (m) is how far apart a team's players start beside their
+// place: a car's width and a gap. TeamSpots bounds the spots tried, to
+// either side in turn.
+const (
+	TeamSpread = 3
+	TeamSpots  = 16
+)
+
+// SpotNear returns the first free spot for a car at place at, facing yaw:
+// the place itself, then TeamSpread to its right, to its left, twice that
+// to its right, and so on (the side across its heading), TeamSpots in all.
+// A spot is free when no body's centre lies within TeamSpread of it and a
+// car fits clear of the buildings. false (with the place) when none is.
+func (s *System) SpotNear(w *ecs.World, at levels.Vec2, yaw float32) (components.Vec3, bool) {
+	s.bodies.Invalidate() // the server moves things between ticks
+	z := s.level.Ground.Height
+	sn, co := math32.Sincos(yaw)
+	for k := range TeamSpots {
+		off := float32((k+1)/2) * TeamSpread
+		if k%2 == 1 {
+			off = -off // right of the heading first: (sin, -cos)
+		}
+		p := phys.Vec{X: at.X - sn*off, Y: at.Y + co*off}
+		if (s.static == nil || !s.static.Overlaps(p, carRadius)) && s.room(w, p, TeamSpread) {
+			return components.Vec3{X: p.X, Y: p.Y, Z: z}, true
+		}
+	}
+	return components.Vec3{X: at.X, Y: at.Y, Z: z}, false
+}
+
 // room reports whether no body's centre lies within r of p (the bodies are
 // gathered once a tick, and the spots given this tick added).
 func (s *System) room(w *ecs.World, p phys.Vec, r float32) bool {

@@ -34,6 +34,8 @@ type instance struct {
 	ended   bool
 	success bool
 	text    string
+
+	run *runInstance // a run room's run mission, nil for a phone's (run.go)
 }
 
 var _ missions.Host = (*instance)(nil)
@@ -75,8 +77,14 @@ func (in *instance) leave(i int) {
 		return
 	}
 	in.refresh()
-	s.leaveMission(in, p)
+	if in.run == nil || !in.run.isOut(p.Char) { // a player taken out is not told
+		s.leaveMission(in, p)
+	}
 	if len(in.slots) == 0 && !in.ended {
+		if in.run != nil {
+			in.end(false, "Everyone left.")
+			return
+		}
 		in.ended, in.text = true, "Everyone left."
 	}
 }
@@ -355,6 +363,9 @@ func (in *instance) Take(p missions.Player, item string, n int) int {
 }
 
 func (in *instance) Pay(p missions.Player, cash int64) {
+	if in.run != nil && !in.run.ctl.Paying() {
+		return // a debug command was honoured in the run's room
+	}
 	if c := in.cashOf(p); c != nil && cash > 0 {
 		c.Amount += cash
 	}
@@ -455,4 +466,7 @@ func (in *instance) end(success bool, text string) {
 		return
 	}
 	in.ended, in.success, in.text = true, success, text
+	if in.run != nil && !in.run.won {
+		in.run.ctl.End(success, text)
+	}
 }

@@ -187,6 +187,7 @@ type System struct {
 	phones [ecs.MaxPlayers]Phone
 	slotOf []int8 // by a character's wire id: its phone, -1 none
 	insts  []*instance
+	run    *runInstance // a run room's run, once it went live (run.go)
 	nextID uint32
 	guards []int32 // the level's guard spawns
 	watch  watch   // what the guards and cameras saw, for the missions
@@ -262,9 +263,12 @@ func (s *System) Update(w *ecs.World) {
 			s.gone(i)
 			continue
 		}
-		if in := ph.inst; in != nil && in.party != 0 && ph.player.Party != in.party {
+		if in := ph.inst; in != nil && in.run == nil && in.party != 0 && ph.player.Party != in.party {
 			in.leave(i)
 			ph.notice("You left the party: you are off the job.", NoticeFailure)
+		}
+		if ph.inst == nil && s.run != nil {
+			s.joinRun(i) // a late seat comes into the run
 		}
 		for k := range s.defs {
 			if at := ph.reoffer[k]; at != 0 && tick >= at {

@@ -92,8 +92,13 @@ func (c *ClientConn) Read(ctx context.Context) (frame []byte, text bool, err err
 	}
 }
 
-// Close closes the connection normally.
+// Close closes the connection normally: the client means to go, and the
+// room holds no place for it.
 func (c *ClientConn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "bye") }
+
+// Drop ends the connection at once, with no close frame, as a network
+// that fails does: a room with a rejoin window holds the player's place.
+func (c *ClientConn) Drop() error { return c.ws.CloseNow() }
 
 // CloseError is the server's close of the connection: its code and reason.
 type CloseError struct {

@@ -225,6 +225,9 @@ func (c *Conn) Serve(ctx context.Context, sess *server.Session) {
 		if err != nil {
 			var ce websocket.CloseError
 			if errors.As(err, &ce) || ctx.Err() != nil {
+				if ce.Code == websocket.StatusNormalClosure {
+					sess.Quit() // a client that closes normally means to go
+				}
 				c.Close("left")
 				return
 			}
