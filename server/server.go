@@ -488,7 +488,7 @@ func (g *GameServer) enter(s *Session) error {
 			}
 		}
 	}
-	s.player = g.freePlayerNumber()
+	s.player = freePlayerNumber(g.sessions)
 	pos, yaw := g.spawnPoint(s)
 	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
 	if err != nil {
@@ -553,31 +553,11 @@ func carModel(player uint8) uint8 {
 // Room goroutine only.
 func (s *Session) Spectate(n uint8) { s.who.Watch = n }
 
-// watched returns the character s's view is centred on: its own, or for a
-// spectator the watched player's (the first player's when Watch is 0 or
-// gone).
-func (g *GameServer) watched(s *Session) (ecs.Entity, bool) {
-	if !s.who.Spectate && !s.out {
-		return s.char, g.w.Arche.Alive(s.char)
-	}
-	var first ecs.Entity
-	for _, o := range g.sessions {
-		if o.who.Spectate || o.closed || !g.w.Arche.Alive(o.char) {
-			continue
-		}
-		if o.player == s.who.Watch {
-			return o.char, true
-		}
-		if first.IsZero() {
-			first = o.char
-		}
-	}
-	return first, !first.IsZero()
-}
-
-func (g *GameServer) freePlayerNumber() uint8 {
+// freePlayerNumber returns the lowest player number none of sessions has
+// (a spectator has none).
+func freePlayerNumber(sessions []*Session) uint8 {
 	used := [256]bool{}
-	for _, s := range g.sessions {
+	for _, s := range sessions {
 		if !s.who.Spectate {
 			used[s.player] = true
 		}

@@ -107,7 +107,7 @@ func (g *GameServer) snapshot(s *Session) {
 // character, the vehicle it sits in and that vehicle's trailer.
 func (g *GameServer) view(s *Session) netsync.View {
 	v := netsync.View{LastSeq: s.lastSeq, InputBuffer: s.queue.Lead()}
-	char, ok := g.watched(s)
+	char, ok := g.watch.watched(s)
 	if !ok {
 		c := g.cfg.Level.Ground.Min.Add(g.cfg.Level.Ground.Max).Scale(0.5)
 		v.Center = wire.Vec3{X: c.X, Y: c.Y}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fiveonit/engine/ecs"
+
 	"github.com/fiveonit/engine/textframe"
 )
 
@@ -107,7 +109,7 @@ func (f *watchFeature) notify(s *Session) bool {
 		return true
 	}
 	g := f.g
-	char, ok := g.watched(s)
+	char, ok := f.watched(s)
 	var t *Session
 	if ok {
 		for _, o := range g.sessions {
@@ -118,7 +120,7 @@ func (f *watchFeature) notify(s *Session) bool {
 	}
 	if s.out && (t == nil || t.player != s.who.Watch) {
 		f.pick(s)
-		if char, ok = g.watched(s); ok {
+		if char, ok = f.watched(s); ok {
 			for _, o := range g.sessions {
 				if o.char == char && !o.closed {
 					t = o
@@ -142,4 +144,27 @@ func (f *watchFeature) notify(s *Session) bool {
 		}
 	}
 	return g.sendText(s, fr)
+}
+
+// watched returns the character s's view is centred on: its own, or for a
+// spectator the watched player's (the first player's when Watch is 0 or
+// gone).
+func (f *watchFeature) watched(s *Session) (ecs.Entity, bool) {
+	g := f.g
+	if !s.who.Spectate && !s.out {
+		return s.char, g.w.Arche.Alive(s.char)
+	}
+	var first ecs.Entity
+	for _, o := range g.sessions {
+		if o.who.Spectate || o.closed || !g.w.Arche.Alive(o.char) {
+			continue
+		}
+		if o.player == s.who.Watch {
+			return o.char, true
+		}
+		if first.IsZero() {
+			first = o.char
+		}
+	}
+	return first, !first.IsZero()
 }
