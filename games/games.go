@@ -58,7 +58,10 @@ type Game struct {
 	// Missions are the game's missions (package missions), registered in
 	// Go by the game (missions.go): none for free roam.
 	Missions []missions.Def
-	price    []int64 // by item id; 0: not sold
+	// Runs are the game's run missions (missions.RunDef), played in a
+	// run room made for a roster (rooms.Manager.MakeRun).
+	Runs  []missions.RunDef
+	price []int64 // by item id; 0: not sold
 }
 
 // Price is what a shop asks for one of an item.

@@ -15,6 +15,7 @@ import (
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/runs"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/transport/webrtc"
 	"github.com/fiveonit/engine/transport/websocket"
@@ -47,9 +48,10 @@ type HTTPConfig struct {
 // address), a player the room voted out, an account refused (playing
 // already: ErrAccount), an account store that did not load it
 // (ErrAccountStore), a reconnect token the room does not hold or holds for
-// another account, and anything else.
+// another account, a run room's refusal of an account (no seat, its seat
+// gone or played, the run over), and anything else.
 var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
-	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "rejoin", "other"}
+	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "rejoin", "seat", "other"}
 
 func (hc HTTPConfig) refused(transport, reason string) {
 	if hc.Refused != nil {
@@ -81,6 +83,8 @@ func joinRefusal(err error) string {
 		return "store"
 	case errors.Is(err, server.ErrRejoinUnknown), errors.Is(err, server.ErrRejoinAccount):
 		return "rejoin"
+	case errors.Is(err, runs.ErrNoSeat), errors.Is(err, runs.ErrSeatGone), errors.Is(err, runs.ErrSeatHeld), errors.Is(err, runs.ErrRunOver):
+		return "seat"
 	}
 	return "other"
 }
@@ -295,7 +299,7 @@ func rtcStatus(err error) int {
 	switch {
 	case errors.Is(err, ErrBadRoomName):
 		return http.StatusBadRequest
-	case errors.Is(err, server.ErrBanned):
+	case errors.Is(err, server.ErrBanned), joinRefusal(err) == "seat", joinRefusal(err) == "rejoin":
 		return http.StatusForbidden
 	case errors.Is(err, ErrRoomsFrom), errors.Is(err, ErrPlayersFrom):
 		return http.StatusTooManyRequests

@@ -93,6 +93,9 @@ type Options struct {
 	Game        string // a built-in game's name (package games); "": the manager's default
 	Traffic     int    // ambient cars; -1: the rules' or the level's
 	Pedestrians int    // pedestrians kept around the players; -1: the default
+	// Run, if set, makes the room a run room (server.RunConfig): only
+	// MakeRun sets it, never a join's query.
+	Run *server.RunConfig
 	// From is the address (host) of the client whose join makes the room,
 	// if any: the rooms made from one address count against
 	// Config.MaxRoomsFrom while they are open, and the players joined
@@ -572,7 +575,7 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Game: game, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
 		DebugAccounts: m.cfg.DebugAccounts, Social: m.cfg.Social,
 		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers), Log: m.log.With("room", name),
-		RejoinWindow: m.cfg.RejoinWindow})
+		RejoinWindow: m.cfg.RejoinWindow, Run: o.Run})
 	if err != nil {
 		return nil, err
 	}
@@ -696,7 +699,9 @@ func (m *Manager) Shutdown(ctx context.Context, reason string) error {
 func (m *Manager) closeIfEmpty(r *Room, now time.Time) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if r.Name == m.cfg.DefaultRoom || r.gs.Players() > 0 {
+	if r.Name == m.cfg.DefaultRoom || r.gs.Players() > 0 || r.Options.Run != nil {
+		// A run room waits for its roster, holds its players' places
+		// and closes when its run is over.
 		r.empty.Store(0)
 		return false
 	}
@@ -710,6 +715,15 @@ func (m *Manager) closeIfEmpty(r *Room, now time.Time) bool {
 	}
 	delete(m.rooms, r.Name)
 	return true
+}
+
+// forget takes r out of the room list: it closes.
+func (m *Manager) forget(r *Room) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.rooms[r.Name] == r {
+		delete(m.rooms, r.Name)
+	}
 }
 
 // Room is one running room.
@@ -797,6 +811,12 @@ func (r *Room) run() {
 		case <-r.timer.C():
 			now := clk.Now()
 			r.catchUp(now, &r.next)
+			if r.gs.Over() {
+				r.m.forget(r)
+				r.gs.Close(ErrRunOver.Error())
+				r.log.Info("room closed", "reason", "run over")
+				return
+			}
 			if now.Sub(lastCheck) >= time.Second {
 				lastCheck = now
 				if r.m.closeIfEmpty(r, now) {

@@ -36,6 +36,10 @@ type Config struct {
 	// Secret signs and checks the join tokens, at least 16 bytes. Empty
 	// is a random secret for this run (-secret).
 	Secret string
+	// AdminToken is the bearer token the admin listener's run routes
+	// (POST /runs, POST /runs/{room}/seats) ask for, and POST /tokens
+	// too when it is set. Empty turns the run routes off (-admin-token).
+	AdminToken string
 	// Origins are the browser origins allowed besides the same origin,
 	// comma-separated (-origins).
 	Origins string

@@ -143,7 +143,7 @@ func (s *Server) listen() error {
 // one, each in its goroutine.
 func (s *Server) serve(public http.Handler) {
 	s.public = &http.Server{Handler: public, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
-	s.admin = &http.Server{Handler: adminMux(s.met, s.secret), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
+	s.admin = &http.Server{Handler: adminMux(s.met, s.secret, s.rooms, s.c.AdminToken), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
 	go func() { s.errc <- s.public.Serve(s.ln) }()
 	go func() { s.errc <- s.admin.Serve(s.adminLn) }()
 }

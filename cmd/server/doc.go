@@ -50,6 +50,10 @@
 //     (docs/commands.md, the room's social side); it fails closed.
 //   - -moderation-timeout, FOI_MODERATION_TIMEOUT, default 2s: how long a
 //     message waits for the moderation service before it is refused.
+//   - -admin-token, FOI_ADMIN_TOKEN, default empty: the bearer token the
+//     admin listener's run routes ask for (POST /runs makes a run room,
+//     POST /runs/{room}/seats adds a seat; docs/operations.md), and POST
+//     /tokens too once it is set. Empty turns the run routes off.
 //   - -grace, FOI_GRACE, default 30s: how long an empty room other than the
 //     default stays open.
 //   - -rejoin-window, FOI_REJOIN_WINDOW, default 30s: how long a room holds

@@ -34,6 +34,7 @@ var envFlags = [][2]string{
 	{"chat-words", "FOI_CHAT_WORDS"},
 	{"moderation-url", "FOI_MODERATION_URL"},
 	{"moderation-timeout", "FOI_MODERATION_TIMEOUT"},
+	{"admin-token", "FOI_ADMIN_TOKEN"},
 	{"grace", "FOI_GRACE"},
 	{"rejoin-window", "FOI_REJOIN_WINDOW"},
 	{"max-rooms", "FOI_MAX_ROOMS"},
@@ -69,6 +70,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.ChatWords, "chat-words", d.ChatWords, "a file of words the chat refuses, one per line, # for comments (env FOI_CHAT_WORDS)")
 	fs.StringVar(&c.ModerationURL, "moderation-url", d.ModerationURL, "a moderation service each chat message is POSTed to, failing closed; empty: the word list alone (env FOI_MODERATION_URL)")
 	fs.DurationVar(&c.ModerationTimeout, "moderation-timeout", d.ModerationTimeout, "how long a chat message waits for the moderation service before it is refused (env FOI_MODERATION_TIMEOUT)")
+	fs.StringVar(&c.AdminToken, "admin-token", d.AdminToken, "the bearer token of the admin listener's run routes (POST /runs) and, once set, of POST /tokens; empty turns the run routes off (env FOI_ADMIN_TOKEN)")
 	fs.DurationVar(&c.Grace, "grace", d.Grace, "how long an empty room other than the default stays open (env FOI_GRACE)")
 	fs.DurationVar(&c.RejoinWindow, "rejoin-window", d.RejoinWindow, "how long a room holds a dropped player's character for them to take back, 0 for none (env FOI_REJOIN_WINDOW)")
 	fs.IntVar(&c.MaxRooms, "max-rooms", d.MaxRooms, "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
