@@ -2,8 +2,10 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -52,6 +54,20 @@ type Result struct {
 	Stalled        bool
 	StallGuessed   int64
 	StallGuessedOK bool
+	// Welcomes are the welcomes the bot got: its join's, then each
+	// reconnection's.
+	Welcomes []textframe.Welcome
+	// Drops counts the connections it lost (dropped, or a read or a send
+	// failed with no close from the server), and Reconnects those it came
+	// back from (Options.Redial): a new welcome for its place.
+	// ReconnectTimes holds how long each took, from the loss to the new
+	// welcome. ReconnectFailed says it gave up (its tries spent, or its
+	// place refused): Err then says why.
+	Drops, Reconnects int
+	ReconnectTimes    []time.Duration
+	ReconnectFailed   bool
+	// Dials counts Redial's calls.
+	Dials int
 }
 
 // Options are a bot's settings beyond its connection and its seed.
@@ -64,6 +80,26 @@ type Options struct {
 	// Controls, when set, gives the bot's controls for its client tick
 	// seq instead of its brain (which still follows the level).
 	Controls func(seq uint32) components.Drive
+	// Redial, when set, brings the bot back after its connection drops
+	// (a read or a send fails with no close from the server): it dials a
+	// new connection for its place, presenting the welcome's reconnect
+	// token (RejoinURL puts it in a join's URL), on Backoff's schedule.
+	// Nil: a drop ends the run.
+	Redial func(ctx context.Context, token string) (Conn, error)
+	// Backoff is Redial's schedule (the zero value: DefaultBackoff). Its
+	// jitter is drawn from a source seeded by the bot's seed, apart from
+	// its brain's.
+	Backoff Backoff
+	// Sleep waits d, or until ctx ends with its error (nil: a timer), for
+	// the backoff's waits: a test runs the schedule on no real time.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// DropAt drops the bot's connection (a Dropper) this long into the run
+	// as a failing network would (0: never), and DropEvery after that again
+	// and again (0: once).
+	DropAt, DropEvery time.Duration
+	// Observe, when set, is called with the bot's client after each round
+	// of its loop once it has its welcome, on the bot's goroutine.
+	Observe func(c *client.Client)
 }
 
 // levelCache bakes each level once for every bot in the process.
@@ -121,43 +157,94 @@ func RunAllWith(ctx context.Context, conns []Conn, d time.Duration, o Options) [
 }
 
 // Run plays one bot on conn for d (or until ctx ends): a 60 Hz client
-// tick, the frames received handed to the client between ticks.
+// tick, the frames received handed to the client between ticks. At the
+// end it sends the leave command and closes the connection normally: the
+// room holds no place for it.
 func Run(ctx context.Context, conn Conn, seed uint64, d time.Duration) Result {
 	return RunWith(ctx, conn, seed, d, Options{})
 }
 
-// RunWith is Run with o.
-func RunWith(ctx context.Context, conn Conn, seed uint64, d time.Duration, o Options) Result {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	start := time.Now()
-	frames := make(chan inFrame, 1024)
-	readErr := make(chan error, 1)
+// reader reads one connection's frames on a goroutine of its own, until
+// the connection fails or stop is called. Its reads do not end with the
+// run: a WebSocket read whose context ends drops the connection, and a
+// bot that ends its run closes it normally instead.
+type reader struct {
+	frames chan inFrame
+	errc   chan error // the read's error, once
+	stop   context.CancelFunc
+}
+
+func startReader(conn Conn) *reader {
+	ctx, stop := context.WithCancel(context.Background())
+	r := &reader{frames: make(chan inFrame, 1024), errc: make(chan error, 1), stop: stop}
 	go func() {
 		for {
 			data, text, err := conn.Read(ctx)
 			if err != nil {
-				readErr <- err
+				r.errc <- err
 				return
 			}
 			select {
-			case frames <- inFrame{data, text}:
+			case r.frames <- inFrame{data, text}:
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
+	return r
+}
+
+// runner is one bot's run.
+type runner struct {
+	ctx   context.Context // the run's
+	o     Options
+	start time.Time
+	conn  Conn
+	rd    *reader
+	c     *client.Client
+	res   Result
+	sched client.Schedule
+	rng   *rand.Rand // the backoff's jitter
+	// The way back after a drop.
+	lostAt  time.Time // when the connection was lost (zero: it is not)
+	dialled time.Time // when the connection whose welcome is awaited was dialled (zero: none awaited)
+	tries   int       // Redial's tries since the loss
+	broken  bool      // the connection failed (lost was called for it)
+	// nextDrop is when Options.DropAt drops the connection next, from the
+	// start (0: never again).
+	nextDrop time.Duration
+}
+
+// backoffStream is the stream of the backoff's jitter, seeded with the
+// bot's seed: apart from its brain's, so that a drop changes nothing of
+// where the bot drives.
+const backoffStream = 0x6261636b6f6666 // "backoff"
+
+// RunWith is Run with o.
+func RunWith(ctx context.Context, conn Conn, seed uint64, d time.Duration, o Options) Result {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if o.Backoff == (Backoff{}) {
+		o.Backoff = DefaultBackoff
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleep
+	}
+	r := &runner{ctx: ctx, o: o, start: time.Now(), conn: conn, rd: startReader(conn),
+		rng: rand.New(rand.NewPCG(seed, backoffStream)), nextDrop: o.DropAt}
 	c := client.New(client.Config{Lossy: conn.Lossy(), Now: time.Now, Send: func(b []byte, text bool) error {
-		sctx, scancel := context.WithTimeout(ctx, time.Second)
+		// Not the run's context: a WebSocket write whose context ends
+		// drops the connection, and the run ends with a normal close.
+		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
 		defer scancel()
-		return conn.Send(sctx, b, text)
+		return r.conn.Send(sctx, b, text)
 	}})
+	r.c = c
 	var brain *Brain
-	var res Result
+	res := &r.res
 	var stallGuessed0, stallTicks uint64
 	var firstTick uint32
 	lastResync := time.Time{}
-	var sched client.Schedule
 	t := time.NewTimer(client.Nominal)
 	defer t.Stop()
 loop:
@@ -165,14 +252,25 @@ loop:
 		select {
 		case <-ctx.Done():
 			break loop
-		case err := <-readErr:
-			if ctx.Err() == nil {
-				res.Err = err
+		case err := <-r.rd.errc:
+			if ctx.Err() != nil {
+				r.broken = true
+				break loop
 			}
-			break loop
+			if !r.lost(err) {
+				break loop
+			}
+			continue
 		case <-t.C:
 		}
-		if o.Stall > 0 && !res.Stalled && time.Since(start) >= o.StallAt {
+		if r.dropDue() {
+			if !r.lost(ErrDropped) {
+				break loop
+			}
+			t.Reset(client.Nominal)
+			continue
+		}
+		if o.Stall > 0 && !res.Stalled && time.Since(r.start) >= o.StallAt {
 			res.Stalled = true
 			in, _ := c.ServerInputs()
 			stallGuessed0, stallTicks = in.Guessed, uint64(o.Stall*60/time.Second)
@@ -182,8 +280,8 @@ loop:
 			case <-time.After(o.Stall):
 			}
 		}
-		for n := len(frames); n > 0; n-- {
-			f := <-frames
+		for n := len(r.rd.frames); n > 0; n-- {
+			f := <-r.rd.frames
 			if err := c.HandleFrame(f.data, f.text); err != nil {
 				lastResync = time.Now()
 			}
@@ -195,16 +293,30 @@ loop:
 			}
 			res.SnapshotTicks = tick - firstTick
 		}
+		if !r.dialled.IsZero() {
+			// A new connection: no tick until its welcome, as on a
+			// first join.
+			if w, ok := c.Welcome(); ok {
+				r.back(w)
+			} else {
+				if time.Since(r.dialled) > WelcomeWait && !r.lost(errNoWelcome) {
+					break loop
+				}
+				t.Reset(client.Nominal)
+				continue
+			}
+		}
 		// The client ticks owed: one, and more after a stall (a fixed-step
 		// loop catches up, at most client.MaxCatchUp at once, so that its
 		// inputs come late rather than never).
-		owed := sched.Due(c, time.Since(start))
-		t.Reset(sched.Next() - time.Since(start))
+		owed := r.sched.Due(c, time.Since(r.start))
+		t.Reset(r.sched.Next() - time.Since(r.start))
 		if brain == nil {
 			w, ok := c.Welcome()
 			if !ok {
 				continue
 			}
+			res.Welcomes = append(res.Welcomes, w)
 			l, st, err := StaticOf(w.Level)
 			if err != nil {
 				res.Err = fmt.Errorf("bot: level %q: %w", w.Level, err)
@@ -219,17 +331,24 @@ loop:
 				d = o.Controls(c.Seq())
 			}
 			if err := c.Tick(d); err != nil && ctx.Err() == nil {
-				res.Err = fmt.Errorf("bot: send: %w", err)
+				err = fmt.Errorf("bot: send: %w", err)
 				select { // the server closed it: its reason says more than the send's error
-				case rerr := <-readErr:
-					res.Err = rerr
+				case rerr := <-r.rd.errc:
+					err = rerr
 				case <-time.After(200 * time.Millisecond):
 				}
-				break loop
+				if !r.lost(err) {
+					break loop
+				}
+				t.Reset(client.Nominal)
+				break
 			}
 		}
+		if o.Observe != nil {
+			o.Observe(c)
+		}
 	}
-	conn.Close()
+	r.end()
 	res.Stats = c.Stats()
 	if in, ok := c.ServerInputs(); ok {
 		res.Inputs = in
@@ -239,10 +358,137 @@ loop:
 			res.StallGuessedOK = true
 		}
 	}
-	res.Seconds = time.Since(start).Seconds()
+	res.Seconds = time.Since(r.start).Seconds()
 	res.Desynced = !lastResync.IsZero() && time.Since(lastResync) < 2*time.Second
 	if brain == nil && res.Err == nil {
 		res.Err = errors.New("bot: no welcome")
 	}
-	return res
+	return *res
+}
+
+// dropDue reports whether Options.DropAt's time has come, and if so drops
+// the connection (a Dropper; another Conn is kept) and sets the next
+// time. A connection whose welcome is awaited is not dropped.
+func (r *runner) dropDue() bool {
+	if r.nextDrop <= 0 || !r.dialled.IsZero() || time.Since(r.start) < r.nextDrop {
+		return false
+	}
+	r.nextDrop += r.o.DropEvery
+	if r.o.DropEvery <= 0 {
+		r.nextDrop = 0
+	}
+	d, ok := r.conn.(Dropper)
+	if ok {
+		d.Drop()
+	}
+	return ok
+}
+
+// lost takes the loss of the connection with err: with Options.Redial and
+// a reconnect token, it dials a new connection for the bot's place on the
+// backoff's schedule and returns true once it has one (its welcome still
+// to come). It returns false when the run ends: the server closed the
+// connection with a reason (a refusal, a kick), the tries are spent, or
+// the run is over; Result.Err says why.
+func (r *runner) lost(err error) bool {
+	res := &r.res
+	r.broken = true
+	waiting := !r.lostAt.IsZero()
+	if _, ok := ServerClosed(err); ok {
+		res.Err = err
+		if waiting {
+			res.ReconnectFailed = true
+			res.Err = fmt.Errorf("bot: reconnection refused: %w", err)
+		}
+		return false
+	}
+	token, ok := r.c.Rejoin()
+	if r.o.Redial == nil || !ok {
+		res.Err = err
+		if r.o.Redial != nil {
+			res.Err = fmt.Errorf("bot: connection lost with no reconnect token: %w", err)
+		}
+		return false
+	}
+	if !waiting {
+		r.lostAt = time.Now()
+		res.Drops++
+	}
+	r.dialled = time.Time{}
+	r.rd.stop()
+	if d, ok := r.conn.(Dropper); ok {
+		d.Drop() // no close frame: the room keeps the place
+	} else {
+		r.conn.Close()
+	}
+	for r.tries < r.o.Backoff.Tries {
+		wait := r.o.Backoff.Delay(r.tries, r.rng)
+		r.tries++
+		if r.o.Sleep(r.ctx, wait) != nil {
+			return false // the run is over
+		}
+		res.Dials++
+		conn, derr := r.o.Redial(r.ctx, token)
+		if derr != nil {
+			if r.ctx.Err() != nil {
+				return false
+			}
+			if _, ok := ServerClosed(derr); ok {
+				res.ReconnectFailed = true
+				res.Err = fmt.Errorf("bot: reconnection refused: %w", derr)
+				return false
+			}
+			err = derr
+			continue
+		}
+		r.conn, r.rd, r.dialled, r.broken = conn, startReader(conn), time.Now(), false
+		r.c.Reconnect()
+		r.sched = client.Schedule{}
+		return true
+	}
+	res.ReconnectFailed = true
+	res.Err = fmt.Errorf("bot: no reconnection in %d tries: %w", r.tries, err)
+	return false
+}
+
+// back takes the new connection's welcome w: the bot is back.
+func (r *runner) back(w textframe.Welcome) {
+	r.res.Welcomes = append(r.res.Welcomes, w)
+	r.res.Reconnects++
+	r.res.ReconnectTimes = append(r.res.ReconnectTimes, time.Since(r.lostAt))
+	r.lostAt, r.dialled, r.tries = time.Time{}, time.Time{}, 0
+}
+
+// LeaveWait is how long a bot that ends its run waits for the server's
+// reply to its leave command before it closes the connection: over WebRTC
+// a close may overtake the command, and the room would hold the place.
+const LeaveWait = 500 * time.Millisecond
+
+// end ends the run deliberately: on a connection that still stands, the
+// leave command (answered, or LeaveWait), then a normal close.
+func (r *runner) end() {
+	defer r.rd.stop()
+	if r.broken || !r.dialled.IsZero() {
+		r.conn.Close()
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), LeaveWait)
+	defer cancel()
+	leave, _ := json.Marshal(textframe.Command{Type: "leave"})
+	if err := r.conn.Send(ctx, leave, true); err == nil {
+	wait:
+		for {
+			select {
+			case f := <-r.rd.frames:
+				if f.text && textframe.Type(f.data) == "reply" {
+					break wait
+				}
+			case <-r.rd.errc:
+				break wait
+			case <-ctx.Done():
+				break wait
+			}
+		}
+	}
+	r.conn.Close()
 }

@@ -4,8 +4,9 @@
 // same physics code as the server and reconciles with the server's full pose
 // at each snapshot's lastSeq, and interpolates everything else about 100 ms
 // behind. It has no sockets: a transport feeds it frames (HandleFrame) and
-// sends what it gives (Config.Send). Bots, tests and the browser's
-// WebAssembly build use it alike.
+// sends what it gives (Config.Send); after a drop the caller takes a new
+// connection for the same place (Rejoin, Reconnect). Bots, tests and the
+// browser's WebAssembly build use it alike.
 package client
 
 import (
@@ -80,7 +81,8 @@ type Stats struct {
 	// car's trailer, predicted hitched to it.
 	Tow Hist
 	// JoinKeyframes counts the keyframes applied before the first delta:
-	// what joining cost (1 when the first keyframe served).
+	// what joining cost (1 when the first keyframe served), each join's
+	// (a reconnection's too: Reconnect) added up.
 	JoinKeyframes uint64
 	// Presses counts the one-shot presses the client sent, a button of a
 	// tick one press.
@@ -140,6 +142,7 @@ type Client struct {
 	out     []byte
 	resync  bool
 	delta   bool           // a delta was applied: joining is done
+	applied bool           // a snapshot was applied on this connection
 	trigger bool           // the last tick held the trigger
 	sent    uint32         // the last tick whose input was sent
 	tails   [maxTails]tail // the inputs before the last skips that still owe copies
@@ -244,7 +247,7 @@ func (c *Client) HandleFrame(data []byte, text bool) error {
 		c.unappliedEvents(d, nil, data)
 		return nil
 	}
-	c.dec, c.resync = d, false
+	c.dec, c.resync, c.applied = d, false, true
 	c.stats.Snapshots++
 	if isKeyframe(df) {
 		c.stats.Keyframes++

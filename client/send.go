@@ -74,7 +74,7 @@ func (c *Client) inputsFor(end, from uint32) uint32 {
 func (c *Client) sendFrame(first, n uint32) error {
 	f := &c.frame
 	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), 0, first, int(n)
-	if c.resync || !c.dec.Synced() && c.stats.Snapshots > 0 {
+	if c.resync || !c.dec.Synced() && c.applied {
 		f.Flags |= wire.InputResync
 	}
 	for i := uint32(0); i < n; i++ {

@@ -5,6 +5,7 @@
 //	go run ./cmd/bots -url ws://127.0.0.1:8080/rooms/NAME -n 16 -duration 30s
 //	go run ./cmd/bots -transport webrtc -loss 0.1 -n 16
 //	go run ./cmd/bots -n 16 -duration 60s -delay 50ms -jitter 10ms -stall 1s
+//	go run ./cmd/bots -n 16 -duration 60s -drop-every 20s
 //
 // To watch bots play, start the server, then the bots:
 //
@@ -13,7 +14,17 @@
 //
 // -url ws://127.0.0.1:8080/rooms/NAME joins another room; -delay 50ms
 // -jitter 10ms -loss 0.05 simulate a link each way; -stall 1s freezes each
-// bot once.
+// bot once; -drop-every 20s drops each bot's connection every 20 s, and
+// the bot comes back to its place.
+//
+// A bot whose connection drops (no close from the server) comes back by
+// itself: it dials again with its welcome's reconnect token (rejoin= in
+// the join's query, token= kept), up to 15 times, waiting 0.1 s before the
+// first try and twice as long before each next, at most 5 s, less up to a
+// quarter at random (seeded). The room gives it its character and car
+// back. A close from the server with a reason (a refusal, a kick) ends the
+// bot's run with the reason. A bot that ends its run sends the leave
+// command and closes normally: the room holds no place for it.
 //
 // A bot's error goes to stderr as it happens. At the end the command prints
 // one summary line for all the bots: clients, failed, snapshots, bytes per
@@ -22,9 +33,11 @@
 // it ran without it), reconciliations and the own body's corrections of
 // 1 cm or more (their share, the corrections' p99 and largest), presses
 // made and run, ticks whose input never came, the ticks the server guessed
-// after a stall, and the input round trip. It exits 1 if a bot failed to
-// connect or was still refusing snapshots (a kept desync) at the end, 2 on
-// bad flags.
+// after a stall, the connections dropped, the reconnections made and given
+// up and how long one took (from the drop to the new welcome, the median
+// and the longest), and the input round trip. It exits 1 if a bot failed
+// to connect, gave up coming back after a drop or was still refusing
+// snapshots (a kept desync) at the end, 2 on bad flags.
 //
 // The same link runs in-process on a simulated clock (bench/loadgen:
 // NewWith and Advance), where a run is repeatable:
@@ -60,4 +73,10 @@
 //     freeze's start on, less the freeze's own ticks).
 //   - -seed, FOI_BOTS_SEED, default 1: seeds the bots' brains, their loss
 //     and their link.
+//   - -reconnect, FOI_BOTS_RECONNECT, default true: a bot whose connection
+//     drops comes back to its place (false: the drop ends its run).
+//   - -drop-every, FOI_BOTS_DROP_EVERY, default 0: drop each bot's
+//     connection (a WebSocket with no close frame, a WebRTC connection
+//     closed) every this long, the first time at a seeded time in the
+//     second half of the first interval; it needs -reconnect.
 package main

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"os/signal"
@@ -30,6 +31,8 @@ type config struct {
 	jitter    time.Duration
 	stall     time.Duration
 	seed      uint64
+	reconnect bool
+	dropEvery time.Duration
 }
 
 // envFlags pairs each flag with the environment variable that sets its
@@ -44,6 +47,8 @@ var envFlags = [][2]string{
 	{"jitter", "FOI_BOTS_JITTER"},
 	{"stall", "FOI_BOTS_STALL"},
 	{"seed", "FOI_BOTS_SEED"},
+	{"reconnect", "FOI_BOTS_RECONNECT"},
+	{"drop-every", "FOI_BOTS_DROP_EVERY"},
 }
 
 // parseFlags reads the flags in args over the environment's defaults
@@ -61,6 +66,8 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.jitter, "jitter", 0, "each frame's delay spread over delay±jitter (env FOI_BOTS_JITTER)")
 	fs.DurationVar(&c.stall, "stall", 0, "freeze each bot once for this long, halfway through its run (env FOI_BOTS_STALL)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seeds the bots' brains, their loss and their link (env FOI_BOTS_SEED)")
+	fs.BoolVar(&c.reconnect, "reconnect", true, "a bot whose connection drops comes back to its place with its reconnect token (env FOI_BOTS_RECONNECT)")
+	fs.DurationVar(&c.dropEvery, "drop-every", 0, "drop each bot's connection every this long, the first time at a seeded time within the first interval (env FOI_BOTS_DROP_EVERY)")
 	if err := envflag.Set(fs, envFlags); err != nil {
 		return c, err
 	}
@@ -82,6 +89,10 @@ func parseFlags(args []string) (config, error) {
 		return c, fmt.Errorf("-jitter %s: not negative", c.jitter)
 	case c.stall < 0 || c.stall >= c.duration/2:
 		return c, fmt.Errorf("-stall %s: not negative, under half the duration", c.stall)
+	case c.dropEvery < 0:
+		return c, fmt.Errorf("-drop-every %s: not negative", c.dropEvery)
+	case c.dropEvery > 0 && !c.reconnect:
+		return c, fmt.Errorf("-drop-every %s: needs -reconnect", c.dropEvery)
 	}
 	return c, nil
 }
@@ -102,7 +113,7 @@ func main() {
 		os.Exit(1)
 	}
 	for _, r := range res {
-		if r.Desynced {
+		if r.Desynced || r.ReconnectFailed {
 			os.Exit(1)
 		}
 	}
@@ -115,35 +126,63 @@ func main() {
 // lossy channel only. Over a WebSocket with loss the join asks for the
 // acked snapshots (acked=1), the ones a lossy transport gets: the ordered
 // ones cannot survive a lost frame.
+//
+// The connection is a bot.Dropper: a WebSocket drops with no close frame
+// (behind the link too), a WebRTC connection closes (the room holds the
+// place of a WebRTC connection that ends, however it ends).
 func dial(ctx context.Context, c config, i int) (bot.Conn, error) {
-	conn, err := dialTransport(ctx, c, i)
+	return dialURL(ctx, c, i, c.url, 0)
+}
+
+// dialURL is dial to the join URL u, for the bot's dial number n (0 the
+// first, 1 on the first reconnection, ...), which seeds its loss and link
+// apart from its other dials'.
+func dialURL(ctx context.Context, c config, i int, u string, n int) (bot.Conn, error) {
+	conn, err := dialTransport(ctx, c, i, u, n)
 	if err != nil || c.delay == 0 && c.jitter == 0 {
 		return conn, err
 	}
 	// An unordered channel lets frames overtake each other; TCP does not.
 	l := link.Config{Delay: c.delay, Jitter: c.jitter, Reorder: c.transport == "webrtc"}
-	lc, err := link.Wrap(conn, l, l, c.seed*104729+uint64(i))
+	lc, err := link.Wrap(conn, l, l, c.seed*104729+uint64(i)+uint64(n)<<32)
 	if err != nil {
 		conn.Close()
 		return nil, err
 	}
-	return lc, nil
+	inner := conn.(bot.Dropper)
+	return droppable{lc, func() error {
+		err := inner.Drop()
+		lc.Close() // the inner connection is gone: its close writes nothing
+		return err
+	}}, nil
 }
 
-func dialTransport(ctx context.Context, c config, i int) (bot.Conn, error) {
-	seed := c.seed*7919 + uint64(i)
+// droppable is a connection and its way to drop.
+type droppable struct {
+	bot.Conn
+	drop func() error
+}
+
+func (d droppable) Drop() error { return d.drop() }
+
+func dialTransport(ctx context.Context, c config, i int, u string, n int) (bot.Conn, error) {
+	seed := c.seed*7919 + uint64(i) + uint64(n)<<32
 	switch c.transport {
 	case "ws":
 		if c.loss == 0 {
-			return websocket.Dial(ctx, c.url)
+			return websocket.Dial(ctx, u)
 		}
-		u, err := ackedURL(c.url)
+		u, err := ackedURL(u)
 		if err != nil {
 			return nil, err
 		}
 		return websocket.DialWith(ctx, u, websocket.DialOptions{Loss: c.loss, Seed: seed})
 	case "webrtc":
-		return webrtc.Dial(ctx, c.url, webrtc.DialOptions{Loss: c.loss, Seed: seed})
+		conn, err := webrtc.Dial(ctx, u, webrtc.DialOptions{Loss: c.loss, Seed: seed})
+		if err != nil {
+			return nil, err
+		}
+		return droppable{conn, conn.Close}, nil
 	}
 	return nil, fmt.Errorf("transport %q is not available (ws, webrtc)", c.transport)
 }
@@ -158,6 +197,36 @@ func ackedURL(s string) (string, error) {
 	q.Set("acked", "1")
 	u.RawQuery = q.Encode()
 	return u.String(), nil
+}
+
+// options are bot i's: its freeze, its way back after a drop and its
+// drops.
+func options(c config, i int) bot.Options {
+	// The freezes spread over the middle of the run, so that the bots do
+	// not all stall at once.
+	o := bot.Options{Stall: c.stall, StallAt: c.duration/4 + c.duration*time.Duration(i)/time.Duration(2*c.n)}
+	if c.reconnect {
+		dials := 0
+		o.Redial = func(ctx context.Context, token string) (bot.Conn, error) {
+			u, err := bot.RejoinURL(c.url, token)
+			if err != nil {
+				return nil, err
+			}
+			dials++
+			dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			return dialURL(dctx, c, i, u, dials)
+		}
+	}
+	if c.dropEvery > 0 {
+		// The first drop at a time of its own within the first
+		// interval's second half, so that the bots do not all drop at
+		// once; then every interval.
+		rng := rand.New(rand.NewPCG(c.seed, uint64(i)))
+		o.DropAt = c.dropEvery/2 + time.Duration(rng.Int64N(int64(c.dropEvery/2)+1))
+		o.DropEvery = c.dropEvery
+	}
+	return o
 }
 
 func run(ctx context.Context, c config) ([]bot.Result, int) {
@@ -179,10 +248,7 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 				mu.Unlock()
 				return
 			}
-			// The freezes spread over the middle of the run, so that
-			// the bots do not all stall at once.
-			o := bot.Options{Stall: c.stall, StallAt: c.duration/4 + c.duration*time.Duration(i)/time.Duration(2*c.n)}
-			r := bot.RunWith(ctx, conn, c.seed+uint64(i), c.duration, o)
+			r := bot.RunWith(ctx, conn, c.seed+uint64(i), c.duration, options(c, i))
 			if r.Err != nil {
 				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, r.Err)
 			}
@@ -206,7 +272,10 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 // teleports,
 // the keyframes a join took, the presses made and run, the ticks whose
 // input never came (skipped, or every copy lost), the ticks the server guessed after a stall (-stall: the
-// mean over the bots that stalled, and the most), and the input round trip.
+// mean over the bots that stalled, and the most), the connections dropped,
+// the reconnections made and given up and how long one took (from the drop
+// to the new welcome: the median and the longest), and the input round
+// trip.
 func summary(res []bot.Result, failed int) string {
 	var snaps, keys, resyncs, big, bytes, skipped, recon, joinKeys, made, run, lost uint64
 	var corr, jumps client.Hist
@@ -214,6 +283,8 @@ func summary(res []bot.Result, failed int) string {
 	var secs float64
 	var rtt []time.Duration
 	var stalls, stallSum, stallMax int64
+	var drops, back, gaveUp int
+	var took []time.Duration
 	desync := 0
 	for _, r := range res {
 		s := r.Stats
@@ -236,6 +307,12 @@ func summary(res []bot.Result, failed int) string {
 		if r.Desynced {
 			desync++
 		}
+		drops += r.Drops
+		back += r.Reconnects
+		took = append(took, r.ReconnectTimes...)
+		if r.ReconnectFailed {
+			gaveUp++
+		}
 		if r.Stalled && r.StallGuessedOK {
 			stalls++
 			stallSum += r.StallGuessed
@@ -243,12 +320,8 @@ func summary(res []bot.Result, failed int) string {
 		}
 	}
 	slices.Sort(rtt)
-	pct := func(p float64) time.Duration {
-		if len(rtt) == 0 {
-			return 0
-		}
-		return rtt[min(len(rtt)-1, int(p*float64(len(rtt))))]
-	}
+	slices.Sort(took)
+	pct := func(p float64) time.Duration { return quantile(rtt, p) }
 	bps := 0.0
 	if secs > 0 {
 		bps = float64(bytes) / secs
@@ -258,7 +331,7 @@ func summary(res []bot.Result, failed int) string {
 		share = 100 * float64(big) / float64(recon)
 	}
 	if len(res) > 0 {
-		perJoin = float64(joinKeys) / float64(len(res))
+		perJoin = float64(joinKeys) / float64(len(res)+back) // a reconnection is a join
 	}
 	line := fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f keyframes=%d keyframes/join=%.2f check-mismatches=%d desynced=%d skipped-ticks=%d",
 		len(res), failed, snaps, bps, keys, perJoin, resyncs, desync, skipped)
@@ -267,5 +340,18 @@ func summary(res []bot.Result, failed int) string {
 	if stalls > 0 {
 		line += fmt.Sprintf(" stall-guessed-mean=%.1f stall-guessed-max=%d", float64(stallSum)/float64(stalls), stallMax)
 	}
+	if drops > 0 || gaveUp > 0 {
+		line += fmt.Sprintf(" drops=%d reconnects=%d reconnects-failed=%d reconnect-p50=%s reconnect-max=%s",
+			drops, back, gaveUp, quantile(took, 0.5).Round(time.Millisecond), quantile(took, 1).Round(time.Millisecond))
+	}
 	return line + fmt.Sprintf(" rtt-p50=%s rtt-p99=%s", pct(0.5).Round(100*time.Microsecond), pct(0.99).Round(100*time.Microsecond))
+}
+
+// quantile returns the duration under which a share p of the sorted ds
+// fall (1: the largest), 0 for none.
+func quantile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
 }

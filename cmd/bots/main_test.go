@@ -22,7 +22,7 @@ import (
 // on the command line wins, and a bad value (from either) is an error
 // naming it.
 func TestFlagsAndEnv(t *testing.T) {
-	def := config{url: "ws://127.0.0.1:8080/rooms/default", n: 16, duration: 30 * time.Second, transport: "ws", seed: 1}
+	def := config{url: "ws://127.0.0.1:8080/rooms/default", n: 16, duration: 30 * time.Second, transport: "ws", seed: 1, reconnect: true}
 	cases := []struct {
 		name    string
 		env     map[string]string
@@ -35,15 +35,21 @@ func TestFlagsAndEnv(t *testing.T) {
 			name: "every variable",
 			env: map[string]string{"FOI_BOTS_URL": "ws://h:1/rooms/x", "FOI_BOTS_N": "3", "FOI_BOTS_DURATION": "2s",
 				"FOI_BOTS_TRANSPORT": "webrtc", "FOI_BOTS_LOSS": "0.25", "FOI_BOTS_SEED": "9",
-				"FOI_BOTS_DELAY": "50ms", "FOI_BOTS_JITTER": "10ms", "FOI_BOTS_STALL": "500ms"},
+				"FOI_BOTS_DELAY": "50ms", "FOI_BOTS_JITTER": "10ms", "FOI_BOTS_STALL": "500ms", "FOI_BOTS_RECONNECT": "true",
+				"FOI_BOTS_DROP_EVERY": "1s"},
 			want: config{url: "ws://h:1/rooms/x", n: 3, duration: 2 * time.Second, transport: "webrtc", loss: 0.25, seed: 9,
-				delay: 50 * time.Millisecond, jitter: 10 * time.Millisecond, stall: 500 * time.Millisecond},
+				delay: 50 * time.Millisecond, jitter: 10 * time.Millisecond, stall: 500 * time.Millisecond, reconnect: true, dropEvery: time.Second},
+		},
+		{
+			name: "no reconnection",
+			env:  map[string]string{"FOI_BOTS_RECONNECT": "0"},
+			want: config{url: def.url, n: 16, duration: def.duration, transport: "ws", seed: 1},
 		},
 		{
 			name: "flags win",
 			env:  map[string]string{"FOI_BOTS_N": "3", "FOI_BOTS_LOSS": "0.25"},
 			args: []string{"-n", "5", "-loss", "0.5"},
-			want: config{url: def.url, n: 5, duration: def.duration, transport: "ws", loss: 0.5, seed: 1},
+			want: config{url: def.url, n: 5, duration: def.duration, transport: "ws", loss: 0.5, seed: 1, reconnect: true},
 		},
 		{name: "bad env n", env: map[string]string{"FOI_BOTS_N": "many"}, wantErr: "FOI_BOTS_N"},
 		{name: "bad env duration", env: map[string]string{"FOI_BOTS_DURATION": "10"}, wantErr: "FOI_BOTS_DURATION"},
@@ -56,6 +62,9 @@ func TestFlagsAndEnv(t *testing.T) {
 		{name: "negative jitter", env: map[string]string{"FOI_BOTS_JITTER": "-1ms"}, wantErr: "-jitter"},
 		{name: "stall too long", args: []string{"-duration", "10s", "-stall", "5s"}, wantErr: "-stall"},
 		{name: "bad env stall", env: map[string]string{"FOI_BOTS_STALL": "1"}, wantErr: "FOI_BOTS_STALL"},
+		{name: "bad env reconnect", env: map[string]string{"FOI_BOTS_RECONNECT": "maybe"}, wantErr: "FOI_BOTS_RECONNECT"},
+		{name: "negative drop-every", args: []string{"-drop-every", "-1s"}, wantErr: "-drop-every"},
+		{name: "drops without reconnection", args: []string{"-drop-every", "10s", "-reconnect=false"}, wantErr: "-reconnect"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -49,6 +49,10 @@ type CloseError struct {
 
 func (e *CloseError) Error() string { return "closed by the server: " + e.Reason }
 
+// CloseReason returns the server's reason: a client that reconnects by
+// itself (package bot) does not come back after a close that gives one.
+func (e *CloseError) CloseReason() string { return e.Reason }
+
 // ErrConnClosed is returned by Read and Send once the connection has closed
 // without a close frame (the peer connection failed or was closed).
 var ErrConnClosed = errors.New("webrtc: connection closed")

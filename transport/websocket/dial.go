@@ -110,6 +110,10 @@ func (e *CloseError) Error() string {
 	return fmt.Sprintf("closed by the server (%d): %s", e.Code, e.Reason)
 }
 
+// CloseReason returns the server's reason: a client that reconnects by
+// itself (package bot) does not come back after a close that gives one.
+func (e *CloseError) CloseReason() string { return e.Reason }
+
 // Lossy reports whether the connection simulates loss (DialOptions.Loss
 // above 0): a WebSocket itself loses nothing, but a client whose frames may
 // be dropped sends several inputs a frame, as over a lossy transport.
