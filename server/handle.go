@@ -60,6 +60,7 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	if err := wire.DecodeInputFrame(b, f); err != nil {
 		return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
 	}
+	g.places.confirm(s)
 	newAck := f.Ack > s.ack && f.Ack <= uint32(g.w.Tick())
 	if newAck {
 		s.rtt.samplePing(g.w.Tick(), f.Ack)

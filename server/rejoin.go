@@ -76,14 +76,31 @@ func (p *places) add(s *Session) {
 	p.g.mu.Unlock()
 }
 
-// remove forgets s's token: its place is gone.
+// remove forgets s's tokens: its place is gone.
 func (p *places) remove(s *Session) {
-	if s.token == "" {
+	if s.token == "" && s.prevToken == "" {
 		return
 	}
 	p.g.mu.Lock()
 	delete(p.tokens, s.token)
+	delete(p.tokens, s.prevToken)
 	p.g.mu.Unlock()
+	s.prevToken = ""
+}
+
+// confirm forgets the token s's place had before it was taken back: the
+// new client got its welcome and its new token (its first input frame
+// came).
+func (p *places) confirm(s *Session) {
+	if s.prevToken == "" {
+		return
+	}
+	p.g.mu.Lock()
+	if p.tokens[s.prevToken] == s {
+		delete(p.tokens, s.prevToken)
+	}
+	p.g.mu.Unlock()
+	s.prevToken = ""
 }
 
 // find finds the session whose place a join as who takes back, under
@@ -149,8 +166,17 @@ func (p *places) resume(s *Session) error {
 	s.debug, s.presses, s.hold, s.out = old.debug, old.presses, old.hold, old.out
 	s.acked = s.conn.Lossy() || s.who.Acked
 	s.newSnapshotter(g)
+	// The old token stays good, for this place, until the new client
+	// shows it got the new welcome (its first input frame: confirm): a
+	// connection that dies before then may try again with it.
 	p.remove(old)
 	p.add(s)
+	if old.token != "" {
+		s.prevToken = old.token
+		g.mu.Lock()
+		p.tokens[old.token] = s
+		g.mu.Unlock()
+	}
 	i := slicesIndex(g.sessions, old)
 	g.sessions[i] = s
 	for _, f := range g.features {

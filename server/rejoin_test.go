@@ -105,9 +105,32 @@ func TestRejoinTakesThePlaceBack(t *testing.T) {
 	if p := g.posOf(car).Pos; p == at.Pos {
 		t.Fatal("the car taken back does not drive")
 	}
-	// The old token is spent.
+	// The old token is spent once the new client sent its first input.
 	if _, err := g.Join(nil, Who{Rejoin: a.welcome.Rejoin}); !errors.Is(err, ErrRejoinUnknown) {
 		t.Fatalf("the old token: %v", err)
+	}
+}
+
+// TestRejoinTokenGoodUntilConfirmed: the token of a place taken back stays
+// good until the new client's first input frame: a connection that dies
+// before it got the new welcome may try again with it.
+func TestRejoinTokenGoodUntilConfirmed(t *testing.T) {
+	g := newHoldingServer(t, 30*time.Second)
+	a := join(t, g, Who{})
+	drive(g, 3, components.Drive{}, a)
+	a.s.Leave()
+	g.Tick()
+	c := join(t, g, Who{Rejoin: a.welcome.Rejoin})
+	g.Tick() // c is in, but sent nothing: it may have died before reading
+	c.s.Leave()
+	g.Tick()
+	d := join(t, g, Who{Rejoin: a.welcome.Rejoin})
+	drive(g, 3, components.Drive{}, d)
+	if d.welcome.Character != a.welcome.Character {
+		t.Fatalf("back with the first token as %d, want %d", d.welcome.Character, a.welcome.Character)
+	}
+	if _, err := g.Join(nil, Who{Rejoin: a.welcome.Rejoin}); !errors.Is(err, ErrRejoinUnknown) {
+		t.Fatalf("the first token after the new client's input: %v", err)
 	}
 }
 

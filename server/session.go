@@ -165,6 +165,7 @@ type Session struct {
 
 	// Places held through a drop (rejoin.go).
 	token     string      // its reconnect token (the welcome's rejoin); "" when the room holds no places
+	prevToken string      // the token of the place it took back, good until its first input frame
 	detached  bool        // its connection dropped: its place is held until heldUntil
 	away      atomic.Bool // detached, for Join's goroutine
 	heldUntil uint64      // the tick its held place goes
