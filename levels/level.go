@@ -238,7 +238,7 @@ type Spawn struct {
 // open to traffic inside it, facing the lane's way (Level.LanePointsIn).
 // Each system picks the point that suits it: the police the one nearest
 // to the player they are sent after, the traffic the one nearest to the
-// players that is out of their sight.
+// players at its spawn distance.
 type SpawnArea struct {
 	// ID names the area among all of the level's string ids.
 	ID string `json:"id"`
