@@ -1,13 +1,16 @@
 // Package games holds the games a room may play. A game is data plus code:
 // its rules (ecs.Rules: police, who hurts whom, respawn, the clock, the
 // safe zones, the phone, the garages' prices), its item catalog (the common
-// items and its own, each mission's among them), its shop prices, and its
-// missions. The data of each built-in game is a JSON file embedded from
-// data/ (FORMAT.md describes it); Lookup returns a game by name.
+// items and its own, each mission's among them), its shop prices, its
+// missions and run missions, and the places and spawn areas it adds to the
+// levels it plays (places.go). The data of each built-in game is a JSON
+// file embedded from data/ (FORMAT.md describes it); Lookup returns a game
+// by name.
 //
 // Built in: free-roam (police, players hurt each other, no phone, no
 // missions) and city-jobs (a phone in every pocket, the missions of
-// package missions/cityjobs, rivals rule, the police car park safe).
+// package missions/cityjobs and the run missions of missions/cityruns with
+// their places on main-city, rivals rule, the police car park safe).
 package games
 
 import (
@@ -58,10 +61,13 @@ type Game struct {
 	// Missions are the game's missions (package missions), registered in
 	// Go by the game (missions.go): none for free roam.
 	Missions []missions.Def
-	// Runs are the game's run missions (missions.RunDef), played in a
-	// run room made for a roster (rooms.Manager.MakeRun).
-	Runs  []missions.RunDef
-	price []int64 // by item id; 0: not sold
+	// Runs are the game's run missions (missions.RunDef), played in run
+	// rooms, registered in Go like its Missions; Run finds one by name.
+	Runs []missions.RunDef
+	// Levels are what the game adds to the levels it plays: places and
+	// spawn areas, by level name (places.go).
+	Levels []LevelPlaces
+	price  []int64 // by item id; 0: not sold
 }
 
 // Price is what a shop asks for one of an item.
@@ -81,8 +87,12 @@ func (g *Game) Price(item components.ItemID) (int64, bool) {
 
 // Check reports whether the game can be played on level l: every item the
 // level's shops, containers, pickups and NPC spawners name must be in the
-// catalog.
+// catalog, and the places and spawn areas the game adds to l must fit it
+// (Level).
 func (g *Game) Check(l *levels.Level) error {
+	if _, err := g.Level(l); err != nil {
+		return err
+	}
 	bad := func(where, item string) error {
 		return fmt.Errorf("%w: level %s: %s names item %q, which game %s does not have", ErrInvalid, l.Name, where, item, g.Name)
 	}
@@ -162,6 +172,10 @@ func load() ([]*Game, error) {
 				loadErr = err
 				return
 			}
+			if err := g.setRuns(builtinRuns(g.Name)); err != nil {
+				loadErr = err
+				return
+			}
 			if err := g.setMissions(builtinMissions(g.Name)); err != nil {
 				loadErr = err
 				return
@@ -216,6 +230,7 @@ type file struct {
 	Rules       json.RawMessage `json:"rules"`
 	Items       []ItemDef       `json:"items"`
 	Prices      []Price         `json:"prices"`
+	Levels      []LevelPlaces   `json:"levels"`
 }
 
 type itemsFile struct {
@@ -267,7 +282,7 @@ func Parse(name string, items, game []byte) (*Game, error) {
 	if !levels.ValidName(f.Name) {
 		return nil, wrap(fmt.Errorf("name %q is not a valid name", f.Name))
 	}
-	g := &Game{Name: f.Name, Label: f.Label, Description: f.Description, Prices: f.Prices}
+	g := &Game{Name: f.Name, Label: f.Label, Description: f.Description, Prices: f.Prices, Levels: f.Levels}
 	if g.Label == "" {
 		g.Label = g.Name
 	}
@@ -294,6 +309,9 @@ func Parse(name string, items, game []byte) (*Game, error) {
 	}
 	cat, err := catalog.New(list)
 	if err != nil {
+		return nil, wrap(err)
+	}
+	if err := checkPlaces(f.Levels); err != nil {
 		return nil, wrap(err)
 	}
 	g.Items = cat

@@ -34,6 +34,10 @@ type Level struct {
 	Pavements []Pavement `json:"pavements,omitempty"`
 	// Spawns are the level's spawn points, each with a role.
 	Spawns []Spawn `json:"spawns,omitempty"`
+	// SpawnAreas are areas the police cars or the ambient traffic also
+	// come out of, at a point of a lane inside: a game adds its own
+	// (Level.With).
+	SpawnAreas []SpawnArea `json:"spawnAreas,omitempty"`
 	// Zones are the safe and restricted areas.
 	Zones []Zone `json:"zones,omitempty"`
 	// Gates are the gates and barriers that open for a car whose driver
@@ -201,10 +205,18 @@ const (
 	RolePedestrian SpawnRole = "pedestrian"
 	// RoleGuard: a mission's groups of enemies come out of here.
 	RoleGuard SpawnRole = "guard"
+	// RolePlace: nothing comes out by itself: a named place that a game
+	// or a mission finds by its id (Level.Place), such as a team's start
+	// or a drop. It needs an id.
+	RolePlace SpawnRole = "place"
 )
 
 // SpawnRoles lists every known SpawnRole.
-var SpawnRoles = []SpawnRole{RolePlayer, RoleHospital, RolePolice, RoleTraffic, RolePedestrian, RoleGuard}
+var SpawnRoles = []SpawnRole{RolePlayer, RoleHospital, RolePolice, RoleTraffic, RolePedestrian, RoleGuard, RolePlace}
+
+// AreaRoles lists the roles a spawn area may have: police cars and ambient
+// cars come out of a lane inside one.
+var AreaRoles = []SpawnRole{RolePolice, RoleTraffic}
 
 // Spawn is a spawn point: a place, a heading and who comes out of it.
 type Spawn struct {
@@ -219,6 +231,22 @@ type Spawn struct {
 	// Yaw is the heading of what spawns, in radians (0 faces east,
 	// counter-clockwise), within [-2π, 2π].
 	Yaw float32 `json:"yaw"`
+}
+
+// SpawnArea is an area that police cars or ambient cars (its Role) come
+// out of besides the spawn points of their role: at a point of a lane
+// open to traffic inside it, facing the lane's way (Level.LanePointsIn).
+// Each system picks the point that suits it: the police the one nearest
+// to the player they are sent after, the traffic the one nearest to the
+// players at its spawn distance.
+type SpawnArea struct {
+	// ID names the area among all of the level's string ids.
+	ID string `json:"id"`
+	// Role is police or traffic (AreaRoles).
+	Role SpawnRole `json:"role"`
+	// Polygon is the area's outline: a simple counter-clockwise polygon
+	// of 3 to MaxPolygonPoints points, in metres.
+	Polygon []Vec2 `json:"polygon"`
 }
 
 // ZoneKind says what a zone does.

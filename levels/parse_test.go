@@ -61,6 +61,11 @@ const smallLevel = `{
 }
 `
 
+// spawnArea puts a police spawn area over smallLevel's road: what a case
+// puts before its zones.
+const spawnArea = `"spawnAreas": [{"id": "beat", "role": "police", "polygon": [[0, -10], [60, -10], [60, 10], [0, 10]]}],
+  "zones": [`
+
 func TestParseSmall(t *testing.T) {
 	l, err := Parse("small.json", []byte(smallLevel))
 	if err != nil {
@@ -158,6 +163,12 @@ func TestParseBad(t *testing.T) {
 		{"no model outside a garage", `"model": "sedan", "bays": [{"pos": [-60, 30], "yaw": 1.57}], "garage": "depot", "price": 100`, `"bays": [{"pos": [-60, 30], "yaw": 1.57}]`, "vehicleSpawners[0].model", "not a valid name", 0},
 		{"an NPC's stack of 0", `"item": "yard-key", "count": 1`, `"item": "yard-key", "count": 0`, "npcSpawners[0].items[0].count", "must be from 1", 0},
 		{"an NPC's item badly named", `"item": "yard-key"`, `"item": "Yard Key"`, "npcSpawners[0].items[0].item", "not a valid name", 0},
+		{"place without an id", `"role": "hospital"`, `"role": "place"`, "spawns[1].id", "a place needs an id", 0},
+		{"spawn area of a wrong role", `"zones": [`, strings.Replace(spawnArea, `"police"`, `"hospital"`, 1), "spawnAreas[0].role", `unknown value "hospital"`, 0},
+		{"spawn area of 2 points", `"zones": [`, strings.Replace(spawnArea, `, [60, 10], [0, 10]`, ``, 1), "spawnAreas[0].polygon", "must have 3 to 128 points", 0},
+		{"spawn area off the ground", `"zones": [`, strings.Replace(spawnArea, `[60, -10]`, `[600, -10]`, 1), "spawnAreas[0].polygon[1]", "outside the ground", 0},
+		{"clockwise spawn area", `"zones": [`, strings.Replace(spawnArea, `[[0, -10], [60, -10], [60, 10], [0, 10]]`, `[[0, 10], [60, 10], [60, -10], [0, -10]]`, 1), "spawnAreas[0].polygon", "counter-clockwise", 0},
+		{"spawn area id taken", `"zones": [`, strings.Replace(spawnArea, `"beat"`, `"house"`, 1), "spawnAreas[0].id", `"house" is already the id of buildings[0].id`, 0},
 		{"pavement of 1 point", `[[-50, 6], [50, 6]]`, `[[-50, 6]]`, "pavements[0].points", "must have 2", 0},
 	}
 	for _, c := range cases {

@@ -226,3 +226,58 @@ func (l *Level) Place(id string) (Spawn, bool) {
 	}
 	return Spawn{}, false
 }
+
+// LanePoint is a point on a lane's centreline: where a car may come into
+// the world, facing Dir (the lane's way, a unit vector).
+type LanePoint struct {
+	Pos, Dir Vec2
+	// Lane is the lane's index in Roads.Lanes.
+	Lane int
+}
+
+// LanePointsIn returns the points every step metres along each lane open
+// to the traffic (not NoTraffic), at least end metres from either of its
+// ends (clear of the crossings), that lie inside poly: lane by lane in the
+// order of Roads.Lanes, each from its From end. A level that has not
+// passed Validate has none. It allocates the slice it returns: call it
+// once, when a system is made.
+func (l *Level) LanePointsIn(poly []Vec2, step, end float32) []LanePoint {
+	if step <= 0 || len(poly) < 3 {
+		return nil
+	}
+	var out []LanePoint
+	for i := range l.idx.laneA {
+		if l.Roads.Lanes[i].NoTraffic {
+			continue
+		}
+		a, b := l.idx.laneA[i], l.idx.laneB[i]
+		d := b.Sub(a)
+		n := d.Len()
+		if n <= 2*end {
+			continue
+		}
+		dir := d.Scale(1 / n)
+		for k := float32(0); end+k*step <= n-end; k++ {
+			if p := a.Add(dir.Scale(end + k*step)); PointInPolygon(p, poly) {
+				out = append(out, LanePoint{Pos: p, Dir: dir, Lane: i})
+			}
+		}
+	}
+	return out
+}
+
+// With returns a copy of l with spawns added after its spawn points and
+// areas after its spawn areas, validated whole (file names it in the
+// errors): what a game adds to a level it plays. l itself is left as it
+// was, and the copy shares every other list with it, so change neither.
+// The additions' paths in an error are those of the copy: spawns[n] for
+// the first added spawn when l has n.
+func (l *Level) With(file string, spawns []Spawn, areas []SpawnArea) (*Level, error) {
+	c := *l
+	c.Spawns = append(slices.Clip(l.Spawns), spawns...)
+	c.SpawnAreas = append(slices.Clip(l.SpawnAreas), areas...)
+	if err := c.Validate(file); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}

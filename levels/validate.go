@@ -51,7 +51,7 @@ func (l *Level) Validate(file string) error {
 	v := validator{file: file, l: l, ids: make(map[string]string)}
 	steps := []func(){
 		v.header, v.ground, v.rules, v.buildings, v.nodes, v.lanes, v.signals, v.pavements,
-		v.spawns, v.zones, v.gates, v.races, v.vehicleSpawners, v.npcSpawners, v.shops,
+		v.spawns, v.zones, v.spawnAreas, v.gates, v.races, v.vehicleSpawners, v.npcSpawners, v.shops,
 		v.containers, v.pickups, v.cameras, v.overlaps,
 	}
 	for _, step := range steps {
@@ -435,8 +435,24 @@ func (v *validator) spawns() {
 			v.id(p+".id", s.ID)
 		}
 		oneOf(v, p+".role", s.Role, SpawnRoles)
+		if s.Role == RolePlace && s.ID == "" && v.err == nil {
+			v.fail(p+".id", "a place needs an id: nothing comes out of it, it is found by its id")
+		}
 		v.clearPoint(p+".pos", s.Pos)
 		v.yaw(p+".yaw", s.Yaw)
+		if v.err != nil {
+			return
+		}
+	}
+}
+
+func (v *validator) spawnAreas() {
+	for i := range v.l.SpawnAreas {
+		a := &v.l.SpawnAreas[i]
+		p := fmt.Sprintf("spawnAreas[%d]", i)
+		v.id(p+".id", a.ID)
+		oneOf(v, p+".role", a.Role, AreaRoles)
+		v.polygon(p+".polygon", a.Polygon)
 		if v.err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package missions_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -9,7 +10,11 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/prefab"
+	"github.com/fiveonit/engine/runs"
+	"github.com/fiveonit/engine/server"
+	"github.com/fiveonit/engine/server/servertest"
 	"github.com/fiveonit/engine/systems/missionhost"
+	"github.com/fiveonit/engine/textframe"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -89,4 +94,107 @@ func Example_addMission() {
 	// info: Courier: started.
 	// success: Made it: $100.
 	// paid: 100
+}
+
+// exampleTag is the run mission of docs/extending.md ("tag" there): from
+// a second after the start, the Chasers must come within 12 m of a Runner
+// before the minute is out, else the Runners win. Its names start with
+// example, so that a reader who adds the walkthrough's tag to a game
+// builds it beside this one.
+type exampleTag struct{ from, ends uint64 }
+
+// The example tag's teams: indices into its RunDef's Teams.
+const (
+	exampleRunners = 0
+	exampleChasers = 1
+)
+
+func (m *exampleTag) Start(h missions.RunHost) error {
+	m.from, m.ends = h.Tick()+ecs.TickRate, h.Tick()+60*ecs.TickRate
+	h.SetTracker(missions.Tracker{Objective: "Chasers: tag a Runner. Runners: keep away.", Ends: m.ends})
+	return nil
+}
+
+func (m *exampleTag) Step(h missions.RunHost) {
+	if h.Tick() < m.from {
+		return // the Runners' start
+	}
+	ps := h.Players()
+	for _, c := range ps {
+		if h.Team(c) != exampleChasers {
+			continue
+		}
+		for _, r := range ps {
+			if h.Team(r) == exampleRunners && c.Pos.Sub(r.Pos).Len() <= 12 {
+				h.Score(c, 1)
+				h.Win(exampleChasers, "Tagged!")
+				return
+			}
+		}
+	}
+	if h.Tick() >= m.ends {
+		h.Win(exampleRunners, "The Runners kept away.")
+	}
+}
+
+func (m *exampleTag) Phone(h missions.RunHost, p missions.Player, c missions.Command) error {
+	return errors.New("this run has no screen to answer")
+}
+
+func (m *exampleTag) Leave(h missions.RunHost, p missions.Player) {}
+
+// exampleTagDef is how a game registers it (games/missions.go): its
+// teams start at the level's player spawns, having no place of their own.
+var exampleTagDef = missions.RunDef{
+	Name: "example-tag", Title: "Tag",
+	Teams: []missions.RunTeam{{Name: "Runners"}, {Name: "Chasers"}},
+	New:   func() missions.RunMission { return &exampleTag{} },
+}
+
+// Example_addRunMission runs the walkthrough in docs/extending.md: a run
+// room on test-flat playing the run mission for a roster of two seats,
+// one a team; the room waits for them, counts down, goes live and steps
+// the mission, which ends the run a second later: the players start 10 m
+// apart.
+func Example_addRunMission() {
+	l, _ := levels.Load("test-flat")
+	roster := runs.Roster{Seats: []runs.Seat{{Account: "ann", Team: exampleRunners}, {Account: "bob", Team: exampleChasers}}}
+	g, err := server.New(server.Config{Room: "example-run", Level: l, Seed: 1,
+		Run: &server.RunConfig{Mission: &exampleTagDef, Roster: roster}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ann := servertest.NewMemConn(false, 0)
+	for _, s := range roster.Seats {
+		c := ann
+		if s.Account != "ann" {
+			c = servertest.NewMemConn(false, 0)
+		}
+		if _, err := g.Join(c, server.Who{Account: s.Account, Name: s.Account}); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	// What ann's run frames say, as the phase changes.
+	phase := ""
+	for range runs.CountdownTicks + 2*ecs.TickRate {
+		g.Tick()
+		for _, f := range ann.Recv() {
+			var run textframe.RunFrame
+			if !f.Text || json.Unmarshal(f.Data, &run) != nil || run.Type != "run" || run.Phase == phase {
+				continue
+			}
+			phase = run.Phase
+			fmt.Println("phase:", phase)
+			if r := run.Result; r != nil {
+				fmt.Printf("%s by %s: %s (bob scored %d)\n", r.Outcome, run.Teams[r.Winner].Name, r.Text, run.Seats[1].Score)
+			}
+		}
+	}
+	// Output:
+	// phase: countdown
+	// phase: live
+	// phase: ended
+	// won by Chasers: Tagged! (bob scored 1)
 }

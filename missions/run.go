@@ -43,8 +43,8 @@ type RunTeam struct {
 	// Name is what the players see ("Getaway", "Police").
 	Name string
 	// Spawn names where the team's players start: a place of the game
-	// (games' places) or of the level (a zone's id: its centre), checked
-	// when the game is made. Its players start there a car's width apart,
+	// (games.LevelPlaces) or of the level (a spawn point's id, or a
+	// zone's: its centre), checked when the run's room is made. Its players start there a car's width apart,
 	// each at the first free spot, at the wheel of a car of their own.
 	// "" starts them at the level's player spawns.
 	Spawn string

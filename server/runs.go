@@ -90,7 +90,21 @@ func newRunsFeature(g *GameServer, rc *RunConfig) (*runsFeature, error) {
 	if f.host == nil {
 		return nil, fmt.Errorf("%w: the room runs no MissionHost", ErrRunRoster)
 	}
+	if f.city != nil && rc.Mission.Coop {
+		f.city.RespawnAt = f.respawnAt // a co-op crew comes back at its checkpoint
+	}
 	return f, nil
+}
+
+// respawnAt says where a co-op seat's player who died comes back (the
+// city's RespawnAt): at the crew's last checkpoint, or their team's place
+// before any. false for anyone else: the rules' place.
+func (f *runsFeature) respawnAt(char ecs.Entity) (levels.Spawn, bool) {
+	i := f.Seat(char)
+	if i < 0 {
+		return levels.Spawn{}, false
+	}
+	return f.place(f.teamOfSeat(i))
 }
 
 // runRules returns rules made the run's: "rivals" (no hurt within a team)

@@ -51,7 +51,8 @@ const tickEvents = 256
 type Config struct {
 	// Room is the room's name, for the welcome and the logs.
 	Room string
-	// Level is the level the room plays (levels.Load).
+	// Level is the level the room plays (levels.Load), as loaded: the room
+	// adds the game's places and spawn areas to a copy (games.Game.Level).
 	Level *levels.Level
 	// Static is the level's baked geometry; nil bakes it (rooms share one
 	// per level: systems/motion.BakeLevel).
@@ -195,6 +196,13 @@ func New(cfg Config) (*GameServer, error) {
 	if err := cfg.Game.Check(cfg.Level); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	// The room plays the level with the game's places and spawn areas: a
+	// copy, so that the level given stays as it was.
+	l, err := cfg.Game.Level(cfg.Level)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	cfg.Level = l
 	phone := cfg.Game.Missions
 	if cfg.Run != nil {
 		if cfg.Run.Mission == nil {

@@ -9,8 +9,10 @@
 //     level and none on a test-* one), less the guards' cars a mission
 //     sent after a player, so that a mission's chase costs the tick no
 //     more cars than the room's budget. It brings them out of the level's
-//     traffic spawn points (or, when every one in reach is taken or the
-//     level has none, points along the traffic's lanes) near the players
+//     traffic spawn points and traffic spawn areas (levels.SpawnArea: an
+//     area's lane point nearest to the players, at the spawn distance)
+//     (or, when every one in reach is taken or the level has none, points
+//     along the traffic's lanes) near the players
 //     (anywhere while there are none) but out of every player's
 //     sight, drives them along the lanes of the road graph (a lookahead
 //     point on the lane and the next, the next chosen at each node from the
@@ -186,6 +188,10 @@ type System struct {
 	wids          []int32   // scratch: wire ids, spawn point indices
 	spawned       []nav.Vec // where things came into the world this tick
 	trafficSpawns []spawnPoint
+	// areaSpawns are the lane points of the level's traffic spawn areas,
+	// area after area: area k's are areaSpawns[areaEnds[k-1]:areaEnds[k]].
+	areaSpawns []spawnPoint
+	areaEnds   []int
 
 	traffic, crowd         int // counted this tick, after what was taken away
 	trafficWant, crowdWant int
@@ -316,6 +322,16 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 			if lane, _ := s.nav.NearestLane(pos, nav.Vec{X: co, Y: si}, 6, 40, true); lane >= 0 {
 				s.trafficSpawns = append(s.trafficSpawns, spawnPoint{pos: pos, yaw: sp.Yaw, lane: lane})
 			}
+		}
+		for _, a := range l.SpawnAreas {
+			if a.Role != levels.RoleTraffic {
+				continue
+			}
+			for _, lp := range l.LanePointsIn(a.Polygon, AreaStep, laneEnd) {
+				s.areaSpawns = append(s.areaSpawns, spawnPoint{pos: nav.Vec{X: lp.Pos.X, Y: lp.Pos.Y},
+					yaw: math32.Atan2(lp.Dir.Y, lp.Dir.X), lane: int32(lp.Lane)})
+			}
+			s.areaEnds = append(s.areaEnds, len(s.areaSpawns))
 		}
 	}
 	return s

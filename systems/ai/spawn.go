@@ -89,11 +89,17 @@ func (s *System) trimCrowd(w *ecs.World) {
 	}
 }
 
-// spawnTraffic brings ambient cars out of the traffic spawn points until
-// the count is kept: a point at least TrafficSpawnMin from every player,
-// within TrafficSpawnMax of one, out of every player's sight, with room;
-// or, when every such point is taken (or the level has none), a point
-// along a traffic lane that is all of that.
+// AreaStep (m) spaces the lane points of a traffic spawn area a car may
+// come out at.
+const AreaStep = 8
+
+// spawnTraffic brings ambient cars out of the traffic spawn points and
+// spawn areas until the count is kept: a point at least TrafficSpawnMin
+// from every player, within TrafficSpawnMax of one, out of every player's
+// sight, with room (of an area, its lane point nearest to the players
+// that has the distance and the room); or, when every such point is taken
+// (or the level has none), a point along a traffic lane that is all of
+// that.
 func (s *System) spawnTraffic(w *ecs.World) {
 	need := min(s.trafficWant-s.guardCars-s.traffic, s.Tuning.CarsPerTick)
 	if need <= 0 {
@@ -112,9 +118,10 @@ func (s *System) spawnTraffic(w *ecs.World) {
 			s.wids = append(s.wids, int32(i))
 		}
 	}
+	s.areaCandidates()
 	for try := 0; try < carTries*need && need > 0 && len(s.wids) > 0; try++ {
 		k := w.RNG.IntN(len(s.wids))
-		sp := s.trafficSpawns[s.wids[k]]
+		sp := s.spawnAt(s.wids[k])
 		s.wids[k] = s.wids[len(s.wids)-1]
 		s.wids = s.wids[:len(s.wids)-1]
 		if s.seen(sp.pos, s.Tuning.SightRange) || !s.free(sp.pos, CarRoom) {
@@ -138,6 +145,39 @@ func (s *System) spawnTraffic(w *ecs.World) {
 		}
 		need--
 	}
+}
+
+// areaCandidates adds to s.wids each traffic spawn area's lane point
+// nearest to the players (any, with none) that lies at a spawn distance
+// from them and has the room: numbered after the spawn points.
+func (s *System) areaCandidates() {
+	from := 0
+	for _, to := range s.areaEnds {
+		best, bestD := -1, float32(0)
+		for i := from; i < to; i++ {
+			p := s.areaSpawns[i].pos
+			d, any := s.nearestPlayer(p)
+			if any && (d < s.Tuning.TrafficSpawnMin || d > s.Tuning.TrafficSpawnMax) || best >= 0 && d >= bestD {
+				continue
+			}
+			if s.free(p, CarRoom) {
+				best, bestD = i, d
+			}
+		}
+		if best >= 0 {
+			s.wids = append(s.wids, int32(len(s.trafficSpawns)+best))
+		}
+		from = to
+	}
+}
+
+// spawnAt returns the candidate place i of spawnTraffic: a spawn point, or
+// past them a lane point of a spawn area.
+func (s *System) spawnAt(i int32) spawnPoint {
+	if int(i) < len(s.trafficSpawns) {
+		return s.trafficSpawns[i]
+	}
+	return s.areaSpawns[int(i)-len(s.trafficSpawns)]
 }
 
 // laneEnd (m) is how far from a lane's ends a car is spawned on it: clear

@@ -6,7 +6,8 @@
 //     later where the game's rules say (ecs.Rules.Respawn): "hospital", at
 //     the hospital spawn point nearest to where they died (a player spawn
 //     when the level has no hospital), "spawn", at a player spawn point;
-//     "" leaves them dead. They come back on foot, out of any vehicle, with
+//     "" leaves them dead. RespawnAt, when set, may name another place
+//     (a co-op run's checkpoint). They come back on foot, out of any vehicle, with
 //     full health, and a ghost for ecs.Rules.GhostSeconds: components.Ghost
 //     and FlagGhost (no damage: the damage system asks), and their Body on
 //     LayerGhost colliding only with the world's props (gates) and
@@ -78,6 +79,12 @@ const GhostMask = components.LayerProp
 
 // System is the city system. Make it with New.
 type System struct {
+	// RespawnAt, if set, says where dead player e comes back instead of
+	// the rules' place: false leaves it to the rules. The server's run
+	// rooms bring a co-op crew back at its last checkpoint. It is called
+	// in Update, for each player who comes back.
+	RespawnAt func(e ecs.Entity) (levels.Spawn, bool)
+
 	level  *levels.Level
 	static *phys.Static
 	zones  *zones.Zones
@@ -207,7 +214,9 @@ func (s *System) respawn(w *ecs.World, e ecs.Entity) {
 	pose, vel, drive, hp, fl, body, act, sd := s.person.Get(e)
 	var at phys.Vec
 	var yaw float32
-	if sp, ok := s.level.NearestSpawn(levels.RoleHospital, levels.Vec2{X: pose.Pos.X, Y: pose.Pos.Y}); ok && w.Rules.Respawn == RespawnHospital {
+	if sp, ok := s.respawnAt(e); ok {
+		at, yaw = s.personSpot(w, sp)
+	} else if sp, ok := s.level.NearestSpawn(levels.RoleHospital, levels.Vec2{X: pose.Pos.X, Y: pose.Pos.Y}); ok && w.Rules.Respawn == RespawnHospital {
 		at, yaw = s.personSpot(w, sp)
 	} else {
 		p, y, _ := s.spawnSpot(w, uint8(e.ID()))
@@ -237,6 +246,14 @@ func (s *System) respawn(w *ecs.World, e ecs.Entity) {
 		return
 	}
 	s.ghostOf.Assign(e, &g)
+}
+
+// respawnAt asks RespawnAt, if set, where e comes back.
+func (s *System) respawnAt(e ecs.Entity) (levels.Spawn, bool) {
+	if s.RespawnAt == nil {
+		return levels.Spawn{}, false
+	}
+	return s.RespawnAt(e)
 }
 
 // personSpot returns a spot on foot at spawn point sp: the point itself,

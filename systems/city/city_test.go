@@ -6,6 +6,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/ecs/ecstest"
+	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city"
 	"github.com/fiveonit/engine/systems/city/citytest"
@@ -140,6 +141,65 @@ func TestRespawn(t *testing.T) {
 			if ecstest.Get[components.Ghost](r.W, p) != nil || ecstest.Get[components.Flags](r.W, p).Bits&components.FlagGhost != 0 ||
 				b.Layer != components.LayerPerson || b.Mask != phys.DefaultWalker.Body().Mask {
 				t.Fatalf("still a ghost after %d ticks: %+v", ghostTicks, *b)
+			}
+		})
+	}
+}
+
+// TestRespawnAt: a player the RespawnAt hook names a place for comes back
+// there, on foot, whatever the rules' place; one it leaves to the rules
+// comes back at the rules' place; the hook changes nothing for the rule
+// that leaves the dead where they lie.
+func TestRespawnAt(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		respawn string
+		hook    bool // the hook names the checkpoint for the player
+		want    [2]float32
+		back    bool
+	}{
+		{"the hook's place", city.RespawnHospital, true, [2]float32{40, -40}, true},
+		{"left to the rules", city.RespawnHospital, false, [2]float32{-100, 0}, true},
+		{"stays dead all the same", "", true, [2]float32{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rules := ecs.FreeRoam()
+			rules.Respawn = c.respawn
+			r := rig(t, rules)
+			p := r.Character(t, -60, 0, 0)
+			other := r.Character(t, -60, 10, 0)
+			asked := 0
+			r.City.RespawnAt = func(e ecs.Entity) (levels.Spawn, bool) {
+				asked++
+				return levels.Spawn{Pos: levels.Vec2{X: 40, Y: -40}, Yaw: 1}, c.hook && e == p
+			}
+			r.Step(1)
+			for _, e := range []ecs.Entity{p, other} {
+				ecstest.Get[components.Health](r.W, e).HP = 0
+				ecstest.Get[components.PersonAction](r.W, e).Act = components.ActDead
+			}
+			r.Step(city.RespawnTicks + 1)
+			if hp := ecstest.Get[components.Health](r.W, p).HP; (hp != 0) != c.back {
+				t.Fatalf("hp %d: back %v, want %v", hp, hp != 0, c.back)
+			}
+			if !c.back {
+				if asked != 0 {
+					t.Fatal("the hook was asked for a player who stays dead")
+				}
+				return
+			}
+			pos := ecstest.Get[components.Pose](r.W, p).Pos
+			if dx, dy := pos.X-c.want[0], pos.Y-c.want[1]; dx*dx+dy*dy > 4 {
+				t.Fatalf("came back at %v, want near %v", pos, c.want)
+			}
+			if a := ecstest.Get[components.PersonAction](r.W, p).Act; a != components.ActOnFoot {
+				t.Fatalf("act %d", a)
+			}
+			if o := ecstest.Get[components.Pose](r.W, other).Pos; o.X > -90 {
+				t.Fatalf("the other player came back at %v, not the hospital", o)
+			}
+			if asked != 2 {
+				t.Fatalf("the hook was asked %d times, want once per player", asked)
 			}
 		})
 	}

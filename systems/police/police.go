@@ -3,12 +3,13 @@
 // (w.LastCrimes: a pedestrian hit or run over, a carjack, a shot, a
 // restricted zone entered, a police car rammed, a car broken into) build each offending
 // player's Heat up to the next star (0 to MaxStars); the stars bring police
-// cars out of the level's police spawn points, each with an officer at the
-// wheel and a components.Chaser after the player, which the AI drives; the
-// stars decay while no police sees the player; the chasers are recalled
-// (and taken out of the world once no player sees them) when the stars are
-// gone; and a player who stands stopped beside an officer or a police car
-// for ArrestTicks is arrested: the fine of their stars is taken from their
+// cars out of the level's police spawn points (or a lane of its police
+// spawn areas: levels.SpawnArea), each with an officer at the wheel and a
+// components.Chaser after the player, which the AI drives; the stars decay
+// while no police sees the player; the chasers are recalled (and taken out
+// of the world once no player sees them) when the stars are gone; and a
+// player who stands stopped beside an officer or a police car for
+// ArrestTicks is arrested: the fine of their stars is taken from their
 // Cash and the stars are cleared.
 //
 // Crimes are committed by players only (the offender is a character with
@@ -101,6 +102,14 @@ const (
 	// SpawnClear (m) is the room a police spawn point needs free of any
 	// body to put a car there.
 	SpawnClear = 4
+	// AreaMin (m) is the least distance from the player they are sent
+	// after at which a police car comes out of a spawn area: round a
+	// corner, not on top of them. AreaStep and AreaEnd (m) space the
+	// lane points of an area a car may come out at, and keep them clear
+	// of the crossings.
+	AreaMin  = 40
+	AreaStep = 4
+	AreaEnd  = 10
 	// RecallSight (m) is how far a player must be from a recalled car (or
 	// see it past a building) before it is taken out of the world.
 	RecallSight = 80
@@ -113,7 +122,8 @@ type System struct {
 	level  *levels.Level
 	static *phys.Static
 	build  *prefab.Builder
-	spawns []int32 // the level's police spawn points
+	spawns []int32       // the level's police spawn points
+	areas  [][]areaPoint // the lane points of the level's police spawn areas, area by area
 
 	units   []unit   // the police cars this system made, by wire id
 	wanted  []target // this tick's wanted players, by wire id
@@ -121,6 +131,7 @@ type System struct {
 	cops    []cop
 	bodies  []phys.Vec
 	used    []bool // police spawn points taken this tick
+	usedIn  []bool // police spawn areas taken this tick
 	copsAt  uint64 // tick the cops were gathered, +1 (0: never)
 
 	chars    *generic.Filter6[components.Player, components.Wanted, components.Identity, components.Pose, components.Velocity, components.Health]
@@ -146,6 +157,22 @@ type unit struct {
 	wid                  uint16
 	recalled             bool
 	recallAt             uint64
+}
+
+// areaPoint is a lane point of a police spawn area: where a car comes
+// out, facing the lane's way.
+type areaPoint struct {
+	pos phys.Vec
+	yaw float32
+}
+
+// spot is where a police car comes out: a spawn point (point, an index
+// into System.spawns) or a lane point of a spawn area (area, an index into
+// System.areas); the other is -1.
+type spot struct {
+	pos         phys.Vec
+	yaw         float32
+	point, area int
 }
 
 // target is a player with stars this tick.
@@ -197,6 +224,19 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 		playerOf: generic.NewMap1[components.Player](w.Arche),
 	}
 	s.used = make([]bool, len(s.spawns))
+	for _, a := range l.SpawnAreas {
+		if a.Role != levels.RolePolice {
+			continue
+		}
+		var pts []areaPoint
+		for _, lp := range l.LanePointsIn(a.Polygon, AreaStep, AreaEnd) {
+			pts = append(pts, areaPoint{pos: phys.Vec{X: lp.Pos.X, Y: lp.Pos.Y}, yaw: math32.Atan2(lp.Dir.Y, lp.Dir.X)})
+		}
+		if len(pts) > 0 {
+			s.areas = append(s.areas, pts)
+		}
+	}
+	s.usedIn = make([]bool, len(s.areas))
 	// Room made once for a busy tick's lists, which are kept: in play
 	// they grow only past these, not at each new high.
 	s.units = make([]unit, 0, MaxUnits)
@@ -532,11 +572,13 @@ func (s *System) recall(w *ecs.World, u *unit) {
 
 // dispatch sends police cars after the wanted players, one car each
 // SpawnEvery ticks at most for each, out of the free police spawn point
-// nearest to the player, and recalls a player's cars beyond what their
+// nearest to the player (or a spawn area's lane point nearer, AreaMin away
+// at least), and recalls a player's cars beyond what their
 // stars ask for (the farthest first).
 func (s *System) dispatch(w *ecs.World) {
 	spawnTick := w.Tick()%SpawnEvery == 0
 	clear(s.used)
+	clear(s.usedIn)
 	s.bodies = s.bodies[:0]
 	gathered := false
 	for _, t := range s.wanted {
@@ -552,7 +594,7 @@ func (s *System) dispatch(w *ecs.World) {
 			s.gatherBodies(w)
 			gathered = true
 		}
-		if sp := s.freeSpawn(t.pos); sp >= 0 {
+		if sp, ok := s.freeSpawn(t.pos); ok {
 			s.spawn(w, sp, t.e)
 		}
 	}
@@ -601,26 +643,41 @@ func (s *System) gatherBodies(w *ecs.World) {
 	}
 }
 
-// freeSpawn returns the index (into s.spawns) of the police spawn point
-// nearest to p that has SpawnClear metres free of bodies and was not used
-// this tick; -1 when none is.
-func (s *System) freeSpawn(p phys.Vec) int {
-	best, bestD := -1, float32(0)
+// freeSpawn returns the police spawn point nearest to p that has
+// SpawnClear metres free of bodies and was not used this tick; or, nearer
+// still, the lane point of a spawn area not used this tick nearest to p,
+// at least AreaMin from it, with the room. false when there is none. The
+// spawn points win a tie, and an area's earlier point.
+func (s *System) freeSpawn(p phys.Vec) (spot, bool) {
+	best, bestD := spot{point: -1, area: -1}, float32(0)
 	for i, si := range s.spawns {
 		if s.used[i] {
 			continue
 		}
-		sp := s.level.Spawns[si].Pos
-		c := phys.Vec{X: sp.X, Y: sp.Y}
+		sp := s.level.Spawns[si]
+		c := phys.Vec{X: sp.Pos.X, Y: sp.Pos.Y}
 		if !s.roomAt(c) {
 			continue
 		}
 		d := c.Sub(p)
-		if d2 := d.Dot(d); best < 0 || d2 < bestD {
-			best, bestD = i, d2
+		if d2 := d.Dot(d); best.point < 0 || d2 < bestD {
+			best, bestD = spot{pos: c, yaw: sp.Yaw, point: i, area: -1}, d2
 		}
 	}
-	return best
+	for a, pts := range s.areas {
+		if s.usedIn[a] {
+			continue
+		}
+		for _, ap := range pts {
+			d := ap.pos.Sub(p)
+			d2 := d.Dot(d)
+			if d2 < AreaMin*AreaMin || (best.point >= 0 || best.area >= 0) && d2 >= bestD || !s.roomAt(ap.pos) {
+				continue
+			}
+			best, bestD = spot{pos: ap.pos, yaw: ap.yaw, point: -1, area: a}, d2
+		}
+	}
+	return best, best.point >= 0 || best.area >= 0
 }
 
 func (s *System) roomAt(c phys.Vec) bool {
@@ -633,15 +690,18 @@ func (s *System) roomAt(c phys.Vec) bool {
 	return true
 }
 
-// spawn brings a police car out of spawn point i after the player e.
-func (s *System) spawn(w *ecs.World, i int, e ecs.Entity) {
-	sp := s.level.Spawns[s.spawns[i]]
-	pos := components.Vec3{X: sp.Pos.X, Y: sp.Pos.Y, Z: s.level.Ground.Height}
-	car, officer, err := s.build.PoliceCar(pos, sp.Yaw, e, w.Tick())
+// spawn brings a police car out at sp after the player e.
+func (s *System) spawn(w *ecs.World, sp spot, e ecs.Entity) {
+	pos := components.Vec3{X: sp.pos.X, Y: sp.pos.Y, Z: s.level.Ground.Height}
+	car, officer, err := s.build.PoliceCar(pos, sp.yaw, e, w.Tick())
 	if err != nil {
 		return // no wire id left: try again later
 	}
-	s.used[i] = true
+	if sp.point >= 0 {
+		s.used[sp.point] = true
+	} else {
+		s.usedIn[sp.area] = true
+	}
 	s.bodies = append(s.bodies, phys.Flat(pos))
 	u := unit{car: car, officer: officer, target: e, wid: s.ids.Get(car).WireID}
 	at, _ := slices.BinarySearchFunc(s.units, u.wid, func(x unit, wid uint16) int { return int(x.wid) - int(wid) })

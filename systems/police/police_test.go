@@ -362,3 +362,90 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 		t.Fatal("the stars changed: the test measured something else")
 	}
 }
+
+// areaLevel has a two-way road along y = 0 from x = -250 to 250, a police
+// spawn area over its stretch from x = 100 to 200, and one police spawn
+// point at (0, -200), far from the road.
+const areaLevel = `{
+  "name": "test-police-area",
+  "version": 1,
+  "ground": {"min":[-300,-300],"max":[300,300]},
+  "roads": {
+    "nodes": [{"id":1,"pos":[-250,0]},{"id":2,"pos":[250,0]}],
+    "lanes": [
+      {"id":0,"from":1,"to":2,"width":3.5,"offset":1.75,"speedLimit":14},
+      {"id":1,"from":2,"to":1,"width":3.5,"offset":1.75,"speedLimit":14}
+    ]
+  },
+  "spawns": [
+    {"role":"player","pos":[0,0],"yaw":0},
+    {"role":"police","pos":[0,-200],"yaw":0}
+  ],
+  "spawnAreas": [
+    {"id":"beat","role":"police","polygon":[[100,-10],[200,-10],[200,10],[100,10]]}
+  ]
+}`
+
+// TestSpawnAreaBringsPolice: a police car comes out of a police spawn
+// area when a lane point of it is nearer to the wanted player than every
+// free spawn point: the point nearest to the player, on a lane, facing its
+// way; not within AreaMin of the player; one car per area a tick. A spawn
+// point nearer than the area is taken first.
+func TestSpawnAreaBringsPolice(t *testing.T) {
+	cases := []struct {
+		name    string
+		at      phys.Vec // the player
+		want    phys.Vec // the first car
+		wantYaw float32
+	}{
+		// From (20, 0) the area's nearest lane point is the first of
+		// lane 0 past x = 100 (lane points every AreaStep from -240).
+		{"west of the area", phys.Vec{X: 20, Y: 0}, phys.Vec{X: 100, Y: -1.75}, 0},
+		// At x = 160 inside the area: the nearest point AreaMin away,
+		// west of it on lane 0, and east of it on lane 1 is as far: the
+		// earlier lane wins.
+		{"inside the area", phys.Vec{X: 160, Y: 0}, phys.Vec{X: 120, Y: -1.75}, 0},
+		// Near the spawn point: the spawn point.
+		{"by the spawn point", phys.Vec{X: 0, Y: -150}, phys.Vec{X: 0, Y: -200}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := citytest.New(t, systemstest.Parse(t, "test-police-area", areaLevel), citytest.Options{Seed: 1, Rules: policeRules()})
+			p := r.Character(t, c.at.X, c.at.Y, 0)
+			commit(r.W, p, components.CrimeKillPedestrian) // a star: one car
+			r.Step(police.SpawnEvery + 1)
+			cars := policeCars(r)
+			if len(cars) != 1 {
+				t.Fatalf("%d police cars, want 1", len(cars))
+			}
+			pose := ecstest.Get[components.Pose](r.W, cars[0])
+			got := phys.Flat(pose.Pos)
+			if got.Sub(c.want).Len() > 0.01 || math32.Abs(pose.Rot.Yaw()-c.wantYaw) > 1e-3 {
+				t.Fatalf("the car came out at %v facing %v, want %v facing %v", got, pose.Rot.Yaw(), c.want, c.wantYaw)
+			}
+			if d := got.Sub(c.at).Len(); c.want.Y != -200 && d < police.AreaMin {
+				t.Fatalf("the car came out %v m from the player", d)
+			}
+		})
+	}
+	// Two players with stars on one tick: the area gives one car a tick,
+	// the other comes out of the spawn point.
+	r := citytest.New(t, systemstest.Parse(t, "test-police-area", areaLevel), citytest.Options{Seed: 1, Rules: policeRules()})
+	a := r.Character(t, 20, 0, 0)
+	b := r.Character(t, 30, 3, 0)
+	commit(r.W, a, components.CrimeKillPedestrian)
+	commit(r.W, b, components.CrimeKillPedestrian)
+	r.Step(police.SpawnEvery + 1)
+	var inArea, atPoint int
+	for _, e := range policeCars(r) {
+		switch p := phys.Flat(ecstest.Get[components.Pose](r.W, e).Pos); {
+		case p.X >= 100 && p.X <= 200:
+			inArea++
+		case p.Sub(phys.Vec{X: 0, Y: -200}).Len() < 0.01:
+			atPoint++
+		}
+	}
+	if inArea != 1 || atPoint != 1 {
+		t.Fatalf("%d cars out of the area and %d out of the spawn point, want 1 and 1", inArea, atPoint)
+	}
+}
