@@ -33,7 +33,9 @@ const (
 	runWin   = 6
 )
 
-var driveRunArmed atomic.Bool
+// driveRunArmed arms the win; driveRunTakeOut makes the mission take the
+// first player of Blue out of the run.
+var driveRunArmed, driveRunTakeOut atomic.Bool
 
 var driveRunDef = &missions.RunDef{Name: "drive-off", Title: "Drive off",
 	Teams: []missions.RunTeam{{Name: "Red"}, {Name: "Blue"}},
@@ -45,6 +47,7 @@ type driveRun struct {
 	from map[ecs.Entity]levels.Vec2 // where each player stood as the run went live
 	got  map[ecs.Entity]int         // the points each has scored
 	won  bool
+	out  bool // Blue's player was taken out
 }
 
 func (r *driveRun) Start(h missions.RunHost) error {
@@ -57,6 +60,15 @@ func (r *driveRun) Start(h missions.RunHost) error {
 func (r *driveRun) Step(h missions.RunHost) {
 	if r.won {
 		return
+	}
+	if driveRunTakeOut.Load() && !r.out {
+		for _, p := range h.Players() {
+			if h.Team(p) == 1 {
+				r.out = true
+				h.TakeOut(p)
+				return // the players changed under the loop
+			}
+		}
 	}
 	for _, p := range h.Players() {
 		from, ok := r.from[p.Char]
@@ -134,14 +146,17 @@ func (p *tab) welcomeOf() textframe.Welcome {
 // first sees its seat dropped, and once the network is back the page is
 // in the world again with the same session, character and car, on a new
 // reconnect token. The first player's tab is reloaded and comes back to
-// its place by itself. The first player drives off and wins: both pages
-// show the result, the scores in it.
+// its place by itself. The mission takes the second player out of the
+// run: his page shows him out, watching the first player, his view on her
+// car. The first player drives off and wins: both pages show the result,
+// the scores in it.
 func TestBrowserRun(t *testing.T) {
 	skipShort(t)
 	start := time.Now()
 	const secret = "browser-run-secret-0123456789"
 	s := startServe(t, "test-flat", func(c *serve.Config) { c.Secret = secret })
 	driveRunArmed.Store(false)
+	driveRunTakeOut.Store(false)
 	roster := runs.Roster{Seats: []runs.Seat{{Account: "ada", Name: "Ada", Team: 0}, {Account: "bo", Name: "Bo", Team: 1}}}
 	if _, err := s.Rooms().MakeRun(rooms.RunSpec{Room: "run-e2e", Roster: roster, Def: driveRunDef}); err != nil {
 		t.Fatal(err)
@@ -292,6 +307,23 @@ func TestBrowserRun(t *testing.T) {
 		t.Errorf("after the reload Ada is session %d character %d, want %d %d", w.Session, w.Character, adaBefore.Session, adaBefore.Character)
 	}
 
+	// Bo is taken out of the run: his page shows him out and watching his
+	// only rival still in it, Ada, his view on her car.
+	driveRunTakeOut.Store(true)
+	ri = b.waitRun("Bo out, watching Ada", 5*time.Second, func(ri runInfo) bool {
+		bo := ri.seat("Bo")
+		return bo != nil && bo.State == "out" && ri.Watching && ri.Spect != nil && ri.Spect.Session == ada.Session
+	})
+	adaAt := a.waitState("Ada's car", 5*time.Second, func(ps pageState) bool { return ps.State != nil && ps.State.Own != nil }).State.Own
+	b.waitState("Bo's view on Ada's car", 5*time.Second, func(ps pageState) bool {
+		w := ps.State.Watched
+		return ps.State.Own == nil && w != nil && dist(w.X, w.Y, adaAt.X, adaAt.Y) < 1
+	})
+	if txt := b.eval(`document.getElementById("runSpectate").hidden ? "" : document.getElementById("runWatching").textContent`); !strings.HasPrefix(txt, "Watching Ada (Red)") {
+		t.Errorf("Bo's spectate bar says %q, want Ada of Red", txt)
+	}
+	b.screenshot("foi-web-run-out")
+
 	// Ada drives on and wins: both pages show the result.
 	driveRunArmed.Store(true)
 	for i := 0; i < 4; i++ {
@@ -309,7 +341,7 @@ func TestBrowserRun(t *testing.T) {
 		t.Errorf("Ada's result window says %q", h)
 	}
 	b.waitFor("the result on Bo's page", `document.getElementById("runResult").hidden ? "" : document.getElementById("runOutcome").textContent`, 5*time.Second)
-	if h := b.eval(`document.getElementById("runOutcome").textContent + "|" + document.getElementById("runText").textContent`); !strings.HasPrefix(h, "Red wins|Player ") {
+	if h := b.eval(`document.getElementById("runOutcome").textContent + "|" + document.getElementById("runText").textContent`); h != fmt.Sprintf("Red wins|Player %d drove off first.", ada.Player) {
 		t.Errorf("Bo's result window says %q", h)
 	}
 	b.screenshot("foi-web-run-result")
