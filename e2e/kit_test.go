@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,6 +41,13 @@ func TestMain(m *testing.M) {
 // The server drains when the test ends.
 func startServer(t *testing.T, level string, opts ...func(*serve.Config)) string {
 	t.Helper()
+	return startServe(t, level, opts...).Addr()
+}
+
+// startServe is startServer that returns the server itself: its admin
+// listener's address, its rooms.
+func startServe(t *testing.T, level string, opts ...func(*serve.Config)) *serve.Server {
+	t.Helper()
 	c := serve.DefaultConfig()
 	c.Addr, c.AdminAddr, c.Level, c.Drain, c.LogLevel = "127.0.0.1:0", "127.0.0.1:0", level, 3*time.Second, "warn"
 	c.RTC, c.RTCIPs, c.Data = true, "127.0.0.1", t.TempDir()
@@ -56,7 +65,7 @@ func startServer(t *testing.T, level string, opts ...func(*serve.Config)) string
 			t.Errorf("server: %v", err)
 		}
 	})
-	return s.Addr()
+	return s
 }
 
 // withDebug honours every client's debug commands (-debug).
@@ -283,4 +292,96 @@ func closeReason(t *testing.T, name string, c reader) string {
 		}
 		t.Fatalf("%s: %v, want a close with a reason", name, err)
 	}
+}
+
+// proxy is a TCP proxy in front of the server for one page: the test
+// cuts the page's connections through it as a network that fails does
+// (the TCP connections end with no WebSocket close frame: the page's
+// socket closes with 1006, the server's read fails), and keeps the
+// network down until restore.
+type proxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	conns  []net.Conn
+	down   bool
+}
+
+// newProxy listens on loopback and forwards to target until the test
+// ends.
+func newProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target}
+	t.Cleanup(func() {
+		ln.Close()
+		p.cut()
+	})
+	go p.serve()
+	return p
+}
+
+func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+func (p *proxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		down := p.down
+		p.mu.Unlock()
+		if down {
+			drop(c)
+			continue
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			drop(c)
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		go pipe(c, s)
+		go pipe(s, c)
+	}
+}
+
+// pipe copies from src to dst until either ends, then ends both.
+func pipe(dst, src net.Conn) {
+	io.Copy(dst, src)
+	dst.Close()
+	src.Close()
+}
+
+// drop ends c at once, with a reset: a network that fails.
+func drop(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	c.Close()
+}
+
+// cut ends every connection through the proxy and refuses new ones until
+// restore.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for _, c := range p.conns {
+		drop(c)
+	}
+	p.conns = nil
+}
+
+// restore lets connections through again.
+func (p *proxy) restore() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = false
 }

@@ -30,7 +30,8 @@ import (
 // (default: the system's temp directory).
 //
 // This file is their one kit: a tab of the browser, driven by its methods
-// (open, join, click, eval, waitFor, waitState, holdKey, screenshot), and
+// (open, openURL, join, click, eval, waitFor, waitState, holdKey,
+// screenshot), and
 // a spectator Go client (watch) for what the server sends.
 
 // chromium returns the path of a Chromium, or skips the test.
@@ -121,6 +122,16 @@ func (p *tab) open(addr string) {
 	)
 	if err != nil {
 		p.t.Fatalf("open the page: %v", err)
+	}
+}
+
+// openURL loads the page at url, as a platform links a player to a room
+// (a join token in the query, the room in the hash), and waits for its
+// wasm client.
+func (p *tab) openURL(url string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(url), chromedp.WaitEnabled(chromedp.ID("join"))); err != nil {
+		p.t.Fatalf("open %s: %v", url, err)
 	}
 }
 

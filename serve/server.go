@@ -113,6 +113,12 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // AdminAddr returns the admin listener's address.
 func (s *Server) AdminAddr() string { return s.adminLn.Addr().String() }
 
+// Rooms returns the server's room manager: a program that runs the server
+// in its own process makes run rooms through it (MakeRun, with a run
+// mission of its own in RunSpec.Def) rather than the admin listener's
+// routes, which know only the games' run missions. The browser tests do.
+func (s *Server) Rooms() *rooms.Manager { return s.rooms }
+
 // Wait returns when ctx ends or a listener fails, which it logs.
 func (s *Server) Wait(ctx context.Context) {
 	select {

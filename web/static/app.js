@@ -7,7 +7,7 @@
 // runs them on a join, for each text frame, in each frame drawn and in the
 // HUD.
 
-import { foi, K, VEHICLE_KINDS, PERSON_KINDS, ACT, KEY, D, OWN, F } from "./client.js";
+import { foi, K, VEHICLE_KINDS, PERSON_KINDS, ACT, KEY, D, OWN, F, RECONNECT } from "./client.js";
 import { $, game } from "./game.js";
 import * as hooks from "./hooks.js";
 import * as lobby from "./lobby.js";
@@ -22,6 +22,20 @@ const BUILDING_COLOURS = {
 
 // ---- the connection ------------------------------------------------------
 
+// The join token a platform gives the page in its address (?token=): every
+// join carries it, so that the player plays their account.
+const joinToken = new URLSearchParams(location.search).get("token") || "";
+
+// The reconnect: after a drop the page redials with the welcome's
+// reconnect token (rejoin=), waiting RECONNECT.firstMs before the first
+// try and twice as long before each next one, up to RECONNECT.maxMs, each
+// wait jittered by a quarter either way, at most RECONNECT.tries times.
+const rc = { active: false, tries: 0, timer: 0 };
+
+// The place held for this tab (sessionStorage: it outlives a reload of the
+// tab, not the tab): the room, the join's options and the reconnect token.
+const PLACE_KEY = "foi.place";
+
 function setStatus(s, cls) {
   game.status = s;
   const el = $("status");
@@ -33,7 +47,8 @@ function sendFn(frame, n) {
   return game.conn ? game.conn.send(frame, n) : false;
 }
 
-function onFrame(data) {
+function onFrame(conn, data) {
+  if (conn !== game.conn) return; // a connection let go: its last frames count no more
   if (typeof data === "string") {
     foi.frame(data);
     let m;
@@ -52,7 +67,21 @@ hooks.onText("welcome", (m) => {
     ? `spectating${m.watch ? " player " + m.watch : ""} in ${m.room} (${m.level})`
     : `${m.name || "player " + m.player} in ${m.room} (${m.level})`;
   $("watchPanel").hidden = !m.spectate;
+  // What the page comes back to after a drop: its place (the token), or
+  // for a spectator, who holds no place, a new watch.
+  game.comeBack = m.rejoin ? { rejoin: m.rejoin } : m.spectate ? {} : null;
+  keepPlace(m);
+  if (rc.active) {
+    rc.active = false;
+    rc.tries = 0;
+    $("reconnect").hidden = true;
+  }
   loadLevel(m.level);
+});
+// Whom a spectator watches now: the spectate frame follows a switch.
+hooks.onText("spectate", (m) => {
+  game.watching = m.player;
+  $("watchSelect").dataset.players = ""; // redrawn with its choice at the next HUD
 });
 hooks.onText("wanted", (m) => {
   game.wanted = m;
@@ -81,45 +110,169 @@ function banner(text) {
   banner.t = setTimeout(() => (b.hidden = true), 3000);
 }
 
-function onClosed(reason) {
-  if (!game.running) return;
-  setStatus("closed: " + (game.closeReason || reason || "connection lost"), "bad");
-  game.conn = null;
+// keepPlace keeps the place of welcome m for a reload of the tab: a
+// player's, in a room that holds places.
+function keepPlace(m) {
+  try {
+    if (!m.rejoin) {
+      sessionStorage.removeItem(PLACE_KEY);
+      return;
+    }
+    sessionStorage.setItem(PLACE_KEY, JSON.stringify({
+      room: game.room, opts: game.opts, rejoin: m.rejoin, seconds: m.rejoinSeconds || 0, left: 0,
+    }));
+  } catch (e) { /* storage off: a reload joins anew */ }
 }
+
+function forgetPlace() {
+  try { sessionStorage.removeItem(PLACE_KEY); } catch (e) { /* storage off */ }
+}
+
+// The tab goes (a reload, a close): the held place's window starts now.
+window.addEventListener("pagehide", () => {
+  try {
+    const p = JSON.parse(sessionStorage.getItem(PLACE_KEY) || "null");
+    if (p && game.running) sessionStorage.setItem(PLACE_KEY, JSON.stringify(Object.assign(p, { left: Date.now() })));
+  } catch (e) { /* storage off */ }
+});
+
+// comeBackFromReload rejoins the place this tab held when it was
+// reloaded within the place's window: true when it does.
+function comeBackFromReload() {
+  const nav = performance.getEntriesByType("navigation")[0];
+  let p = null;
+  try { p = JSON.parse(sessionStorage.getItem(PLACE_KEY) || "null"); } catch (e) { return false; }
+  if (!p || !nav || nav.type !== "reload" || location.hash !== "#" + p.room) return false;
+  if (p.left && Date.now() - p.left > p.seconds * 1000) {
+    forgetPlace();
+    return false;
+  }
+  join(p.room, p.opts, p.rejoin);
+  return true;
+}
+
+// lost handles the end of conn. A close the server gave a reason for (a
+// kick, "room full", "the run is over", a refused join) is final: the page
+// says why. A drop (the network, a server that went without a word) is
+// redialled, when the page holds a place to come back to.
+function lost(conn, reason, final) {
+  if (conn !== game.conn || !game.running) return;
+  game.conn = null;
+  conn.close(false); // a peer connection that only disconnected must not come back beside the new one
+  const why = game.closeReason || reason || "connection lost";
+  if (final || game.closeReason || !game.comeBack) {
+    if (rc.active) {
+      giveUp(why);
+      return;
+    }
+    game.comeBack = null;
+    forgetPlace(); // the server let the place go, or another tab has it
+    setStatus("closed: " + why, "bad");
+    return;
+  }
+  retry(why);
+}
+
+// retry waits its turn, then redials; past the last try it gives up.
+function retry(why) {
+  if (!rc.active) {
+    rc.active = true;
+    rc.tries = 0;
+  }
+  if (rc.tries >= RECONNECT.tries) {
+    giveUp(`no answer after ${rc.tries} tries (${why})`);
+    return;
+  }
+  const wait = Math.min(RECONNECT.maxMs, RECONNECT.firstMs * 2 ** rc.tries) * (0.75 + Math.random() / 2);
+  rc.tries++;
+  setStatus(`reconnecting (try ${rc.tries} of ${RECONNECT.tries})`, "bad");
+  showReconnect("reconnecting...", `The connection dropped (${why}); try ${rc.tries} of ${RECONNECT.tries}.`, false);
+  rc.timer = setTimeout(redial, wait);
+}
+
+function redial() {
+  rc.timer = 0;
+  if (!game.running || game.conn) return;
+  const q = new URLSearchParams(game.query);
+  if (game.comeBack && game.comeBack.rejoin) q.set("rejoin", game.comeBack.rejoin);
+  if (q.get("spectate") && game.watching) q.set("watch", game.watching); // whom it watched last
+  connect(q);
+}
+
+// giveUp ends a reconnect that was refused or ran out of tries, saying
+// why.
+function giveUp(why) {
+  clearTimeout(rc.timer);
+  rc.active = false;
+  rc.timer = 0;
+  game.comeBack = null;
+  forgetPlace();
+  setStatus("closed: " + why, "bad");
+  showReconnect("Could not reconnect", why, true);
+}
+
+// showReconnect shows the reconnect dialog: a title, the reason, and once
+// the page gave up, Join again beside Back to the lobby.
+function showReconnect(title, why, over) {
+  $("reconnectTitle").textContent = title;
+  $("reconnectWhy").textContent = why;
+  $("reconnectAgain").hidden = !over;
+  $("reconnect").className = "overlay window" + (over ? " over" : "");
+  $("reconnect").hidden = false;
+}
+
+$("reconnectAgain").addEventListener("click", () => join(game.room, game.opts));
+$("reconnectLobby").addEventListener("click", () => showLobby());
 
 function connectWebSocket(url) {
   const ws = new WebSocket(url);
   ws.binaryType = "arraybuffer";
-  ws.onopen = () => setStatus("joining", "");
-  ws.onmessage = (e) => onFrame(e.data);
-  ws.onclose = (e) => onClosed(e.reason || `code ${e.code}`);
-  ws.onerror = () => setStatus("error", "bad");
-  return {
+  let dropped = false; // by drop: whatever the server answers, a drop
+  const conn = {
     send(frame, n) {
       if (ws.readyState !== WebSocket.OPEN) return false;
       ws.send(typeof frame === "string" ? frame : frame.subarray(0, n));
       return true;
     },
-    close() { ws.onclose = null; ws.close(1000, "bye"); },
+    // close closes the socket; leaving, the player goes: the leave
+    // command, then the normal closure, and no place is held.
+    close(leaving) {
+      ws.onclose = null;
+      ws.onmessage = null;
+      if (leaving && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "leave" }));
+      ws.close(1000, "bye");
+    },
+    // drop closes the socket as a client that did not mean to go: a close
+    // with no reason and not the normal closure, which the page takes for
+    // a drop and the server holds the place through.
+    drop() {
+      dropped = true;
+      ws.close(4000);
+    },
   };
+  ws.onopen = () => { if (conn === game.conn && !rc.active) setStatus("joining", ""); };
+  ws.onmessage = (e) => onFrame(conn, e.data);
+  // The server closes with a reason (or the normal closure) when it means
+  // it; a drop has neither.
+  ws.onclose = (e) => lost(conn, e.reason || `code ${e.code}`, !dropped && (e.reason !== "" || e.code === 1000));
+  ws.onerror = () => { if (conn === game.conn && !rc.active) setStatus("error", "bad"); };
+  return conn;
 }
+
+// leaveId is the leave command's id, for its reply: one no other command
+// of the page takes.
+const leaveId = 0x7fffffff;
 
 // connectWebRTC: the browser's RTCPeerConnection against the server's pion.
 // Two data channels made here: "lossy" (unordered, no retransmits) for the
 // input and snapshot frames, "reliable" (ordered) for the text frames. The
 // offer goes whole (non-trickle) to POST /rooms/{name}/rtc, the answer back.
+// The server's close sends a close frame with its reason first; a peer
+// connection that fails or disconnects without one is a drop.
 function connectWebRTC(room, query) {
   const pc = new RTCPeerConnection({ iceServers: [] });
   const lossy = pc.createDataChannel("lossy", { ordered: false, maxRetransmits: 0 });
   const reliable = pc.createDataChannel("reliable", { ordered: true });
-  for (const dc of [lossy, reliable]) {
-    dc.binaryType = "arraybuffer";
-    dc.onmessage = (e) => onFrame(e.data);
-  }
-  reliable.onclose = () => onClosed("data channel closed");
-  pc.onconnectionstatechange = () => {
-    if (pc.connectionState === "failed" || pc.connectionState === "closed") onClosed("peer connection " + pc.connectionState);
-  };
   const conn = {
     send(frame, n) {
       if (typeof frame === "string") {
@@ -131,10 +284,44 @@ function connectWebRTC(room, query) {
       lossy.send(frame.subarray(0, n));
       return true;
     },
-    close() { reliable.onclose = null; pc.onconnectionstatechange = null; pc.close(); },
+    // close ends the peer connection; leaving, it sends the leave command
+    // first and waits for its reply (at most a second), so that the
+    // command is not lost with the connection.
+    close(leaving) {
+      reliable.onclose = null;
+      pc.onconnectionstatechange = null;
+      lossy.onmessage = null;
+      if (!leaving || reliable.readyState !== "open") {
+        pc.close();
+        return;
+      }
+      reliable.onmessage = (e) => {
+        if (typeof e.data !== "string") return;
+        const m = JSON.parse(e.data);
+        if (m.type === "reply" && m.id === leaveId) pc.close();
+      };
+      reliable.send(JSON.stringify({ type: "leave", id: leaveId }));
+      setTimeout(() => pc.close(), 1000);
+    },
+    // drop ends the peer connection without a word, as a network that
+    // fails ends it: a closed peer connection fires no event of its own,
+    // so the drop is handled here.
+    drop() {
+      pc.close();
+      lost(conn, "peer connection dropped", false);
+    },
+  };
+  for (const dc of [lossy, reliable]) {
+    dc.binaryType = "arraybuffer";
+    dc.onmessage = (e) => onFrame(conn, e.data);
+  }
+  reliable.onclose = () => lost(conn, "data channel closed", false);
+  pc.onconnectionstatechange = () => {
+    const s = pc.connectionState;
+    if (s === "failed" || s === "disconnected" || s === "closed") lost(conn, "peer connection " + s, false);
   };
   (async () => {
-    setStatus("offering", "");
+    if (!rc.active) setStatus("offering", "");
     await pc.setLocalDescription(await pc.createOffer());
     await new Promise((resolve) => {
       if (pc.iceGatheringState === "complete") return resolve();
@@ -148,17 +335,51 @@ function connectWebRTC(room, query) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ type: "offer", sdp: pc.localDescription.sdp }),
     });
-    if (!res.ok) throw new Error(`POST /rtc: ${res.status} ${(await res.text()).trim()}`);
+    if (!res.ok) {
+      const e = new Error(`POST /rtc: ${res.status} ${(await res.text()).trim()}`);
+      // A refusal (403 a place gone or a seat refused, 400, 404) is final;
+      // a busy or unreachable server (429, 5xx) is tried again.
+      e.final = res.status < 500 && res.status !== 429;
+      throw e;
+    }
     const answer = await res.json();
     await pc.setRemoteDescription({ type: "answer", sdp: answer.sdp });
-    if (!game.welcome) setStatus("joining", ""); // the welcome may already have come
-  })().catch((e) => { setStatus("error: " + e.message, "bad"); console.error(e); });
+    if (!game.welcome && !rc.active) setStatus("joining", ""); // the welcome may already have come
+  })().catch((e) => {
+    console.error(e);
+    lost(conn, e.message, !!e.final);
+    conn.close(false);
+  });
   return conn;
 }
 
-// join joins room with opts (the lobby's): a new client, the feature
-// modules reset, a new connection.
-export function join(room, opts) {
+// The browser tests drop the connection as a network failure would
+// (foiNet.drop()), over a transport they cannot cut from outside: the
+// page reconnects.
+window.foiNet = { drop() { if (game.conn) game.conn.drop(); } };
+
+// connect dials the room with query q: a new client, the feature modules
+// reset (a join, or a reconnect: the server sends everything anew after
+// the welcome), a new connection.
+function connect(q) {
+  game.welcome = null; game.state = null; game.closeReason = ""; game.watching = 0;
+  game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
+  game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
+  hooks.reset();
+  const err = foi.start(sendFn, game.lossy);
+  if (err) throw new Error(err);
+  if (!rc.active) setStatus("connecting", "");
+  if (game.lossy) {
+    game.conn = connectWebRTC(game.room, q.toString());
+  } else {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    game.conn = connectWebSocket(`${proto}//${location.host}/rooms/${encodeURIComponent(game.room)}?${q}`);
+  }
+}
+
+// join joins room with opts (the lobby's); rejoin, if set, is the
+// reconnect token of a place this tab held there (a reload).
+export function join(room, opts, rejoin) {
   leave();
   const q = new URLSearchParams();
   if (opts.level) q.set("level", opts.level);
@@ -166,36 +387,43 @@ export function join(room, opts) {
   if (opts.traffic !== "" && opts.traffic != null) q.set("traffic", opts.traffic);
   if (opts.pedestrians !== "" && opts.pedestrians != null) q.set("pedestrians", opts.pedestrians);
   if (opts.spectate) { q.set("spectate", "1"); if (opts.watch) q.set("watch", opts.watch); }
+  if (joinToken) q.set("token", joinToken);
   game.room = room; game.query = q; game.lossy = !!opts.webrtc; game.opts = opts;
-  game.welcome = null; game.state = null; game.closeReason = "";
-  game.wanted = { stars: 0, cash: 0, heat: 0 }; game.status_ = { hp: 0, maxHp: 0, cash: 0, dead: false };
-  game.lastBytes = 0; game.lastBytesAt = performance.now(); game.bps = 0;
-  hooks.reset();
-  const err = foi.start(sendFn, game.lossy);
-  if (err) throw new Error(err);
+  game.comeBack = rejoin ? { rejoin } : null;
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
-  setStatus("connecting", "");
-  if (game.lossy) {
-    game.conn = connectWebRTC(room, q.toString());
-  } else {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    game.conn = connectWebSocket(`${proto}//${location.host}/rooms/${encodeURIComponent(room)}?${q}`);
+  $("reconnect").hidden = true;
+  if (rejoin) {
+    rc.active = true;
+    rc.tries = 0;
+    showReconnect("reconnecting...", "Coming back to your place in the room.", false);
+    setStatus("reconnecting", "bad");
   }
   $("lobby").hidden = true;
   $("game").hidden = false;
   game.running = true;
   history.replaceState(null, "", `#${room}`);
   resize();
+  const dial = new URLSearchParams(q);
+  if (rejoin) dial.set("rejoin", rejoin);
+  connect(dial);
 }
 
+// leave lets the room go: the player leaves it for good (the leave
+// command, a normal close), so the room holds no place.
 function leave() {
-  if (game.conn) game.conn.close();
+  clearTimeout(rc.timer);
+  rc.active = false;
+  rc.timer = 0;
+  if (game.conn) game.conn.close(true);
   game.conn = null;
+  game.comeBack = null;
   game.running = false;
+  forgetPlace();
 }
 
 function showLobby() {
   leave();
+  $("reconnect").hidden = true;
   lobby.show();
 }
 
@@ -640,7 +868,7 @@ function updateWatch(players) {
     const o = document.createElement("option");
     o.value = p.player;
     o.textContent = `player ${p.player}`;
-    if (p.player === game.welcome.watch) o.selected = true;
+    if (p.player === (game.watching || game.welcome.watch)) o.selected = true;
     sel.appendChild(o);
   }
 }
@@ -656,6 +884,7 @@ $("leave").addEventListener("click", showLobby);
 // start opens the lobby's joins and runs the tick, the frames and the HUD.
 export function start() {
   lobby.ready(join, foi.levels.split(","));
+  comeBackFromReload();
   setInterval(pump, 4);
   setInterval(hud, 250);
   requestAnimationFrame(draw);

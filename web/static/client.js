@@ -39,3 +39,4 @@ export const OWN = C.own;
 export const ITEMS = C.items;
 export const CARS = C.cars;
 export const GRENADE = C.grenade;
+export const RECONNECT = C.reconnect;

@@ -14,6 +14,8 @@ export const game = {
   paths: null,       // its Path2Ds
   levelName: "",
   welcome: null,
+  comeBack: null,    // after a drop: {rejoin} (the place's token), {} for a spectator, null for nothing
+  watching: 0,       // the player a spectator watches (the spectate frame), 0 before one
   wanted: { stars: 0, cash: 0, heat: 0 },
   status_: { hp: 0, maxHp: 0, cash: 0, dead: false },
   clock: null,       // {minutes, pace, at}

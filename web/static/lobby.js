@@ -80,7 +80,7 @@ export function ready(joinFn, levels) {
 export function show() {
   $("game").hidden = true;
   $("lobby").hidden = false;
-  history.replaceState(null, "", location.pathname);
+  history.replaceState(null, "", location.pathname + location.search); // the search keeps the join token
   refreshRooms();
 }
 

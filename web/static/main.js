@@ -11,6 +11,7 @@ import "./missions.js";
 import "./signals.js";
 import "./stealth.js";
 import "./social.js";
+import "./runs.js";
 import { start } from "./app.js";
 
 start();

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"time"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
@@ -28,6 +29,7 @@ import (
 //	items         systems/items: reach
 //	cars          systems/cars: garageReach
 //	grenade       systems/weapons' throw and blast, systems/motion's gravity
+//	reconnect     the page's backoff after a drop: Reconnect*, in ms
 func Constants() map[string]any {
 	kind := map[string]any{}
 	var vehicles, people []any
@@ -84,6 +86,10 @@ func Constants() map[string]any {
 			"throwAngle": float64(weapons.ThrowAngle), "throwHeight": float64(weapons.ThrowHeight),
 			"chargeTicks": int(weapons.ChargeTicks), "blastRadius": float64(weapons.BlastRadius),
 			"gravity": float64(motion.Gravity),
+		},
+		"reconnect": map[string]any{
+			"tries": ReconnectTries, "firstMs": int(ReconnectFirst / time.Millisecond),
+			"maxMs": int(ReconnectMax / time.Millisecond),
 		},
 	}
 }

@@ -76,6 +76,18 @@ const (
 // 30 (half a second of inputs).
 const RTTWindow = 30
 
+// The page's backoff as it redials after its connection dropped (the
+// page reads them from Constants, foi.constants.reconnect): at most
+// ReconnectTries dials, the first ReconnectFirst after the drop, each wait
+// twice the one before up to ReconnectMax, each jittered by the page.
+// They are Colyseus's client's: about 50 s of tries in all, within a
+// room's rejoin window.
+const (
+	ReconnectTries = 15
+	ReconnectFirst = 100 * time.Millisecond
+	ReconnectMax   = 5 * time.Second
+)
+
 // Page is the browser's game client: the project's client.Client, the
 // player's controls, and what the page reads back (the draw list, the
 // HUD's state). It has no syscall/js: main_js.go binds it to the page, and
@@ -97,6 +109,11 @@ type Page struct {
 	period  time.Duration // the last tick's period
 	signals []signal      // the level's traffic signals
 	lights  []byte        // Lights' answer, by lane
+	// spect is the last spectate frame: whom the server says this client
+	// watches (a spectator, or a player a run took out of the world).
+	// Until one comes, a spectator watches the welcome's Watch.
+	spect   textframe.SpectateFrame
+	spectOK bool
 	// Err is the last error of a frame (for the page's console).
 	Err error
 }
@@ -124,6 +141,14 @@ func (p *Page) onText(typ string, frame []byte) {
 		if err := p.onSignals(frame); err != nil {
 			p.Err = err
 		}
+		return
+	case "spectate":
+		var f textframe.SpectateFrame
+		if err := json.Unmarshal(frame, &f); err != nil {
+			p.Err = fmt.Errorf("page: spectate frame: %w", err)
+			return
+		}
+		p.spect, p.spectOK = f, true
 		return
 	case "welcome":
 	default:
@@ -367,9 +392,14 @@ func (p *Page) playerOf(v *client.Visible) uint8 {
 	return 0
 }
 
-// watched returns the wire id of the character a spectator watches (its
-// player Watch, or the first player when Watch is 0), 0 for a player.
+// watched returns the wire id of the character this client watches: the
+// player of the last spectate frame (a spectator, or a player a run took
+// out of the world), else a spectator's player Watch, or the first player
+// when Watch is 0; 0 for a player who plays, or for nobody to watch.
 func (p *Page) watched(w *textframe.Welcome) uint16 {
+	if p.spectOK {
+		return p.characterOf(p.spect.Player)
+	}
 	if !w.Spectate {
 		return 0
 	}
@@ -394,6 +424,30 @@ func (p *Page) watched(w *textframe.Welcome) uint16 {
 		}
 	}
 	return best
+}
+
+// characterOf returns the wire id of player's character, 0 for none held.
+func (p *Page) characterOf(player uint8) uint16 {
+	if player == 0 {
+		return 0
+	}
+	st := p.c.Decoder().Store()
+	var e wire.Entity
+	for i := 0; i < st.Slots(); i++ {
+		eid := st.Owner(i)
+		if eid == 0 {
+			continue
+		}
+		h := st.At(i)
+		if h.Rec[wire.KindAt] != wire.KindCharacter {
+			continue
+		}
+		h.Rec.Decode(&e, h.PoseFull)
+		if e.Player == player {
+			return eid
+		}
+	}
+	return 0
 }
 
 // yawOf returns the heading of a rotation about Z, in radians.
@@ -444,7 +498,8 @@ type State struct {
 	Players  []PlayerInfo        `json:"players"`
 	Own      *OwnBody            `json:"own,omitempty"`
 	// Watched is the watched player's body (its vehicle while it drives)
-	// as the last snapshot placed it, for a spectator.
+	// as the last snapshot placed it, for a client that watches another
+	// (a spectator, or a player a run took out).
 	Watched *OwnBody `json:"watched,omitempty"`
 	Err     string   `json:"err,omitempty"`
 }

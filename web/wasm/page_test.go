@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -277,6 +278,43 @@ func TestSpectatorPage(t *testing.T) {
 	}
 	if watched != 1 {
 		t.Errorf("%d entities drawn as watched, want the car", watched)
+	}
+}
+
+// TestSpectateSwitch: a spectator's spectate command moves its view: the
+// server's spectate frame names the other player, whose car the page then
+// marks as watched and reports in its state.
+func TestSpectateSwitch(t *testing.T) {
+	r := newRoom(t, "test-flat")
+	r.join(server.Who{})
+	p2 := r.join(server.Who{})
+	sp := r.join(server.Who{Spectate: true, Watch: 1})
+	for i := 0; i < 60; i++ {
+		r.step(KeyUp) // player 1 drives east; player 2 stands
+	}
+	if st := sp.State(); st.Watched == nil || st.Watched.X <= p2.State().Own.X+1 {
+		t.Fatalf("watched %+v before the switch, want player 1's car, east of player 2's %+v", st.Watched, p2.State().Own)
+	}
+	w2 := p2.State().Welcome
+	if err := sp.Command(fmt.Sprintf(`{"type":"spectate","session":%d}`, w2.Session)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		r.step(KeyUp)
+	}
+	st, own2 := sp.State(), p2.State().Own
+	if st.Watched == nil || !near(st.Watched.X, own2.X) || !near(st.Watched.Y, own2.Y) {
+		t.Fatalf("watched %+v after the switch, want player 2's car at %+v", st.Watched, own2)
+	}
+	if st.Welcome.Watch != 1 {
+		t.Errorf("the welcome's watch %d: the switch is the spectate frame's, not a new welcome", st.Welcome.Watch)
+	}
+	b, n := sp.View()
+	for i := 0; i < n; i++ {
+		f := func(at int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[4*(i*DrawStride+at):])) }
+		if f(DrawOwn) == OwnWatched && f(DrawPlayer) != float32(w2.Player) {
+			t.Errorf("entity %v of player %v drawn as watched, want player %d's", f(DrawEID), f(DrawPlayer), w2.Player)
+		}
 	}
 }
 
