@@ -414,6 +414,10 @@ func TestRunTakeOutAndSpectate(t *testing.T) {
 	if len(r.m.left) != 0 {
 		t.Fatal("the mission was told Leave for a player it took out")
 	}
+	r.ticks(60, components.Drive{Throttle: 1})
+	if n := a.s.InputBuffer(); n > 3 {
+		t.Fatalf("a player out of the run holds %d inputs in its queue: its ticks do not run", n)
+	}
 	// Switch to a rival in the run: allowed; to the spectator: refused.
 	b1 := r.ps["b1"].s.ID()
 	a.command(fmt.Sprintf(`{"type":"spectate","id":1,"session":%d}`, b1))

@@ -678,23 +678,17 @@ func (g *GameServer) notify(s *Session) {
 // exactly one input (or a guess), onto its character's Drive.
 func (g *GameServer) applyInputs(w *ecs.World) {
 	for _, s := range g.sessions {
-		if s.who.Spectate {
-			// A spectator's inputs steer nothing, but its ticks run like
-			// anyone's: its queue drains and its lastSeq moves on.
+		if !s.joined {
+			continue
+		}
+		if s.who.Spectate || s.out || s.detached || s.hold || !w.Arche.Alive(s.char) {
+			// Its inputs steer nothing (a spectator, a player out of the
+			// run, one held), but its ticks run like anyone's: its queue
+			// drains and its lastSeq moves on.
 			if seq, _, _, ok := s.queue.Take(); ok {
 				s.lastSeq = seq
 			}
-			continue
-		}
-		if !s.joined || !w.Arche.Alive(s.char) {
-			continue
-		}
-		if s.detached || s.hold {
-			// Held: its ticks run like anyone's, but steer nothing.
-			if seq, _, _, ok := s.queue.Take(); ok {
-				s.lastSeq = seq
-			}
-			g.places.brake(s)
+			g.places.brake(s) // a body still in the world stands braked
 			continue
 		}
 		seq, d, guessed, ok := s.queue.Take()
