@@ -66,9 +66,9 @@ type Identity struct {
 	Model, Variant uint8
 	// Party is the player's party or team; 0 is no party. Members of one
 	// party never carjack or hurt each other under the rivals rule.
-	Party uint8
+	Party uint16
 	// Player is the player number for a KindCharacter (1-based), else 0.
-	Player uint8
+	Player uint16
 }
 
 // Buttons is a bitset of the buttons of an input.

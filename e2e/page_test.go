@@ -244,15 +244,15 @@ type pageState struct {
 	State  *struct {
 		Joined  bool `json:"joined"`
 		Welcome *struct {
-			Player   uint8  `json:"player"`
+			Player   uint16 `json:"player"`
 			Room     string `json:"room"`
 			Spectate bool   `json:"spectate"`
-			Watch    uint8  `json:"watch"`
+			Watch    uint16 `json:"watch"`
 		} `json:"welcome"`
 		Entities int            `json:"entities"`
 		Kinds    map[string]int `json:"kinds"`
 		Players  []struct {
-			Player uint8 `json:"player"`
+			Player uint16 `json:"player"`
 		} `json:"players"`
 		Snapshots uint64  `json:"snapshots"`
 		Lossy     bool    `json:"lossy"`
@@ -346,7 +346,7 @@ func (w *watcher) at() (wire.Vec3, bool) {
 
 // watch joins room on the server at addr as a spectator of player, until
 // ctx ends.
-func watch(t *testing.T, ctx context.Context, addr, room string, player uint8) *watcher {
+func watch(t *testing.T, ctx context.Context, addr, room string, player uint16) *watcher {
 	t.Helper()
 	conn, err := websocket.Dial(ctx, fmt.Sprintf("ws://%s/rooms/%s?spectate=1&watch=%d", addr, room, player))
 	if err != nil {

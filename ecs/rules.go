@@ -60,7 +60,7 @@ func FreeRoam() Rules {
 
 // MayHurt reports whether a player of party a may hurt (or carjack) a player
 // of party b under these rules. Party 0 is no party.
-func (r *Rules) MayHurt(a, b uint8) bool {
+func (r *Rules) MayHurt(a, b uint16) bool {
 	switch r.PlayersHurt {
 	case "on":
 		return true

@@ -167,7 +167,7 @@ func TestClock(t *testing.T) {
 func TestRulesMayHurt(t *testing.T) {
 	cases := []struct {
 		mode string
-		a, b uint8
+		a, b uint16
 		want bool
 	}{
 		{"on", 1, 1, true}, {"rivals", 1, 1, false}, {"rivals", 1, 2, true},

@@ -308,9 +308,9 @@ type Gate struct {
 // GateRule says whose car a gate opens for: the driver passes if any of the
 // set conditions holds. An empty rule opens for nobody.
 type GateRule struct {
-	// Party opens for a driver of this party (1..255); 0 is no party
+	// Party opens for a driver of this party (1..65535); 0 is no party
 	// condition.
-	Party uint8 `json:"party,omitempty"`
+	Party uint16 `json:"party,omitempty"`
 	// KeyTag opens for a driver carrying a key with this tag; "" is no
 	// key condition.
 	KeyTag string `json:"keyTag,omitempty"`

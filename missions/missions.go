@@ -112,9 +112,9 @@ type Player struct {
 	// the tracker, notices and phone to.
 	Session uint32
 	// Number is the player's number in the room (Identity.Player).
-	Number uint8
+	Number uint16
 	// Party is their party's number in the room, 0 for none.
-	Party uint8
+	Party uint16
 	// Char is their character.
 	Char ecs.Entity
 	// Pos is where they are now (their vehicle's centre when they sit in

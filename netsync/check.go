@@ -18,7 +18,7 @@ import (
 //     h*prime, so a run of zeros owes one multiplication, by prime to the
 //     run's length (fnvRecord). Most of a record is zeros: the full pose
 //     of an entity sent quantized, what a car's person does, a spin at
-//     rest. On the peer trace about 19 of a record's 110 bytes are not
+//     rest. On the peer trace about 19 of a record's 112 bytes are not
 //     zero. The hash is a chain of multiplications, each waiting a few
 //     cycles for the one before, so it takes about 19 steps per record
 //     instead of about 60. The result is FNV-1a's to the bit
@@ -51,7 +51,7 @@ func (s *clientState) check() uint32 {
 // quantMask returns, for a record whose full pose is zeros, as for an
 // entity held quantized, a bit for each byte that is not zero, and ok. Bits
 // 0 to 29 stand for the bytes before the full pose, bits 30 to 57 for the
-// quantized pose, bytes 82 to 109. For any other record ok is false.
+// quantized pose, bytes 84 to 111. For any other record ok is false.
 func quantMask(r *wire.Record) (m uint64, ok bool) {
 	full := le.Uint64(r[wire.FullPoseAt:]) | le.Uint64(r[wire.FullPoseAt+8:]) |
 		le.Uint64(r[wire.FullPoseAt+16:]) | le.Uint64(r[wire.FullPoseAt+24:]) |
@@ -173,15 +173,11 @@ func nonZero(r *wire.Record) (lo, hi uint64) {
 	for k := 8; k < wire.RecordBytes/8; k++ {
 		hi |= byteMask(le.Uint64(r[8*k:])) << (8 * (k - 8))
 	}
-	tail := uint64(le.Uint32(r[recordWords:])) | uint64(le.Uint16(r[recordWords+4:]))<<32
-	return lo, hi | byteMask(tail)<<(recordWords-64)
+	return lo, hi
 }
 
-// recordWords is the length of a record in whole 8-byte words, in bytes.
-const recordWords = wire.RecordBytes / 8 * 8
-
-// A record is 13 whole words and a tail of 6 bytes, as nonZero reads it.
-var _ = [1]struct{}{}[wire.RecordBytes-recordWords-6]
+// A record is 14 whole words, as nonZero reads it: 8 into lo, 6 into hi.
+var _ = [1]struct{}{}[wire.RecordBytes-14*8]
 
 // byteMask returns bit j set for each byte j of w that is not zero.
 func byteMask(w uint64) uint64 {

@@ -131,7 +131,7 @@ func (b *Builder) newVehicle(ids []arche.ID, kind components.Kind, model uint8, 
 // are a player's numbers (0 for an NPC), sent to every client when always.
 // It is every person's start: a component added to the person's list that
 // starts other than zero is set here.
-func (b *Builder) newPerson(ids []arche.ID, kind components.Kind, model, player, party uint8, pos components.Vec3, yaw float32, always bool) ecs.Entity {
+func (b *Builder) newPerson(ids []arche.ID, kind components.Kind, model uint8, player, party uint16, pos components.Vec3, yaw float32, always bool) ecs.Entity {
 	e := b.w.Arche.NewEntity(ids...)
 	k, id, pose, _, drive, hp, _, body, act, _, rep := b.person.Get(e)
 	*k = kind

@@ -150,7 +150,7 @@ func (b *Builder) SetCarLock(car ecs.Entity, l components.CarLock, locked bool) 
 // session index. Players go to every client (Replicated.Always). It starts
 // with StartCash and an empty inventory, but for the phone in the last
 // slot when the rules give one and the catalog has one.
-func (b *Builder) Character(player, party uint8, session uint32, pos components.Vec3, yaw float32) (ecs.Entity, error) {
+func (b *Builder) Character(player, party uint16, session uint32, pos components.Vec3, yaw float32) (ecs.Entity, error) {
 	// Made a person first, then given its own, as it always was: the
 	// same steps between archetypes.
 	e := b.newPerson(b.arch.of[Person], components.KindCharacter, 0, player, party, pos, yaw, true)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -153,8 +154,8 @@ func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, er
 	if who.Rejoin = get("rejoin"); len(who.Rejoin) > maxRejoin {
 		return who, fmt.Errorf("%w: a reconnect token is at most %d characters", server.ErrRejoinUnknown, maxRejoin)
 	}
-	if n, err := strconv.Atoi(get("watch")); err == nil && n > 0 && n < 256 {
-		who.Watch = uint8(n)
+	if n, err := strconv.Atoi(get("watch")); err == nil && n > 0 && n <= math.MaxUint16 {
+		who.Watch = uint16(n)
 	}
 	tok := get("token")
 	if tok == "" {

@@ -29,7 +29,7 @@ func TestCarjackPartiesOnMainCity(t *testing.T) {
 			ada, bea, cy := join(t, g, Who{Name: "Ada"}), join(t, g, Who{Name: "Bea"}), join(t, g, Who{Name: "Cy"})
 			all := []*probe{ada, bea, cy}
 			carsTicks(g, wireEvery, all...)
-			party := func(p *probe) uint8 { return g.ids.Get(p.s.char).Party }
+			party := func(p *probe) uint16 { return g.ids.Get(p.s.char).Party }
 			ada.command(fmt.Sprintf(`{"type":"party","cmd":"invite","session":%d,"id":1}`, bea.s.id))
 			carsTicks(g, 1, all...)
 			gapsOK(t, ada, 1, "invite Bea")

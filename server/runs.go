@@ -188,7 +188,7 @@ func (f *runsFeature) enter(s *Session) {
 	}
 	*f.seat.of(s) = i + 1
 	if f.g.w.Arche.Alive(s.char) {
-		f.g.ids.Get(s.char).Party = uint8(f.teamOfSeat(i) + 1)
+		f.g.ids.Get(s.char).Party = uint16(f.teamOfSeat(i) + 1)
 	}
 	s.hold = true
 }

@@ -258,7 +258,7 @@ func TestRunTeamsAreParties(t *testing.T) {
 	for _, ff := range []bool{false, true} {
 		r := newRunRoom(t, false, ff, twoVtwo...)
 		r.live("a1", "a2", "b1", "b2")
-		for acc, want := range map[string]uint8{"a1": 1, "a2": 1, "b1": 2, "b2": 2} {
+		for acc, want := range map[string]uint16{"a1": 1, "a2": 1, "b1": 2, "b2": 2} {
 			if got := r.g.ids.Get(r.char(acc)).Party; got != want {
 				t.Errorf("friendly fire %v: %s is party %d, want %d", ff, acc, got, want)
 			}

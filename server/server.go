@@ -130,8 +130,9 @@ type GameServer struct {
 	mu      sync.Mutex
 	joining []*Session
 	nextID  uint32
-	count   int   // sessions joined or joining
-	slots   []int // the free session slots (Session.slot), the next last
+	count   int    // sessions joined or joining
+	slots   []int  // the free session slots (Session.slot), the next last
+	numbers []bool // scratch of freePlayerNumber: one per player number, 0 to MaxPlayers
 
 	sessions []*Session // by id
 	places   places     // the places of dropped players (rejoin.go)
@@ -242,6 +243,7 @@ func New(cfg Config) (*GameServer, error) {
 	g.bodies = bodies{g: g}
 	g.places = newPlaces(g, cfg.RejoinWindow)
 	g.slots = make([]int, cfg.MaxPlayers)
+	g.numbers = make([]bool, cfg.MaxPlayers+1)
 	for i := range g.slots {
 		g.slots[i] = cfg.MaxPlayers - 1 - i // slot 0 is taken first
 	}
@@ -496,7 +498,7 @@ func (g *GameServer) enter(s *Session) error {
 			}
 		}
 	}
-	s.player = freePlayerNumber(g.sessions)
+	s.player = freePlayerNumber(g.sessions, g.numbers)
 	pos, yaw := g.spawnPoint(s)
 	car, err := g.pf.Vehicle(components.KindCar, carModel(s.player), pos, yaw, ecs.Entity{})
 	if err != nil {
@@ -553,29 +555,26 @@ func (g *GameServer) sendWelcome(s *Session, car uint16) {
 }
 
 // carModel gives players a mix of cars (never the police's or a trailer).
-func carModel(player uint8) uint8 {
+func carModel(player uint16) uint8 {
 	return [...]uint8{phys.ModelSedan, phys.ModelCompact, phys.ModelSports, phys.ModelVan}[player%4]
 }
 
-// Spectate makes s watch player n (0: the first player) from now on.
-// Room goroutine only.
-func (s *Session) Spectate(n uint8) { s.who.Watch = n }
-
 // freePlayerNumber returns the lowest player number none of sessions has
-// (a spectator has none).
-func freePlayerNumber(sessions []*Session) uint8 {
-	used := [256]bool{}
+// (a spectator has none): from 1 to the room's size, into used, a scratch
+// of one flag per number that it clears.
+func freePlayerNumber(sessions []*Session, used []bool) uint16 {
+	clear(used)
 	for _, s := range sessions {
-		if !s.who.Spectate {
+		if !s.who.Spectate && int(s.player) < len(used) {
 			used[s.player] = true
 		}
 	}
-	for n := 1; n < 256; n++ {
+	for n := 1; n < len(used); n++ {
 		if !used[n] {
-			return uint8(n)
+			return uint16(n)
 		}
 	}
-	return 255
+	return uint16(len(used) - 1)
 }
 
 func (g *GameServer) posOf(e ecs.Entity) *components.Pose {

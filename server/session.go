@@ -67,7 +67,7 @@ type Who struct {
 	// of interest of player Watch (its number in the room; 0: the first
 	// player there is, or the level's centre while there is none).
 	Spectate bool
-	Watch    uint8
+	Watch    uint16
 	// Keep is the account's claim in the account store (rooms makes it
 	// before the join): its character comes in with what the account
 	// kept, and its changes are posted back. nil: nothing is kept (an
@@ -139,7 +139,7 @@ type Session struct {
 
 	// Room goroutine only.
 	slot      int // its index in the features' perSession lists
-	player    uint8
+	player    uint16
 	joined    bool
 	char, car ecs.Entity
 	charWire  uint16

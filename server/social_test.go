@@ -489,7 +489,7 @@ func TestParties(t *testing.T) {
 	r := newRoom(t, Config{}, Who{Name: "Ada", Party: "crew"}, Who{Name: "Bea", Party: "crew"}, Who{Name: "Cy"},
 		Who{Name: "Dan", Party: "other"}, Who{Name: "Eve"}, Who{Name: "Fay"})
 	a, b, c, d, e, f := r.ps[0], r.ps[1], r.ps[2], r.ps[3], r.ps[4], r.ps[5]
-	party := func(p *probe) uint8 { return r.g.ids.Get(p.s.char).Party }
+	party := func(p *probe) uint16 { return r.g.ids.Get(p.s.char).Party }
 	if party(a) != 1 || party(b) != 1 || party(c) != 0 || party(d) != 2 || a.welcome.Party != 1 || d.welcome.Party != 2 {
 		t.Fatalf("parties by key: %d %d %d %d, welcomes %d %d", party(a), party(b), party(c), party(d), a.welcome.Party, d.welcome.Party)
 	}

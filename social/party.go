@@ -15,9 +15,10 @@ const (
 	MaxInvites    = 8
 )
 
-// MaxParties is the most parties a room numbers at once: party numbers are
-// a byte on the wire, 0 meaning none.
-const MaxParties = 255
+// MaxParties is the most parties a room numbers at once: as many as the
+// largest room's players (each may be alone in a party of their join
+// token's key). Party numbers are a u16 on the wire, 0 meaning none.
+const MaxParties = 1024
 
 // Errors of Parties' invitations. Each reads right on its own, as the reply
 // to the player.
@@ -43,22 +44,22 @@ type Invite struct {
 // party by invitation (Invite, Accept) or by leaving (LeaveParty). A party's
 // number is freed when its last member goes. Room goroutine only.
 type Parties struct {
-	of      map[uint32]uint8 // session -> party number (members only)
+	of      map[uint32]uint16 // session -> party number (members only)
 	size    [MaxParties + 1]int
-	keys    map[string]uint8 // a join token's key -> its party, while it has members
+	keys    map[string]uint16 // a join token's key -> its party, while it has members
 	invites []Invite
 }
 
 // NewParties returns a room's Parties.
 func NewParties() *Parties {
-	return &Parties{of: map[uint32]uint8{}, keys: map[string]uint8{}}
+	return &Parties{of: map[uint32]uint16{}, keys: map[string]uint16{}}
 }
 
 // Of returns session's party, 0 for none.
-func (p *Parties) Of(session uint32) uint8 { return p.of[session] }
+func (p *Parties) Of(session uint32) uint16 { return p.of[session] }
 
 // Size returns the members of party n.
-func (p *Parties) Size(n uint8) int {
+func (p *Parties) Size(n uint16) int {
 	if n == 0 {
 		return 0
 	}
@@ -70,7 +71,7 @@ func (p *Parties) Size(n uint8) int {
 // lowest number free. A platform's party (a key) is the platform's to
 // size: MaxPartySize bounds invitations only. Without a free number the
 // player plays in no party.
-func (p *Parties) Join(session uint32, key string) uint8 {
+func (p *Parties) Join(session uint32, key string) uint16 {
 	if key == "" {
 		return 0
 	}
@@ -118,7 +119,7 @@ func (p *Parties) Invite(from, to uint32, now uint64) error {
 // none. to leaves its own party. It returns the party and the sessions
 // whose party changed. It fails with the reason and changes nothing but
 // dropping an invitation that cannot be honoured.
-func (p *Parties) Accept(to, from uint32, now uint64) (uint8, []uint32, error) {
+func (p *Parties) Accept(to, from uint32, now uint64) (uint16, []uint32, error) {
 	i := slices.IndexFunc(p.invites, func(iv Invite) bool { return iv.From == from && iv.To == to && iv.Expires > now })
 	if i < 0 {
 		return 0, nil, ErrNoInvite
@@ -180,7 +181,7 @@ func (p *Parties) Expire(now uint64) {
 // Invites returns the invitations standing (the Parties' own slice).
 func (p *Parties) Invites() []Invite { return p.invites }
 
-func (p *Parties) set(session uint32, n uint8) {
+func (p *Parties) set(session uint32, n uint16) {
 	p.unset(session)
 	p.of[session] = n
 	p.size[n]++
@@ -202,10 +203,10 @@ func (p *Parties) unset(session uint32) {
 }
 
 // free returns the lowest party number with no member, 0 when none is.
-func (p *Parties) free() uint8 {
+func (p *Parties) free() uint16 {
 	for n := 1; n <= MaxParties; n++ {
 		if p.size[n] == 0 {
-			return uint8(n)
+			return uint16(n)
 		}
 	}
 	return 0

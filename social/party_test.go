@@ -11,7 +11,7 @@ func TestPartiesJoinByKey(t *testing.T) {
 	steps := []struct {
 		session uint32
 		key     string
-		want    uint8
+		want    uint16
 	}{
 		{1, "crew-a", 1},
 		{2, "", 0},
@@ -43,9 +43,9 @@ func TestPartyInvites(t *testing.T) {
 		a, b    uint32 // invite: a asks b; accept/decline: a answers b's
 		at      uint64
 		err     error
-		party   uint8    // accept: the party a joins
+		party   uint16   // accept: the party a joins
 		changed []uint32 // accept: whose party changed
-		wantOf  map[uint32]uint8
+		wantOf  map[uint32]uint16
 		invites *int // invitations standing after it; nil: not checked
 	}
 	cases := []struct {
@@ -55,15 +55,15 @@ func TestPartyInvites(t *testing.T) {
 	}{
 		{"two without a party make one", nil, []step{
 			{op: "invite", a: 1, b: 2, invites: n(1)},
-			{op: "accept", a: 2, b: 1, party: 1, changed: []uint32{1, 2}, wantOf: map[uint32]uint8{1: 1, 2: 1}},
+			{op: "accept", a: 2, b: 1, party: 1, changed: []uint32{1, 2}, wantOf: map[uint32]uint16{1: 1, 2: 1}},
 		}},
 		{"into a token's party", map[uint32]string{1: "k"}, []step{
 			{op: "invite", a: 1, b: 2},
-			{op: "accept", a: 2, b: 1, party: 1, changed: []uint32{2}, wantOf: map[uint32]uint8{1: 1, 2: 1}},
+			{op: "accept", a: 2, b: 1, party: 1, changed: []uint32{2}, wantOf: map[uint32]uint16{1: 1, 2: 1}},
 		}},
 		{"leaving one's own for another", map[uint32]string{1: "k", 2: "j"}, []step{
 			{op: "invite", a: 1, b: 2},
-			{op: "accept", a: 2, b: 1, party: 1, changed: []uint32{2}, wantOf: map[uint32]uint8{1: 1, 2: 1}},
+			{op: "accept", a: 2, b: 1, party: 1, changed: []uint32{2}, wantOf: map[uint32]uint16{1: 1, 2: 1}},
 		}},
 		{"not oneself", nil, []step{{op: "invite", a: 1, b: 1, err: ErrPartySelf}}},
 		{"not twice", nil, []step{
@@ -78,7 +78,7 @@ func TestPartyInvites(t *testing.T) {
 			{op: "invite", a: 1, b: 5},
 			{op: "invite", a: 1, b: 6, invites: n(2)},
 			{op: "accept", a: 5, b: 1, party: 1, changed: []uint32{5}},
-			{op: "accept", a: 6, b: 1, err: ErrPartyFull, wantOf: map[uint32]uint8{6: 0}, invites: n(0)},
+			{op: "accept", a: 6, b: 1, err: ErrPartyFull, wantOf: map[uint32]uint16{6: 0}, invites: n(0)},
 		}},
 		{"no invitation", nil, []step{{op: "accept", a: 2, b: 1, err: ErrNoInvite}}},
 		{"expired", nil, []step{
@@ -98,7 +98,7 @@ func TestPartyInvites(t *testing.T) {
 			{op: "invite", a: 1, b: 10, err: ErrTooManyInvite, invites: n(MaxInvites)},
 		}},
 		{"leaving the party", map[uint32]string{1: "k", 2: "k"}, []step{
-			{op: "leave-party", a: 2, wantOf: map[uint32]uint8{1: 1, 2: 0}},
+			{op: "leave-party", a: 2, wantOf: map[uint32]uint16{1: 1, 2: 0}},
 			{op: "leave-party", a: 2, err: ErrNoParty},
 		}},
 		{"leaving the room drops its invitations", nil, []step{
@@ -116,7 +116,7 @@ func TestPartyInvites(t *testing.T) {
 			}
 			for i, s := range c.steps {
 				var err error
-				var party uint8
+				var party uint16
 				var changed []uint32
 				switch s.op {
 				case "invite":

@@ -24,10 +24,10 @@ func (s State) String() string {
 // Member is one line of a room's roster.
 type Member struct {
 	Session uint32
-	Player  uint8 // the player's number in the room, 0 for a spectator
+	Player  uint16 // the player's number in the room, 0 for a spectator
 	Name    string
 	Account string // "" for a player without a join token
-	Party   uint8  // 0 for none
+	Party   uint16 // 0 for none
 	Ping    uint16 // ms, as shown (ShownPing)
 	State   State
 }

@@ -78,7 +78,7 @@ func itemsScenario(t testing.TB, seed uint64, commands bool) *systemstest.Rig {
 	it = items
 	yard := [2]float32{240, 232}
 	for i := 0; i < 8; i++ {
-		e, err := r.B.Character(uint8(i+1), 0, 0, components.Vec3{X: yard[0] + float32(i%4)*8, Y: yard[1] - float32(i/4)*6}, 0)
+		e, err := r.B.Character(uint16(i+1), 0, 0, components.Vec3{X: yard[0] + float32(i%4)*8, Y: yard[1] - float32(i/4)*6}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,7 +55,7 @@ type RunSeat struct {
 	Connected bool `json:"connected"`
 	// Session and Player are its player's in the room, 0 before they came.
 	Session uint32 `json:"session,omitempty"`
-	Player  uint8  `json:"player,omitempty"`
+	Player  uint16 `json:"player,omitempty"`
 	// Score is the seat's score; TeamHits the hits it dealt its
 	// teammates (each took runs.TeamHitPenalty off the score).
 	Score    int  `json:"score"`
@@ -80,7 +80,7 @@ type RunResult struct {
 type SpectateFrame struct {
 	Type    string `json:"type"` // "spectate"
 	Session uint32 `json:"session"`
-	Player  uint8  `json:"player"`
+	Player  uint16 `json:"player"`
 	Name    string `json:"name"`
 	// Team is their team in a run room, -1 elsewhere.
 	Team int `json:"team"`

@@ -68,10 +68,10 @@ type RosterFrame struct {
 // RosterPlayer is one line of the roster: a player, or a spectator.
 type RosterPlayer struct {
 	Session uint32 `json:"session"`           // the player's session: the one commands name
-	Player  uint8  `json:"player"`            // the player's number in the room (the records' player), 0 for a spectator
+	Player  uint16 `json:"player"`            // the player's number in the room (the records' player), 0 for a spectator
 	Name    string `json:"name"`              // at most 32 characters; text, never markup
 	Account string `json:"account,omitempty"` // the join token's account; absent without one
-	Party   uint8  `json:"party,omitempty"`   // the party's number in the room (the records' party); absent for none
+	Party   uint16 `json:"party,omitempty"`   // the party's number in the room (the records' party); absent for none
 	Ping    uint16 `json:"ping"`              // the player's round trip in ms, as the server measures it from its acks
 	// State is where the player is: "foot", "car" (driving, a passenger,
 	// getting in or out), "dead" or "spectator".
@@ -83,7 +83,7 @@ type RosterPlayer struct {
 type ChatFrame struct {
 	Type    string `json:"type"`    // "chat"
 	Session uint32 `json:"session"` // the sender's session
-	Player  uint8  `json:"player"`  // the sender's number, 0 for a spectator
+	Player  uint16 `json:"player"`  // the sender's number, 0 for a spectator
 	Name    string `json:"name"`    // the sender's name (as the roster has it)
 	Text    string `json:"text"`    // the message: text, never markup
 	// Quick is the quick-chat line's id for a quick-chat line; absent
@@ -119,7 +119,7 @@ type PartyFrame struct {
 	Cmd     string  `json:"cmd"`  // "invite" or "declined"
 	From    uint32  `json:"from"` // the other player's session
 	Name    string  `json:"name"` // the other player's name
-	Party   uint8   `json:"party,omitempty"`
+	Party   uint16  `json:"party,omitempty"`
 	Seconds float64 `json:"seconds,omitempty"` // "invite": how long it stands
 }
 

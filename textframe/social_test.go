@@ -12,13 +12,13 @@ import (
 func rosterOf(rng *rand.Rand, names []string, full bool) RosterFrame {
 	f := RosterFrame{Type: "roster", Full: full}
 	for i := 0; i < rng.IntN(6); i++ {
-		p := RosterPlayer{Session: rng.Uint32(), Player: uint8(rng.Uint32()), Name: names[rng.IntN(len(names))],
+		p := RosterPlayer{Session: rng.Uint32(), Player: uint16(rng.Uint32()), Name: names[rng.IntN(len(names))],
 			Ping: uint16(rng.Uint32()), State: []string{"foot", "car", "dead", "spectator"}[rng.IntN(4)]}
 		if rng.IntN(2) == 0 {
 			p.Account = names[rng.IntN(len(names))]
 		}
 		if rng.IntN(2) == 0 {
-			p.Party = uint8(rng.Uint32())
+			p.Party = uint16(rng.Uint32())
 		}
 		f.Players = append(f.Players, p)
 	}
@@ -68,7 +68,7 @@ func FuzzAppendString(f *testing.F) {
 func TestRosterAppendJSONAllocatesNothing(t *testing.T) {
 	f := RosterFrame{Type: "roster", Full: true, Gone: []uint32{4}}
 	for i := 0; i < 64; i++ {
-		f.Players = append(f.Players, RosterPlayer{Session: uint32(i), Player: uint8(i), Name: "player <é>", Account: "acc", Party: 2, Ping: 40, State: "car"})
+		f.Players = append(f.Players, RosterPlayer{Session: uint32(i), Player: uint16(i), Name: "player <é>", Account: "acc", Party: 2, Ping: 40, State: "car"})
 	}
 	b := make([]byte, 0, 16<<10)
 	if n := testing.AllocsPerRun(100, func() { b = f.AppendJSON(b[:0]) }); n != 0 {

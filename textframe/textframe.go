@@ -17,13 +17,13 @@ import (
 type Welcome struct {
 	Type      string          `json:"type"` // "welcome"
 	Session   uint32          `json:"session"`
-	Player    uint8           `json:"player"`
+	Player    uint16          `json:"player"`
 	Name      string          `json:"name"`
-	Party     uint8           `json:"party"`              // your party's number in the room, 0 none
+	Party     uint16          `json:"party"`              // your party's number in the room, 0 none
 	Character uint16          `json:"character"`          // wire id, 0 for a spectator
 	Car       uint16          `json:"car"`                // wire id of the car you start in
 	Spectate  bool            `json:"spectate,omitempty"` // you watch without a character
-	Watch     uint8           `json:"watch,omitempty"`    // the player you watch (0: the first)
+	Watch     uint16          `json:"watch,omitempty"`    // the player you watch (0: the first)
 	Room      string          `json:"room"`
 	Level     string          `json:"level"`
 	Game      string          `json:"game"`  // the game the room plays (package games)

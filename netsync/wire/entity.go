@@ -14,7 +14,7 @@ type Quat struct{ X, Y, Z, W float32 }
 type Entity struct {
 	// Identity.
 	Kind, Model, Variant uint8
-	Party, Player        uint8
+	Party, Player        uint16
 	Gen                  uint8  // the life of the entity under its wire id
 	Vehicle              uint16 // wire id of the vehicle the person sits in (or enters, or leaves); 0 for none
 	Seat                 uint8  // seat in Vehicle, 0 is the driver's

@@ -28,15 +28,15 @@ const (
 	KindAt        = IdentityAt + 0 // u8 Kind
 	ModelAt       = IdentityAt + 1 // u8
 	VariantAt     = IdentityAt + 2 // u8
-	PartyAt       = IdentityAt + 3 // u8
-	PlayerAt      = IdentityAt + 4 // u8
-	GenAt         = IdentityAt + 5 // u8: the life of the entity under its wire id
-	VehicleAt     = IdentityAt + 6 // u16 wire id of the vehicle sat in, 0 for none
-	SeatAt        = IdentityAt + 8 // u8 seat in that vehicle, 0 is the driver's
-	TractorAt     = IdentityAt + 9 // u16 wire id of the car towing a trailer
-	IdentityBytes = 11
+	PartyAt       = IdentityAt + 3  // u16: a room numbers its parties and teams from 1
+	PlayerAt      = IdentityAt + 5  // u16: a room numbers its players from 1, up to its size
+	GenAt         = IdentityAt + 7  // u8: the life of the entity under its wire id
+	VehicleAt     = IdentityAt + 8  // u16 wire id of the vehicle sat in, 0 for none
+	SeatAt        = IdentityAt + 10 // u8 seat in that vehicle, 0 is the driver's
+	TractorAt     = IdentityAt + 11 // u16 wire id of the car towing a trailer
+	IdentityBytes = 13
 
-	DriveAt    = IdentityAt + IdentityBytes // 11
+	DriveAt    = IdentityAt + IdentityBytes // 13
 	ThrottleAt = DriveAt + 0                // u8, 0..255 for 0..1
 	BrakeAt    = DriveAt + 1                // u8, 0..255 for 0..1
 	SteerAt    = DriveAt + 2                // i8, -127..127 for -1..1
@@ -45,7 +45,7 @@ const (
 	MaxHPAt    = DriveAt + 7                // u16
 	DriveBytes = 9
 
-	ActionAt    = DriveAt + DriveBytes // 20
+	ActionAt    = DriveAt + DriveBytes // 22
 	ActAt       = ActionAt + 0         // u8 Act*
 	WeaponAt    = ActionAt + 1         // u8
 	AimYawAt    = ActionAt + 2         // i16 angle, 2pi/65536 rad
@@ -53,23 +53,23 @@ const (
 	TimerAt     = ActionAt + 6         // u16 ticks
 	ActionBytes = 8
 
-	FlagsAt    = ActionAt + ActionBytes // 28
+	FlagsAt    = ActionAt + ActionBytes // 30
 	FlagsBytes = 2
 
-	FullPoseAt    = FlagsAt + FlagsBytes // 30: 13 x float32 bits
+	FullPoseAt    = FlagsAt + FlagsBytes // 32: 13 x float32 bits
 	FullPoseBytes = 13 * 4
 
 	// EntityRecordBytes is the full snapshot's record: everything but the
 	// quantized pose.
-	EntityRecordBytes = FullPoseAt + FullPoseBytes // 82
+	EntityRecordBytes = FullPoseAt + FullPoseBytes // 84
 
-	PositionAt    = EntityRecordBytes // 82
+	PositionAt    = EntityRecordBytes // 84
 	PositionBytes = 12
-	RotationAt    = PositionAt + PositionBytes // 94
+	RotationAt    = PositionAt + PositionBytes // 96
 	RotationBytes = 4
-	VelocityAt    = RotationAt + RotationBytes // 98
+	VelocityAt    = RotationAt + RotationBytes // 100
 	VelocityBytes = 6
-	SpinAt        = VelocityAt + VelocityBytes // 104
+	SpinAt        = VelocityAt + VelocityBytes // 106
 	SpinBytes     = 6
 
 	// QuantPoseBytes is the quantized pose: position, rotation, velocity
@@ -77,7 +77,7 @@ const (
 	QuantPoseBytes = PositionBytes + RotationBytes + VelocityBytes + SpinBytes // 28
 
 	// RecordBytes is a whole record.
-	RecordBytes = EntityRecordBytes + QuantPoseBytes // 110
+	RecordBytes = EntityRecordBytes + QuantPoseBytes // 112
 
 	// PoseAt splits a record in two: the pose groups (the full pose and the
 	// quantized one, MaskPose) are its bytes from PoseAt on, the others

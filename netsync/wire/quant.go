@@ -237,8 +237,8 @@ func (r *Record) Quantize(e *Entity) {
 	r[KindAt] = e.Kind
 	r[ModelAt] = e.Model
 	r[VariantAt] = e.Variant
-	r[PartyAt] = e.Party
-	r[PlayerAt] = e.Player
+	le.PutUint16(r[PartyAt:], e.Party)
+	le.PutUint16(r[PlayerAt:], e.Player)
 	r[GenAt] = e.Gen
 	le.PutUint16(r[VehicleAt:], e.Vehicle)
 	r[SeatAt] = e.Seat
@@ -285,8 +285,8 @@ func (r *Record) Decode(e *Entity, full bool) {
 	e.Kind = r[KindAt]
 	e.Model = r[ModelAt]
 	e.Variant = r[VariantAt]
-	e.Party = r[PartyAt]
-	e.Player = r[PlayerAt]
+	e.Party = le.Uint16(r[PartyAt:])
+	e.Player = le.Uint16(r[PlayerAt:])
 	e.Gen = r[GenAt]
 	e.Vehicle = le.Uint16(r[VehicleAt:])
 	e.Seat = r[SeatAt]

@@ -28,7 +28,7 @@ func TestLayout(t *testing.T) {
 			t.Fatalf("group %d at %d: pose %v, but PoseAt is %d", g, GroupAt(g), pose, PoseAt)
 		}
 	}
-	if EntityRecordBytes != 82 || QuantPoseBytes != 28 || RecordBytes != 110 || GenAt != 5 {
+	if EntityRecordBytes != 84 || QuantPoseBytes != 28 || RecordBytes != 112 || GenAt != 7 {
 		t.Fatalf("layout moved: record %d + %d, gen at %d", EntityRecordBytes, QuantPoseBytes, GenAt)
 	}
 	if MaskGroups|SmallSteps|PoseFull|MaskTier|PoseAge|MaskReserved != 0xFFFF ||

@@ -69,7 +69,7 @@ func newRig(t *testing.T, rules ecs.Rules) *rig {
 // owner.
 func (r *rig) player(owner uint32, x, y float32) ecs.Entity {
 	r.t.Helper()
-	e, err := r.B.Character(uint8(owner), 0, owner, components.Vec3{X: x, Y: y}, 0)
+	e, err := r.B.Character(uint16(owner), 0, owner, components.Vec3{X: x, Y: y}, 0)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -219,7 +219,7 @@ func (s *System) respawn(w *ecs.World, e ecs.Entity) {
 	} else if sp, ok := s.level.NearestSpawn(levels.RoleHospital, levels.Vec2{X: pose.Pos.X, Y: pose.Pos.Y}); ok && w.Rules.Respawn == RespawnHospital {
 		at, yaw = s.personSpot(w, sp)
 	} else {
-		p, y, _ := s.spawnSpot(w, uint8(e.ID()))
+		p, y, _ := s.spawnSpot(w, uint16(e.ID()))
 		at, yaw = phys.Flat(p), y
 	}
 	if !sd.Vehicle.IsZero() && w.Arche.Alive(sd.Vehicle) {
@@ -290,12 +290,12 @@ func (s *System) personSpot(w *ecs.World, sp levels.Spawn) (phys.Vec, float32) {
 // buildings. false (with the player's own spawn point) when the level has
 // none or every spot is taken. The same world and player give the same
 // answer.
-func (s *System) PlayerSpawn(w *ecs.World, player uint8) (components.Vec3, float32, bool) {
+func (s *System) PlayerSpawn(w *ecs.World, player uint16) (components.Vec3, float32, bool) {
 	s.bodies.Invalidate() // the server moves things between ticks
 	return s.spawnSpot(w, player)
 }
 
-func (s *System) spawnSpot(w *ecs.World, player uint8) (components.Vec3, float32, bool) {
+func (s *System) spawnSpot(w *ecs.World, player uint16) (components.Vec3, float32, bool) {
 	z := s.level.Ground.Height
 	spawns := s.level.SpawnsOf(levels.RolePlayer)
 	if len(spawns) == 0 {

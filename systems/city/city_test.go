@@ -41,7 +41,7 @@ func TestPlayerSpawn(t *testing.T) {
 	cases := []struct {
 		name   string
 		taken  [][2]float32 // cars standing at these points
-		player uint8
+		player uint16
 		want   [2]float32
 		ok     bool
 	}{

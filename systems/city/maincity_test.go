@@ -26,7 +26,7 @@ func mainCity(tb testing.TB, n int, seed uint64) (*citytest.Rig, []ecs.Entity) {
 	r.Step(1) // the spawners' cars and NPCs, the gates
 	var players []ecs.Entity
 	for i := 1; i <= n; i++ {
-		pos, yaw, ok := r.City.PlayerSpawn(r.W, uint8(i))
+		pos, yaw, ok := r.City.PlayerSpawn(r.W, uint16(i))
 		if !ok {
 			tb.Fatalf("player %d: no free spawn", i)
 		}

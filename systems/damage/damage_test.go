@@ -149,7 +149,7 @@ func TestNoDriverNoCrime(t *testing.T) {
 func TestPlayersHurtRule(t *testing.T) {
 	cases := []struct {
 		rule         string
-		party1, part uint8
+		party1, part uint16
 		hurt         bool
 	}{
 		{"on", 1, 1, true},

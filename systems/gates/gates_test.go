@@ -69,9 +69,9 @@ func TestGateRules(t *testing.T) {
 	cases := []struct {
 		name   string
 		rule   string
-		police bool  // a police car with an officer at the wheel
-		party  uint8 // the player driver's party
-		key    bool  // the key hook answers yes
+		police bool   // a police car with an officer at the wheel
+		party  uint16 // the player driver's party
+		key    bool   // the key hook answers yes
 		pass   bool
 	}{
 		{"police for police", `{"police":true}`, true, 0, false, true},
@@ -165,7 +165,7 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 		car := r.Vehicle(t, components.KindCar, phys.ModelSedan, float32(i)*4-40, -20, 1.5707964)
 		d := r.Character(t, float32(i)*4-38, -20, 0)
 		r.Seat(d, car)
-		ecstest.Get[components.Identity](r.W, d).Party = uint8(i % 2)
+		ecstest.Get[components.Identity](r.W, d).Party = uint16(i % 2)
 	}
 	r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) { d.Throttle = 0.3 }
 	r.Step(120)

@@ -20,7 +20,7 @@ type instance struct {
 	w     *ecs.World
 	def   *missions.Def
 	m     missions.Mission
-	party uint8 // the party playing it, 0 for a player alone
+	party uint16 // the party playing it, 0 for a player alone
 
 	slots   []int // the players' phones, in the order they joined
 	players []missions.Player

@@ -77,8 +77,8 @@ func newRoom(t *testing.T, m func() *probe, party int) *room {
 	return r
 }
 
-func (r *room) join(t *testing.T, session uint32, party uint8) ecs.Entity {
-	e, err := r.pf.Character(uint8(session), party, session, components.Vec3{X: float32(session) * 5}, 0)
+func (r *room) join(t *testing.T, session uint32, party uint16) ecs.Entity {
+	e, err := r.pf.Character(uint16(session), party, session, components.Vec3{X: float32(session) * 5}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

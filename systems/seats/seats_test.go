@@ -19,7 +19,7 @@ type rig struct {
 	car, drv, jack ecs.Entity
 }
 
-func newRig(t *testing.T, rules ecs.Rules, drvParty, jackParty uint8) *rig {
+func newRig(t *testing.T, rules ecs.Rules, drvParty, jackParty uint16) *rig {
 	t.Helper()
 	k := systemstest.New(t, nil, systemstest.Options{Seed: 1, Rules: rules})
 	w, b := k.W, k.B
@@ -55,7 +55,7 @@ func (r *rig) use(e ecs.Entity) bool {
 func TestCarjackParties(t *testing.T) {
 	cases := []struct {
 		hurt        string
-		drv, jacker uint8
+		drv, jacker uint16
 		want        bool
 	}{
 		{"on", 0, 0, true},

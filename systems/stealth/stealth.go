@@ -237,7 +237,7 @@ type System struct {
 type target struct {
 	e        ecs.Entity
 	wid      uint16
-	number   uint8
+	number   uint16
 	pos      phys.Vec   // their body's, or the vehicle's they ride
 	z        float32    // the ground under them
 	r        float32    // how far their body reaches across a line of sight

@@ -146,7 +146,7 @@ func (r *Rig) Step(n int) {
 // the next player number (1 for the first), in no party, driven by Drive.
 func (r *Rig) Character(t testing.TB, x, y, yaw float32) ecs.Entity {
 	t.Helper()
-	e, err := r.B.Character(uint8(len(r.Inputs)+1), 0, 0, components.Vec3{X: x, Y: y}, yaw)
+	e, err := r.B.Character(uint16(len(r.Inputs)+1), 0, 0, components.Vec3{X: x, Y: y}, yaw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -375,12 +375,12 @@ func (p *Page) Blasts() string {
 // driver is a vehicle a player drives.
 type driver struct {
 	vehicle uint16
-	player  uint8
+	player  uint16
 }
 
 // playerOf returns the player number of a character, or of the player
 // driving a vehicle; 0 for anything else.
-func (p *Page) playerOf(v *client.Visible) uint8 {
+func (p *Page) playerOf(v *client.Visible) uint16 {
 	if v.Kind == wire.KindCharacter {
 		return v.Player
 	}
@@ -404,7 +404,7 @@ func (p *Page) watched(w *textframe.Welcome) uint16 {
 		return 0
 	}
 	st := p.c.Decoder().Store()
-	best, bestPlayer := uint16(0), uint8(0)
+	best, bestPlayer := uint16(0), uint16(0)
 	var e wire.Entity
 	for i := 0; i < st.Slots(); i++ {
 		eid := st.Owner(i)
@@ -427,7 +427,7 @@ func (p *Page) watched(w *textframe.Welcome) uint16 {
 }
 
 // characterOf returns the wire id of player's character, 0 for none held.
-func (p *Page) characterOf(player uint8) uint16 {
+func (p *Page) characterOf(player uint16) uint16 {
 	if player == 0 {
 		return 0
 	}
@@ -507,7 +507,7 @@ type State struct {
 // PlayerInfo is a player character the client holds (every player's is
 // always sent), for the spectator's pick.
 type PlayerInfo struct {
-	Player uint8  `json:"player"`
+	Player uint16 `json:"player"`
 	EID    uint16 `json:"eid"`
 	Act    uint8  `json:"act"`
 }

@@ -54,7 +54,7 @@ type Entry struct {
 	// Number its player number (components.Identity.Player).
 	Player ecs.Entity
 	Wire   uint16
-	Number uint8
+	Number uint16
 	// Pos is where the player was (for Broken, where the camera is).
 	Pos components.Vec3
 	// By is the wire id of the sentry or the camera that saw it, and
