@@ -25,9 +25,9 @@ const (
 // (identity, drive, action, flags, full pose), then the quantized pose.
 const (
 	IdentityAt    = 0
-	KindAt        = IdentityAt + 0 // u8 Kind
-	ModelAt       = IdentityAt + 1 // u8
-	VariantAt     = IdentityAt + 2 // u8
+	KindAt        = IdentityAt + 0  // u8 Kind
+	ModelAt       = IdentityAt + 1  // u8
+	VariantAt     = IdentityAt + 2  // u8
 	PartyAt       = IdentityAt + 3  // u16: a room numbers its parties and teams from 1
 	PlayerAt      = IdentityAt + 5  // u16: a room numbers its players from 1, up to its size
 	GenAt         = IdentityAt + 7  // u8: the life of the entity under its wire id
