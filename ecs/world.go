@@ -17,10 +17,15 @@ type Entity = arche.Entity
 // TickRate is the simulation's fixed rate: 60 ticks a second.
 const TickRate = 60
 
-// MaxPlayers is the most players one world holds: what the systems size
-// their per-player lists by, made once, so that a full room allocates
-// nothing mid-tick. The server refuses a room configured for more.
-const MaxPlayers = 64
+// MaxPlayers is the most players a world may be made for (Config.Players):
+// a room's player slots are its setting, up to this. The systems size
+// their per-player lists by the world's own (World.Players), made once, so
+// that a full room allocates nothing mid-tick.
+const MaxPlayers = 1024
+
+// DefaultPlayers is the players a world holds when its Config names none:
+// a room's default size.
+const DefaultPlayers = 64
 
 // Dt is the fixed step of one tick, in seconds.
 const Dt float32 = 1.0 / TickRate
@@ -31,8 +36,12 @@ type Config struct {
 	Level *levels.Level // the level the room plays; may be nil (a bare world for tests)
 	Rules Rules
 	// Items is the room's item catalog (its game's); nil is an empty one.
-	Items   *catalog.Catalog
-	MaxIDs  int // wire ids available; 0 means MaxWireIDs
+	Items  *catalog.Catalog
+	MaxIDs int // wire ids available; 0 means MaxWireIDs
+	// Players is the most players the world holds, 1 to MaxPlayers; 0
+	// means DefaultPlayers. The systems size their per-player lists by
+	// it.
+	Players int
 	Entries []Entry
 }
 
@@ -76,6 +85,7 @@ type World struct {
 	Crimes []components.Crime
 
 	identity  generic.Map1[components.Identity]
+	players   int // Config.Players
 	crimeMark int
 }
 
@@ -86,14 +96,21 @@ func (w *World) LastCrimes() []components.Crime { return w.Crimes[:w.crimeMark] 
 // New returns a world with cfg's rules, seed and schedule. The schedule may
 // be set later with SetSchedule (systems usually need the world to build).
 func New(cfg Config) (*World, error) {
+	switch {
+	case cfg.Players == 0:
+		cfg.Players = DefaultPlayers
+	case cfg.Players < 0 || cfg.Players > MaxPlayers:
+		return nil, fmt.Errorf("ecs: a world holds 1 to %d players, not %d", MaxPlayers, cfg.Players)
+	}
 	aw := arche.NewWorld()
 	w := &World{
-		Arche: &aw,
-		IDs:   NewWireIDs(cfg.MaxIDs),
-		Level: cfg.Level,
-		Rules: cfg.Rules,
-		Items: cfg.Items,
-		RNG:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		players: cfg.Players,
+		Arche:   &aw,
+		IDs:     NewWireIDs(cfg.MaxIDs),
+		Level:   cfg.Level,
+		Rules:   cfg.Rules,
+		Items:   cfg.Items,
+		RNG:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 	}
 	if w.Items == nil {
 		w.Items, _ = catalog.New(nil)
@@ -105,6 +122,10 @@ func New(cfg Config) (*World, error) {
 	}
 	return w, nil
 }
+
+// Players returns the most players the world holds (Config.Players): what
+// the systems size their per-player lists by.
+func (w *World) Players() int { return w.players }
 
 // SetSchedule replaces the schedule by entries (see NewSchedule).
 func (w *World) SetSchedule(entries []Entry) error {

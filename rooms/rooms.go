@@ -164,17 +164,17 @@ type Config struct {
 	Social server.SocialConfig
 	// MaxRooms bounds the rooms (0: 64).
 	MaxRooms int
-	// MaxPlayers bounds the players of each room (0: server.MaxPlayers,
-	// the most it may be).
+	// MaxPlayers bounds the players of each room, at most
+	// server.MaxPlayers (0: server.DefaultMaxPlayers).
 	MaxPlayers int
 	// MaxRoomsFrom bounds the rooms open that joins from one address
 	// (Options.From) made (0: 8), so that one client cannot take every
 	// room MaxRooms allows; the players behind one NAT share it.
 	MaxRoomsFrom int
 	// MaxPlayersFrom bounds the players joined from one address
-	// (Options.From) in all the rooms together (0: server.MaxPlayers, the
-	// most a room may take), so that one client cannot take the places of
-	// every room; the players behind one NAT share it.
+	// (Options.From) in all the rooms together (0:
+	// server.DefaultMaxPlayers), so that one client cannot take the places
+	// of every room; the players behind one NAT share it.
 	MaxPlayersFrom int
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
@@ -263,7 +263,7 @@ func NewManager(cfg Config) (*Manager, error) {
 		cfg.MaxRoomsFrom = 8
 	}
 	if cfg.MaxPlayersFrom <= 0 {
-		cfg.MaxPlayersFrom = server.MaxPlayers
+		cfg.MaxPlayersFrom = server.DefaultMaxPlayers
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()

@@ -74,11 +74,12 @@ type Config struct {
 	// MaxRoomsFrom is the most rooms open at once that joins from one
 	// address made. 0 is 8 (-max-rooms-from).
 	MaxRoomsFrom int
-	// MaxPlayers is the most players per room, at most server.MaxPlayers.
-	// 0 is server.MaxPlayers (-max-players).
+	// MaxPlayers is the most players per room, 1 to server.MaxPlayers
+	// (1,024); 0 is server.DefaultMaxPlayers (64). Every per-player list
+	// of a room is sized by it (-max-players).
 	MaxPlayers int
 	// MaxPlayersFrom is the most players joined from one address in all
-	// rooms together. 0 is server.MaxPlayers (-max-players-from).
+	// rooms together (-max-players-from).
 	MaxPlayersFrom int
 	// Drain is how long a shutdown waits for the rooms and the
 	// connections (-drain).
@@ -125,8 +126,8 @@ func DefaultConfig() Config {
 		RejoinWindow:      30 * time.Second,
 		MaxRooms:          64,
 		MaxRoomsFrom:      8,
-		MaxPlayers:        server.MaxPlayers,
-		MaxPlayersFrom:    server.MaxPlayers,
+		MaxPlayers:        server.DefaultMaxPlayers,
+		MaxPlayersFrom:    server.DefaultMaxPlayers,
 		Drain:             5 * time.Second,
 		LogLevel:          "info",
 		LogFormat:         "text",
@@ -152,7 +153,7 @@ func (c *Config) check() error {
 		return fmt.Errorf("-max-rooms-from %d: a number of rooms (0: 8)", c.MaxRoomsFrom)
 	}
 	if c.MaxPlayers < 0 || c.MaxPlayers > server.MaxPlayers {
-		return fmt.Errorf("-max-players %d: a number of players, at most %d (0: %d)", c.MaxPlayers, server.MaxPlayers, server.MaxPlayers)
+		return fmt.Errorf("-max-players %d: out of range: a room takes 1 to %d players (0: %d)", c.MaxPlayers, server.MaxPlayers, server.DefaultMaxPlayers)
 	}
 	if c.Game == "" {
 		c.Game = games.Default
@@ -161,7 +162,7 @@ func (c *Config) check() error {
 		return fmt.Errorf("-game: %w", err)
 	}
 	if c.MaxPlayersFrom < 0 {
-		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.MaxPlayersFrom, server.MaxPlayers)
+		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.MaxPlayersFrom, server.DefaultMaxPlayers)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func TestSettingsRefused(t *testing.T) {
 	}{
 		{"-log-format", func(c *Config) { c.LogFormat = "xml" }},
 		{"-max-players", func(c *Config) { c.MaxPlayers = -1 }},
-		{"-max-players", func(c *Config) { c.MaxPlayers = 65 }},
+		{"-max-players", func(c *Config) { c.MaxPlayers = 1025 }},
 		{"-chat-words", func(c *Config) { c.ChatWords = "/no/such/file" }},
 		{"-moderation-url", func(c *Config) { c.ModerationURL = "ftp://x" }},
 		{"-moderation-timeout", func(c *Config) { c.ModerationURL, c.ModerationTimeout = "http://x", 0 }},

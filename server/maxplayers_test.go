@@ -11,7 +11,7 @@ import (
 
 // TestMaxPlayers: New refuses a bound below 0 or above MaxPlayers with
 // ErrMaxPlayers, rather than making a room of another size than asked; 0
-// takes MaxPlayers; a room takes as many players as its bound, and the
+// takes DefaultMaxPlayers (64); a room takes as many players as its bound, and the
 // join after them fails with ErrRoomFull.
 func TestMaxPlayers(t *testing.T) {
 	l, err := levels.Load("test-flat")
@@ -27,7 +27,7 @@ func TestMaxPlayers(t *testing.T) {
 			t.Errorf("MaxPlayers %d: %v, want ErrMaxPlayers", n, err)
 		}
 	}
-	for _, c := range []struct{ max, takes int }{{0, MaxPlayers}, {2, 2}, {MaxPlayers, MaxPlayers}} {
+	for _, c := range []struct{ max, takes int }{{0, DefaultMaxPlayers}, {2, 2}, {MaxPlayers, MaxPlayers}} {
 		g, err := New(Config{Level: l, Static: st, MaxPlayers: c.max})
 		if err != nil {
 			t.Fatalf("MaxPlayers %d: %v", c.max, err)

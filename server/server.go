@@ -35,9 +35,13 @@ import (
 // cut off: 5 s. Until then each dropped frame is made good by a keyframe.
 const SlowTicks = 5 * ecs.TickRate
 
-// MaxPlayers is the most players a room takes, and the number it takes
-// unless Config.MaxPlayers says fewer.
+// MaxPlayers is the most players a room may be made for
+// (Config.MaxPlayers): its player slots are its setting, sized once.
 const MaxPlayers = ecs.MaxPlayers
+
+// DefaultMaxPlayers is the players a room takes when its Config names
+// none.
+const DefaultMaxPlayers = ecs.DefaultPlayers
 
 // ErrMaxPlayers is returned by New for a Config.MaxPlayers that is
 // negative or above MaxPlayers.
@@ -76,8 +80,9 @@ type Config struct {
 	// Social sets up the room's chat, its moderation and its quick-chat
 	// lines.
 	Social SocialConfig
-	// MaxPlayers bounds the players, at most MaxPlayers; 0 means
-	// MaxPlayers.
+	// MaxPlayers bounds the players, spectators among them, at most
+	// MaxPlayers; 0 means DefaultMaxPlayers. Every per-player list of the
+	// room, its systems' included, is sized by it once.
 	MaxPlayers int
 	// EncodeWorkers is how many goroutines encode a tick's snapshots
 	// (the room's own included); 0 or 1 encodes on the room goroutine
@@ -178,7 +183,7 @@ func New(cfg Config) (*GameServer, error) {
 	case cfg.MaxPlayers < 0 || cfg.MaxPlayers > MaxPlayers:
 		return nil, fmt.Errorf("%w, not %d", ErrMaxPlayers, cfg.MaxPlayers)
 	case cfg.MaxPlayers == 0:
-		cfg.MaxPlayers = MaxPlayers
+		cfg.MaxPlayers = DefaultMaxPlayers
 	}
 	st := cfg.Static
 	if st == nil {
@@ -213,7 +218,7 @@ func New(cfg Config) (*GameServer, error) {
 		cfg.RejoinWindow = runs.HoldTicks * time.Second / ecs.TickRate
 		phone = nil
 	}
-	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules, Items: cfg.Game.Items})
+	w, err := ecs.New(ecs.Config{Seed: cfg.Seed, Level: cfg.Level, Rules: cfg.Rules, Items: cfg.Game.Items, Players: cfg.MaxPlayers})
 	if err != nil {
 		return nil, err
 	}

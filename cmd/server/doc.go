@@ -71,9 +71,11 @@
 //     made, so that one client cannot take all of -max-rooms; players behind
 //     one NAT share it. A join that would make one more is closed with the
 //     reason (over WebRTC: 429); joins to open rooms are not bounded by it.
-//   - -max-players, FOI_MAX_PLAYERS, default 64: the most players per room, at
-//     most 64 (server.MaxPlayers); a join to a full room is closed with "room
-//     full" (over WebRTC: 503).
+//   - -max-players, FOI_MAX_PLAYERS, default 64: the most players per room, 1
+//     to 1024 (server.MaxPlayers): every per-player list of a room, its
+//     systems' included, is sized by it when the room is made; a join to a
+//     full room is closed with "room full" (over WebRTC: 503). Out of range,
+//     the server exits 2 naming the flag and the range.
 //   - -max-players-from, FOI_MAX_PLAYERS_FROM, default 64: the most players
 //     joined from one address (the connection's) in all the rooms together, so
 //     that one client cannot take the places of every room; players behind one

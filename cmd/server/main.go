@@ -75,7 +75,7 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.RejoinWindow, "rejoin-window", d.RejoinWindow, "how long a room holds a dropped player's character for them to take back, 0 for none (env FOI_REJOIN_WINDOW)")
 	fs.IntVar(&c.MaxRooms, "max-rooms", d.MaxRooms, "the most rooms open at once, the default room among them; a join that would open one more is refused (env FOI_MAX_ROOMS)")
 	fs.IntVar(&c.MaxRoomsFrom, "max-rooms-from", d.MaxRoomsFrom, "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
-	fs.IntVar(&c.MaxPlayers, "max-players", d.MaxPlayers, fmt.Sprintf("the most players per room, at most %d; a join to a full room is refused (env FOI_MAX_PLAYERS)", server.MaxPlayers))
+	fs.IntVar(&c.MaxPlayers, "max-players", d.MaxPlayers, fmt.Sprintf("the most players per room, 1 to %d: every per-player list of a room is sized by it; a join to a full room is refused (env FOI_MAX_PLAYERS)", server.MaxPlayers))
 	fs.IntVar(&c.MaxPlayersFrom, "max-players-from", d.MaxPlayersFrom, "the most players joined from one address in all rooms together; a join past it is refused (env FOI_MAX_PLAYERS_FROM)")
 	fs.DurationVar(&c.Drain, "drain", d.Drain, "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
 	fs.StringVar(&c.LogLevel, "log-level", d.LogLevel, "debug, info, warn or error (env FOI_LOG_LEVEL)")

@@ -184,8 +184,8 @@ type System struct {
 	inv     generic.Map1[components.Inventory]
 	cash    generic.Map1[components.Cash]
 
-	phones [ecs.MaxPlayers]Phone
-	slotOf []int8 // by a character's wire id: its phone, -1 none
+	phones []Phone // by slot, one per player the world holds
+	slotOf []int16 // by a character's wire id: its phone, -1 none
 	insts  []*instance
 	run    *runInstance // a run room's run, once it went live (run.go)
 	nextID uint32
@@ -208,8 +208,9 @@ func New(w *ecs.World, l *levels.Level, defs []missions.Def) *System {
 		seats:   generic.NewMap1[components.Seats](w.Arche),
 		inv:     generic.NewMap1[components.Inventory](w.Arche),
 		cash:    generic.NewMap1[components.Cash](w.Arche),
-		slotOf:  make([]int8, ecs.MaxWireIDs+1),
-		insts:   make([]*instance, 0, ecs.MaxPlayers),
+		slotOf:  make([]int16, ecs.MaxWireIDs+1),
+		insts:   make([]*instance, 0, w.Players()),
+		phones:  make([]Phone, w.Players()),
 	}
 	s.players.Register(w.Arche)
 	s.watch.w = w
@@ -331,7 +332,7 @@ func (s *System) newPhone(e ecs.Entity, wid uint16, session uint32) int {
 		}
 		rev, trev := ph.Rev, ph.TrackerRev
 		*ph = Phone{Session: session, Char: e, Rev: rev + 1, TrackerRev: trev + 1, used: true, wid: wid}
-		s.slotOf[wid] = int8(i)
+		s.slotOf[wid] = int16(i)
 		for k := range s.defs {
 			s.offer(ph, k)
 		}
@@ -346,7 +347,7 @@ func (s *System) gone(i int) {
 	if in := ph.inst; in != nil {
 		in.leave(i)
 	}
-	if int(ph.wid) < len(s.slotOf) && s.slotOf[ph.wid] == int8(i) {
+	if int(ph.wid) < len(s.slotOf) && s.slotOf[ph.wid] == int16(i) {
 		s.slotOf[ph.wid] = -1
 	}
 	ph.used, ph.inst, ph.screen = false, nil, nil

@@ -150,7 +150,7 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	s.chars.Register(w.Arche)
 	// Room for a full room's players' points, made now rather than in
 	// the tick of the first check, minutes into play.
-	for range ecs.MaxPlayers {
+	for range w.Players() {
 		s.players.Add(phys.Vec{})
 	}
 	s.players.Invalidate()

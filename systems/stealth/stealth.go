@@ -317,16 +317,16 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 	}
 	// Room made once for a busy tick's lists, which are kept: in play
 	// they grow only past these, not at each new high.
-	s.players = make([]target, 0, ecs.MaxPlayers)
-	s.state = make([]pstate, 256) // a player number is a byte
+	s.players = make([]target, 0, w.Players())
+	s.state = make([]pstate, w.Players()+1) // by player number, 1 to the room's size
 	s.sentries = make([]sentry, 0, busyList)
-	s.tpts = make([]nav.Vec, 0, ecs.MaxPlayers)
+	s.tpts = make([]nav.Vec, 0, w.Players())
 	s.bodies = make([]occluder, 0, busyBodies)
 	s.bpts = make([]nav.Vec, busyBodies)
 	s.bgrid.Build(s.bpts) // its room made on a busy city's worth of points
 	s.bpts = s.bpts[:0]
 	s.bgrid.Build(s.bpts)
-	s.tpts = s.tpts[:ecs.MaxPlayers]
+	s.tpts = s.tpts[:w.Players()]
 	s.targets.Build(s.tpts)
 	s.tpts = s.tpts[:0]
 	s.targets.Build(s.tpts)
