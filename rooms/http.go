@@ -23,7 +23,10 @@ import (
 
 // HTTPConfig sets up the HTTP routes.
 type HTTPConfig struct {
-	// Secret verifies join tokens (jointoken).
+	// Tokens verifies join tokens (jointoken): the algorithms and keys a
+	// server accepts. nil: HS256 with Secret.
+	Tokens *jointoken.Verifier
+	// Secret verifies HS256 join tokens when Tokens is nil.
 	Secret []byte
 	// WebSocket are the WebSocket transport's options (origins).
 	WebSocket websocket.Options
@@ -110,6 +113,13 @@ type Counts struct {
 // watch=N (watch player N without a character), and the options of a new
 // room: level, game, traffic, pedestrians.
 func (m *Manager) Handler(hc HTTPConfig) http.Handler {
+	if hc.Tokens == nil && len(hc.Secret) > 0 {
+		v, err := jointoken.NewVerifier(jointoken.VerifierConfig{Algorithms: []string{jointoken.HS256}, Secret: hc.Secret})
+		if err != nil {
+			m.log.Error("join tokens: every token will be refused", "err", err)
+		}
+		hc.Tokens = v
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /rooms/{name}", func(w http.ResponseWriter, r *http.Request) { m.serveJoin(w, r, hc) })
 	mux.HandleFunc("POST /rooms/{name}/rtc", func(w http.ResponseWriter, r *http.Request) { m.serveRTC(w, r, hc) })
@@ -138,9 +148,14 @@ func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 // 22 characters.
 const maxRejoin = 64
 
-// Joiner decides who a join request is: its token's claims, or an
-// anonymous player.
-func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, error) {
+// ErrTokenRoom is a join token for a run room's seat (its run claim)
+// used to join another room.
+var ErrTokenRoom = errors.New("this join token is for another room")
+
+// Joiner decides who a join request to room is: its token's claims, or
+// an anonymous player. v verifies the token (nil: a token is refused). A
+// token that names a run room (its run claim) joins that room alone.
+func Joiner(v *jointoken.Verifier, room string, q map[string][]string, now time.Time) (server.Who, error) {
 	var who server.Who
 	get := func(k string) string {
 		if v := q[k]; len(v) > 0 {
@@ -160,9 +175,15 @@ func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, er
 	if tok == "" {
 		return who, nil
 	}
-	c, err := jointoken.Verify(secret, tok, now)
+	if v == nil {
+		return who, errors.New("join token refused: this server verifies no join tokens")
+	}
+	c, err := v.Verify(tok, now)
 	if err != nil {
 		return who, fmt.Errorf("join token refused: %w", err)
+	}
+	if c.Run != "" && c.Run != room {
+		return who, fmt.Errorf("join token refused: %w: run room %s", ErrTokenRoom, c.Run)
 	}
 	who.Account, who.Name, who.Party, who.Debug = c.Account, c.Name, c.Party, c.Debug
 	return who, nil
@@ -181,7 +202,7 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 		return
 	}
 	o.From = remoteHost(r.RemoteAddr)
-	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
+	who, err := Joiner(hc.Tokens, name, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "websocket", "remote", r.RemoteAddr)
 		hc.refused("websocket", "token")
@@ -246,7 +267,7 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		return
 	}
 	o.From = remoteHost(r.RemoteAddr)
-	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
+	who, err := Joiner(hc.Tokens, name, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc", "remote", r.RemoteAddr)
 		hc.refused("webrtc", "token")

@@ -18,6 +18,7 @@ func (s *Server) Shutdown() error {
 	if s.store != nil {
 		defer s.store.Close()
 	}
+	defer s.closeTokens()
 	s.log.Info("shutting down", "drain", s.c.Drain)
 	ctx, cancel := context.WithTimeout(context.Background(), s.c.Drain)
 	defer cancel()

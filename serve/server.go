@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/store"
@@ -31,7 +32,9 @@ type Server struct {
 	c      Config
 	log    *slog.Logger
 	met    *metrics.Metrics
-	secret []byte // the join tokens'
+	secret []byte // the HS256 join tokens', nil when -jwt-algs takes no HS256
+	tokens *jointoken.Verifier
+	keys   *jointoken.KeySet // the platform's public keys (-jwt-keys), or nil
 
 	store    store.Store     // nil with Store "none"
 	where    string          // the store's place, for the log
@@ -86,7 +89,11 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{c: c, log: log, met: metrics.New(), secret: secret, errc: make(chan error, 2)}
+	if err := s.openTokens(ctx); err != nil {
+		return nil, err
+	}
 	if err := s.openAccounts(ctx); err != nil {
+		s.closeTokens()
 		return nil, err
 	}
 	if err := s.startRooms(soc); err != nil {
@@ -103,7 +110,7 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		return nil, err
 	}
 	s.serve(public)
-	s.log.Info("serving", "addr", s.Addr(), "admin", s.AdminAddr(), "default_level", c.Level, "default_game", c.Game, "webrtc", c.RTC, "store", s.where)
+	s.log.Info("serving", "addr", s.Addr(), "admin", s.AdminAddr(), "default_level", c.Level, "default_game", c.Game, "webrtc", c.RTC, "store", s.where, "jwt_algs", c.JWTAlgs)
 	return s, nil
 }
 
@@ -158,4 +165,5 @@ func (s *Server) abort() {
 	if s.store != nil {
 		s.store.Close()
 	}
+	s.closeTokens()
 }
