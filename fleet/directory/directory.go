@@ -54,7 +54,9 @@ type HeldError struct {
 	Addr string // the holder's public address
 }
 
-func (e *HeldError) Error() string        { return fmt.Sprintf("room %s is on another server: %s", e.Room, e.Addr) }
+func (e *HeldError) Error() string {
+	return fmt.Sprintf("room %s is on another server: %s", e.Room, e.Addr)
+}
 func (e *HeldError) Is(target error) bool { return target == ErrHeld }
 
 // Bounds and defaults.
