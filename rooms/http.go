@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fiveonit/engine/fleet/directory"
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/levels"
@@ -52,9 +53,11 @@ type HTTPConfig struct {
 // already: ErrAccount), an account store that did not load it
 // (ErrAccountStore), a reconnect token the room does not hold or holds for
 // another account, a run room's refusal of an account (no seat, its seat
-// gone or played, the run over), and anything else.
+// gone or played, the run over), a join sent to the fleet's process that
+// holds its room (Config.Directory), a room not made because the
+// directory did not answer, and anything else.
 var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
-	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "rejoin", "seat", "other"}
+	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "rejoin", "seat", "moved", "directory", "other"}
 
 func (hc HTTPConfig) refused(transport, reason string) {
 	if hc.Refused != nil {
@@ -88,6 +91,10 @@ func joinRefusal(err error) string {
 		return "rejoin"
 	case errors.Is(err, runs.ErrNoSeat), errors.Is(err, runs.ErrSeatGone), errors.Is(err, runs.ErrSeatHeld), errors.Is(err, runs.ErrRunOver):
 		return "seat"
+	case errors.Is(err, directory.ErrHeld):
+		return "moved"
+	case errors.Is(err, ErrDirectory):
+		return "directory"
 	}
 	return "other"
 }
@@ -209,6 +216,22 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 		websocket.Refuse(w, r, hc.WebSocket, err.Error())
 		return
 	}
+	// A room of another process of the fleet: sent there before the
+	// upgrade (a room this join makes here is made now).
+	if checkOrigin(r, hc.WebSocket) == nil {
+		addr, err := m.Elsewhere(name, o, who)
+		if err != nil {
+			hc.refused("websocket", joinRefusal(err))
+			websocket.Refuse(w, r, hc.WebSocket, err.Error())
+			return
+		}
+		if addr != "" {
+			m.log.Info("join sent to another server", "room", name, "addr", addr, "transport", "websocket", "remote", r.RemoteAddr)
+			hc.refused("websocket", "moved")
+			redirectJoin(w, r, hc, name, addr)
+			return
+		}
+	}
 	conn, err := websocket.Accept(w, r, hc.WebSocket)
 	if err != nil {
 		m.log.Info("websocket upgrade failed", "room", name, "err", err)
@@ -290,6 +313,20 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
+	addr, err := m.Elsewhere(name, o, who)
+	if err != nil {
+		hc.refused("webrtc", joinRefusal(err))
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	if addr != "" {
+		// The offer goes there whole: a 307 keeps the method and body.
+		m.log.Info("join sent to another server", "room", name, "addr", addr, "transport", "webrtc", "remote", r.RemoteAddr)
+		hc.refused("webrtc", "moved")
+		w.Header().Set("Location", movedURL(addr, "/rooms/"+url.PathEscape(name)+"/rtc", r.URL.RawQuery, false))
+		http.Error(w, fmt.Sprintf("room %s is on another server: %s", name, addr), http.StatusTemporaryRedirect)
+		return
+	}
 	if err := m.CanJoin(name, o, who); err != nil {
 		hc.refused("webrtc", joinRefusal(err))
 		http.Error(w, err.Error(), rtcStatus(err))

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fiveonit/engine/fleet/directory"
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/server"
@@ -183,6 +184,14 @@ func (c *Config) check() error {
 	}
 	if c.JWTAlgs == "" {
 		c.JWTAlgs = jointoken.HS256
+	}
+	if c.DirectoryTTL != 0 && c.DirectoryTTL < directory.MinTTL {
+		return fmt.Errorf("-directory-ttl %v: 0 (no directory) or at least %v", c.DirectoryTTL, directory.MinTTL)
+	}
+	if c.PublicAddr != "" {
+		if err := directory.CheckAddr(c.PublicAddr); err != nil {
+			return fmt.Errorf("-public-addr %w", err)
+		}
 	}
 	if _, err := games.Lookup(c.Game); err != nil {
 		return fmt.Errorf("-game: %w", err)

@@ -66,8 +66,10 @@ const (
 	// MinTTL is the shortest TTL: a heartbeat every third of it must
 	// make its round trip in time.
 	MinTTL = 300 * time.Millisecond
-	// listFresh is how long a listing is served from the last one read:
-	// every open page asks for the rooms every few seconds.
+	// listFresh is how long a listing is served from the last one read,
+	// at most: every open page asks for the rooms every few seconds. A
+	// tenth of the TTL when that is shorter, so that a dead process's
+	// rooms leave the listings soon after the TTL.
 	listFresh = time.Second
 	// opTimeout bounds a heartbeat's and a release's statements.
 	opTimeout = 5 * time.Second
@@ -287,12 +289,13 @@ WHERE r.name = $1 AND r.server <> $2 AND s.expires_at > now()`, name, d.id).Scan
 }
 
 // List returns the rooms of the fleet's other live processes, by name. A
-// listing read less than a second ago is served again. When the database
+// listing read less than a second (or a tenth of the TTL) ago is served
+// again. When the database
 // fails it returns the error and the last listing.
 func (d *Directory) List(ctx context.Context) ([]Room, error) {
 	d.listMu.Lock()
 	defer d.listMu.Unlock()
-	if time.Since(d.listedAt) < listFresh {
+	if time.Since(d.listedAt) < min(listFresh, d.c.TTL/10) {
 		return slices.Clone(d.listed), nil
 	}
 	rows, _ := d.pool.Query(ctx, `SELECT r.name, r.level, r.game, r.players, r.capacity, s.addr FROM fleet_rooms r
