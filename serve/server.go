@@ -46,7 +46,7 @@ type Server struct {
 	// starts before them.
 	ready atomic.Pointer[rooms.Manager]
 	dir   *directory.Directory // the fleet's room directory, or nil
-	rtc      *webrtc.Transport // nil with RTC false
+	rtc   *webrtc.Transport    // nil with RTC false
 
 	// handlers counts the public listener's requests being served
 	// (publicHandler).
