@@ -148,7 +148,7 @@ func (m *Manager) List() []RoomInfo {
 			continue // this process's own (its default room; a name lost)
 		}
 		out = append(out, RoomInfo{Name: r.Name, Level: r.Level, Game: r.Game, Players: r.Players, Capacity: r.Capacity,
-			Traffic: -1, Pedestrians: -1, Addr: r.Addr})
+			Addr: r.Addr})
 	}
 	slices.SortFunc(out, func(a, b RoomInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out

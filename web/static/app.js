@@ -88,12 +88,21 @@ function onClosed(reason) {
 }
 
 function connectWebSocket(url) {
-  const ws = new WebSocket(url);
-  ws.binaryType = "arraybuffer";
-  ws.onopen = () => setStatus("joining", "");
-  ws.onmessage = (e) => onFrame(e.data);
-  ws.onclose = (e) => onClosed(e.reason || `code ${e.code}`);
-  ws.onerror = () => setStatus("error", "bad");
+  let ws, hops = 0;
+  const open = (u) => {
+    ws = new WebSocket(u);
+    ws.binaryType = "arraybuffer";
+    ws.onopen = () => setStatus("joining", "");
+    ws.onmessage = (e) => onFrame(e.data);
+    // 4307: the room lives on another server of the fleet; the reason is
+    // its join URL there, where the same query goes.
+    ws.onclose = (e) => {
+      if (e.code === 4307 && hops++ < 3) return open(e.reason + u.slice(u.indexOf("?")));
+      onClosed(e.reason || `code ${e.code}`);
+    };
+    ws.onerror = () => setStatus("error", "bad");
+  };
+  open(url);
   return {
     send(frame, n) {
       if (ws.readyState !== WebSocket.OPEN) return false;
