@@ -363,3 +363,35 @@ func TestNodeSignedToken(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseJWKS: whatever a JWKS source serves, ParseJWKS returns an error
+// or public keys this package verifies with: Ed25519 keys of 32 bytes, RSA
+// keys of MinRSABits or more with an odd exponent.
+func FuzzParseJWKS(f *testing.F) {
+	f.Add([]byte(`{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"a","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}`))
+	f.Add([]byte(`{"keys":[{"kty":"RSA","kid":"r","n":"AQAB","e":"AQAB"}]}`))
+	f.Add([]byte(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"AA","d":"AA"}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		keys, err := ParseJWKS(b)
+		if err != nil {
+			return
+		}
+		if len(keys) == 0 {
+			t.Fatal("no error and no keys")
+		}
+		for kid, k := range keys {
+			switch k := k.(type) {
+			case ed25519.PublicKey:
+				if len(k) != ed25519.PublicKeySize {
+					t.Fatalf("kid %q: %d-byte Ed25519 key", kid, len(k))
+				}
+			case *rsa.PublicKey:
+				if k.N.BitLen() < MinRSABits || k.E < 3 || k.E%2 == 0 {
+					t.Fatalf("kid %q: RSA key of %d bits, exponent %d", kid, k.N.BitLen(), k.E)
+				}
+			default:
+				t.Fatalf("kid %q: a %T", kid, k)
+			}
+		}
+	})
+}
