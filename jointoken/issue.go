@@ -40,7 +40,7 @@ type IssueResponse struct {
 	Expires int64  `json:"expires"` // Unix seconds
 }
 
-// Handler issues join tokens signed with secret: a POST of an IssueRequest
+// Handler issues join tokens, HS256 JWTs signed with secret: a POST of an IssueRequest
 // answered 200 with an IssueResponse, or 400 with the reason as text (a
 // body that is not one IssueRequest, unknown fields, a bound passed). It
 // trusts its caller: serve it only where a platform reaches it, never

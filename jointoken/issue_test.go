@@ -33,7 +33,8 @@ func TestHandler(t *testing.T) {
 		{"two values", `{"account":"a"}{"account":"b"}`, 400, Claims{}, "more than one"},
 		{"not JSON", `account=a`, 400, Claims{}, "body"},
 		{"too big", `{"account":"a","name":"` + strings.Repeat(" ", MaxIssueBody) + `"}`, 400, Claims{}, "over"},
-		{"token too long", `{"account":"` + strings.Repeat(`\u0001`, MaxAccountLen) + `","name":"` + strings.Repeat(`\u0001`, MaxNameLen) + `"}`, 400, Claims{}, "shorten"},
+		{"token too long", `{"account":"` + strings.Repeat(`\u0001`, MaxAccountLen) + `","name":"` + strings.Repeat(`\u0001`, MaxNameLen) +
+			`","party":"` + strings.Repeat(`\u0001`, MaxPartyLen) + `"}`, 400, Claims{}, "shorten"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,24 +76,26 @@ func TestHandler(t *testing.T) {
 	}
 }
 
-// TestNumericParty: a token that carries its party as a number (as tokens
-// once did) reads as the number's digits; 0 is no party.
+// TestNumericParty: a token that carries its party as a number (as some
+// platforms send it) reads as the number's digits; 0 is no party.
 func TestNumericParty(t *testing.T) {
 	for _, c := range []struct{ json, want string }{
-		{`{"acc":"a","party":3,"exp":9}`, "3"},
-		{`{"acc":"a","party":0,"exp":9}`, ""},
-		{`{"acc":"a","party":"k","exp":9}`, "k"},
-		{`{"acc":"a","party":null,"exp":9}`, ""},
-		{`{"acc":"a","exp":9}`, ""},
+		{`{"sub":"a","party":3,"exp":9}`, "3"},
+		{`{"sub":"a","party":0,"exp":9}`, ""},
+		{`{"sub":"a","party":"k","exp":9}`, "k"},
+		{`{"sub":"a","party":null,"exp":9}`, ""},
+		{`{"sub":"a","exp":9}`, ""},
 	} {
-		var cl Claims
-		if err := json.Unmarshal([]byte(c.json), &cl); err != nil || cl.Party != c.want || cl.Account != "a" || cl.Expires != 9 {
-			t.Errorf("%s: %+v %v, want party %q", c.json, cl, err, c.want)
+		var tc tokenClaims
+		err := json.Unmarshal([]byte(c.json), &tc)
+		cl, cerr := tc.claims()
+		if err != nil || cerr != nil || cl.Party != c.want || cl.Account != "a" || cl.Expires != 9 {
+			t.Errorf("%s: %+v %v %v, want party %q", c.json, cl, err, cerr, c.want)
 		}
 	}
-	for _, bad := range []string{`{"acc":"a","party":-1}`, `{"acc":"a","party":1.5}`, `{"acc":"a","party":{}}`} {
-		var cl Claims
-		if err := json.Unmarshal([]byte(bad), &cl); err == nil {
+	for _, bad := range []string{`{"sub":"a","party":-1}`, `{"sub":"a","party":1.5}`, `{"sub":"a","party":{}}`} {
+		var tc tokenClaims
+		if err := json.Unmarshal([]byte(bad), &tc); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

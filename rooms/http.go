@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fiveonit/engine/fleet/directory"
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/levels"
@@ -24,7 +25,10 @@ import (
 
 // HTTPConfig sets up the HTTP routes.
 type HTTPConfig struct {
-	// Secret verifies join tokens (jointoken).
+	// Tokens verifies join tokens (jointoken): the algorithms and keys a
+	// server accepts. nil: HS256 with Secret.
+	Tokens *jointoken.Verifier
+	// Secret verifies HS256 join tokens when Tokens is nil.
 	Secret []byte
 	// WebSocket are the WebSocket transport's options (origins).
 	WebSocket websocket.Options
@@ -50,9 +54,11 @@ type HTTPConfig struct {
 // already: ErrAccount), an account store that did not load it
 // (ErrAccountStore), a reconnect token the room does not hold or holds for
 // another account, a run room's refusal of an account (no seat, its seat
-// gone or played, the run over), and anything else.
+// gone or played, the run over), a join sent to the fleet's process that
+// holds its room (Config.Directory), a room not made because the
+// directory did not answer, and anything else.
 var RefusalReasons = []string{"bad_request", "token", "origin", "room_full", "max_rooms", "rooms_from",
-	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "rejoin", "seat", "other"}
+	"players_from", "shutting_down", "busy", "busy_from", "banned", "account", "store", "rejoin", "seat", "moved", "directory", "other"}
 
 func (hc HTTPConfig) refused(transport, reason string) {
 	if hc.Refused != nil {
@@ -86,6 +92,10 @@ func joinRefusal(err error) string {
 		return "rejoin"
 	case errors.Is(err, runs.ErrNoSeat), errors.Is(err, runs.ErrSeatGone), errors.Is(err, runs.ErrSeatHeld), errors.Is(err, runs.ErrRunOver):
 		return "seat"
+	case errors.Is(err, directory.ErrHeld):
+		return "moved"
+	case errors.Is(err, ErrDirectory):
+		return "directory"
 	}
 	return "other"
 }
@@ -111,6 +121,13 @@ type Counts struct {
 // watch=N (watch player N without a character), and the options of a new
 // room: level, game, traffic, pedestrians.
 func (m *Manager) Handler(hc HTTPConfig) http.Handler {
+	if hc.Tokens == nil && len(hc.Secret) > 0 {
+		v, err := jointoken.NewVerifier(jointoken.VerifierConfig{Algorithms: []string{jointoken.HS256}, Secret: hc.Secret})
+		if err != nil {
+			m.log.Error("join tokens: every token will be refused", "err", err)
+		}
+		hc.Tokens = v
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /rooms/{name}", func(w http.ResponseWriter, r *http.Request) { m.serveJoin(w, r, hc) })
 	mux.HandleFunc("POST /rooms/{name}/rtc", func(w http.ResponseWriter, r *http.Request) { m.serveRTC(w, r, hc) })
@@ -139,9 +156,14 @@ func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 // 22 characters.
 const maxRejoin = 64
 
-// Joiner decides who a join request is: its token's claims, or an
-// anonymous player.
-func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, error) {
+// ErrTokenRoom is a join token for a run room's seat (its run claim)
+// used to join another room.
+var ErrTokenRoom = errors.New("this join token is for another room")
+
+// Joiner decides who a join request to room is: its token's claims, or
+// an anonymous player. v verifies the token (nil: a token is refused). A
+// token that names a run room (its run claim) joins that room alone.
+func Joiner(v *jointoken.Verifier, room string, q map[string][]string, now time.Time) (server.Who, error) {
 	var who server.Who
 	get := func(k string) string {
 		if v := q[k]; len(v) > 0 {
@@ -161,9 +183,15 @@ func Joiner(secret []byte, q map[string][]string, now time.Time) (server.Who, er
 	if tok == "" {
 		return who, nil
 	}
-	c, err := jointoken.Verify(secret, tok, now)
+	if v == nil {
+		return who, errors.New("join token refused: this server verifies no join tokens")
+	}
+	c, err := v.Verify(tok, now)
 	if err != nil {
 		return who, fmt.Errorf("join token refused: %w", err)
+	}
+	if c.Run != "" && c.Run != room {
+		return who, fmt.Errorf("join token refused: %w: run room %s", ErrTokenRoom, c.Run)
 	}
 	who.Account, who.Name, who.Party, who.Debug = c.Account, c.Name, c.Party, c.Debug
 	return who, nil
@@ -182,12 +210,28 @@ func (m *Manager) serveJoin(w http.ResponseWriter, r *http.Request, hc HTTPConfi
 		return
 	}
 	o.From = remoteHost(r.RemoteAddr)
-	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
+	who, err := Joiner(hc.Tokens, name, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "websocket", "remote", r.RemoteAddr)
 		hc.refused("websocket", "token")
 		websocket.Refuse(w, r, hc.WebSocket, err.Error())
 		return
+	}
+	// A room of another process of the fleet: sent there before the
+	// upgrade (a room this join makes here is made now).
+	if checkOrigin(r, hc.WebSocket) == nil {
+		addr, err := m.Elsewhere(name, o, who)
+		if err != nil {
+			hc.refused("websocket", joinRefusal(err))
+			websocket.Refuse(w, r, hc.WebSocket, err.Error())
+			return
+		}
+		if addr != "" {
+			m.log.Info("join sent to another server", "room", name, "addr", addr, "transport", "websocket", "remote", r.RemoteAddr)
+			hc.refused("websocket", "moved")
+			redirectJoin(w, r, hc, name, addr)
+			return
+		}
 	}
 	conn, err := websocket.Accept(w, r, hc.WebSocket)
 	if err != nil {
@@ -247,7 +291,7 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		return
 	}
 	o.From = remoteHost(r.RemoteAddr)
-	who, err := Joiner(hc.Secret, r.URL.Query(), time.Now())
+	who, err := Joiner(hc.Tokens, name, r.URL.Query(), time.Now())
 	if err != nil {
 		m.log.Info("join refused", "room", name, "err", err, "transport", "webrtc", "remote", r.RemoteAddr)
 		hc.refused("webrtc", "token")
@@ -270,6 +314,20 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
+	addr, err := m.Elsewhere(name, o, who)
+	if err != nil {
+		hc.refused("webrtc", joinRefusal(err))
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	if addr != "" {
+		// The offer goes there whole: a 307 keeps the method and body.
+		m.log.Info("join sent to another server", "room", name, "addr", addr, "transport", "webrtc", "remote", r.RemoteAddr)
+		hc.refused("webrtc", "moved")
+		w.Header().Set("Location", movedURL(addr, "/rooms/"+url.PathEscape(name)+"/rtc", r.URL.RawQuery, false))
+		http.Error(w, fmt.Sprintf("room %s is on another server: %s", name, addr), http.StatusTemporaryRedirect)
+		return
+	}
 	if err := m.CanJoin(name, o, who); err != nil {
 		hc.refused("webrtc", joinRefusal(err))
 		http.Error(w, err.Error(), rtcStatus(err))

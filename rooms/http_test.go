@@ -3,8 +3,12 @@ package rooms
 import (
 	"bufio"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -284,6 +288,12 @@ func TestJoinTokens(t *testing.T) {
 	good, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Name: "Ada", Party: "crew-3", Expires: time.Now().Add(time.Hour).Unix()})
 	expired, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Expires: time.Now().Add(-time.Minute).Unix()})
 	forged, _ := jointoken.Sign([]byte("not-the-servers-secret-at-all"), jointoken.Claims{Account: "a1", Debug: true, Expires: time.Now().Add(time.Hour).Unix()})
+	runSeat, _ := jointoken.Sign(secret, jointoken.Claims{Account: "a1", Run: "heist", Expires: time.Now().Add(time.Hour).Unix()})
+	// The format before the JWTs: base64url claims, a dot, their HMAC.
+	head := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf(`{"acc":"a1","exp":%d}`, time.Now().Add(time.Hour).Unix())))
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(head))
+	old := head + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 	cases := []struct {
 		name, query, want string
 	}{
@@ -291,6 +301,8 @@ func TestJoinTokens(t *testing.T) {
 		{"expired", "?token=" + expired, "expired"},
 		{"forged", "?token=" + forged, "bad signature"},
 		{"garbage", "?token=xyz", "malformed"},
+		{"old format", "?token=" + old, "old token format: send a JWT (HS256) from POST /tokens or the platform"},
+		{"another room's seat", "?token=" + runSeat, "for another room: run room heist"},
 		{"bad level", "?level=nowhere", "unknown level"},
 		{"bad game", "?game=deathmatch", "unknown game \"deathmatch\" (games: city-jobs, free-roam)"},
 		{"bad traffic", "?traffic=-3", "traffic must be"},

@@ -195,6 +195,12 @@ type Config struct {
 	// measured on it, and an empty room's grace runs on it. A test's fake
 	// clock runs the rooms tick by tick.
 	Clock clock.Clock
+	// Directory, if set, is the fleet's room directory: a room name is
+	// claimed there before the room is made here, and released when it
+	// closes; List lists the fleet's rooms; Elsewhere says where another
+	// process's room lives. The default room is left out: it is each
+	// process's own. nil: this process's rooms alone.
+	Directory Directory
 	// Observe, if set, is called in a room's goroutine as the room
 	// starts; the observer it returns (nil: none) is told of each of the
 	// room's ticks and of its end, in that goroutine, where it may read
@@ -513,6 +519,16 @@ func (m *Manager) make(name string, o Options) error {
 	m.wg.Add(1) // Shutdown waits for the room being made too
 	m.mu.Unlock()
 
+	// The fleet's name first: of two processes making it at once, the
+	// one that lost it makes nothing.
+	if err := m.claimName(name, o); err != nil {
+		m.mu.Lock()
+		delete(m.making, name)
+		close(done)
+		m.wg.Done()
+		m.mu.Unlock()
+		return err
+	}
 	r, err := m.build(name, o)
 	if buildHook != nil {
 		buildHook(name)
@@ -524,9 +540,11 @@ func (m *Manager) make(name string, o Options) error {
 	close(done)
 	switch {
 	case err != nil:
+		m.releaseName(name)
 		m.wg.Done()
 		return err
 	case m.closed:
+		m.releaseName(name)
 		r.gs.Close("server shutting down")
 		m.wg.Done()
 		return ErrShuttingDown
@@ -645,14 +663,20 @@ type RoomInfo struct {
 	Level       string `json:"level"`
 	Game        string `json:"game"`
 	Players     int    `json:"players"`
+	Capacity    int    `json:"capacity"`    // the most players it takes
 	Traffic     int    `json:"traffic"`     // ambient cars the room keeps: its option, else its level's
 	Pedestrians int    `json:"pedestrians"` // pedestrians it keeps around the players: likewise
 	Ticks       uint64 `json:"ticks"`
 	Overruns    uint64 `json:"overruns"`
+	// Addr is the public address of the process that holds the room,
+	// for a room of another process of the fleet (Config.Directory):
+	// join it there. Such a room's traffic, pedestrians and counters are
+	// 0 (unknown). Empty for a room of this process.
+	Addr string `json:"addr,omitempty"`
 }
 
-// List returns the rooms, by name.
-func (m *Manager) List() []RoomInfo {
+// local returns this process's rooms, by name.
+func (m *Manager) local() []RoomInfo {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make([]RoomInfo, 0, len(m.rooms))
@@ -714,6 +738,7 @@ func (m *Manager) closeIfEmpty(r *Room, now time.Time) bool {
 		return false
 	}
 	delete(m.rooms, r.Name)
+	m.releaseName(r.Name)
 	return true
 }
 
@@ -723,6 +748,7 @@ func (m *Manager) forget(r *Room) {
 	defer m.mu.Unlock()
 	if m.rooms[r.Name] == r {
 		delete(m.rooms, r.Name)
+		m.releaseName(r.Name)
 	}
 }
 
@@ -759,7 +785,7 @@ func (r *Room) Server() *server.GameServer { return r.gs }
 
 // Info returns the room's description.
 func (r *Room) Info() RoomInfo {
-	return RoomInfo{Name: r.Name, Level: r.Options.Level, Game: r.Options.Game, Players: r.gs.Players(), Traffic: r.traffic,
+	return RoomInfo{Name: r.Name, Level: r.Options.Level, Game: r.Options.Game, Players: r.gs.Players(), Capacity: r.m.capacity(), Traffic: r.traffic,
 		Pedestrians: r.pedestrians, Ticks: r.ticks.Load(), Overruns: r.overruns.Load()}
 }
 

@@ -55,7 +55,7 @@ func TestLobbyRoutes(t *testing.T) {
 			got = r
 		}
 	}
-	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Game: "city-jobs", Players: 1, Traffic: 0, Pedestrians: 7}
+	want := RoomInfo{Name: "lobby-test", Level: "test-flat", Game: "city-jobs", Players: 1, Capacity: 64, Traffic: 0, Pedestrians: 7}
 	got.Ticks, got.Overruns = 0, 0
 	if got != want {
 		t.Fatalf("GET /rooms lists %+v, want %+v", got, want)

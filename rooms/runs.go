@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fiveonit/engine/fleet/directory"
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
@@ -83,6 +84,10 @@ func (m *Manager) MakeRun(spec RunSpec) (*Room, error) {
 		return nil, fmt.Errorf("%w: %s", ErrRoomTaken, spec.Room)
 	}
 	if err := m.make(spec.Room, o); err != nil {
+		var held *directory.HeldError
+		if errors.As(err, &held) {
+			return nil, fmt.Errorf("%w: %s, on another server (%s)", ErrRoomTaken, spec.Room, held.Addr)
+		}
 		return nil, err
 	}
 	m.mu.Lock()

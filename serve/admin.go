@@ -14,11 +14,18 @@ import (
 // jointoken.Handler) and the run rooms (POST /runs and POST
 // /runs/{room}/seats, rooms.Manager.RunHandler): the admin listener only
 // (127.0.0.1 by default), never the public one. The run routes ask for
-// the bearer token c.AdminToken, and /tokens too once it is set.
+// the bearer token c.AdminToken, and /tokens too once it is set. A server
+// without a secret (-jwt-algs without HS256) mints no tokens: /tokens
+// answers 404 with the reason.
 func adminMux(met *metrics.Metrics, secret []byte, m *rooms.Manager, token string) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", met.Handler())
-	tokens := jointoken.Handler(secret, nil)
+	var tokens http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "this server mints no join tokens: it takes the platform's, signed with the keys of -jwt-keys", http.StatusNotFound)
+	})
+	if secret != nil {
+		tokens = jointoken.Handler(secret, nil)
+	}
 	if token != "" {
 		tokens = bearer(token, tokens)
 	}

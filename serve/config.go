@@ -9,11 +9,14 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/fiveonit/engine/fleet/directory"
 	"github.com/fiveonit/engine/games"
+	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/social/httpmod"
 	"github.com/fiveonit/engine/transport/webrtc"
@@ -33,9 +36,18 @@ type Config struct {
 	// Game is the default room's game, and a new room's when its join
 	// names none. Empty is games.Default (-game).
 	Game string
-	// Secret signs and checks the join tokens, at least 16 bytes. Empty
-	// is a random secret for this run (-secret).
+	// Secret signs and checks the HS256 join tokens, at least 16 bytes.
+	// Empty is a random secret for this run while JWTAlgs takes HS256
+	// (-secret).
 	Secret string
+	// JWTAlgs are the algorithms of the join tokens the server accepts,
+	// comma-separated: HS256 (with Secret), EdDSA and RS256 (with
+	// JWTKeys). The tokens never choose (-jwt-algs).
+	JWTAlgs string
+	// JWTKeys is the platform's public keys for EdDSA and RS256 tokens: a
+	// JWKS file, or an http or https URL, read again every 5 minutes
+	// (-jwt-keys).
+	JWTKeys string
 	// AdminToken is the bearer token the admin listener's run routes
 	// (POST /runs, POST /runs/{room}/seats) ask for, and POST /tokens
 	// too when it is set. Empty turns the run routes off (-admin-token).
@@ -105,6 +117,17 @@ type Config struct {
 	// Store is the account store: empty for SQLite in Data, a postgres://
 	// URL for PostgreSQL, none to keep nothing (-store).
 	Store string
+	// PublicAddr is the URL players reach this process's public listener
+	// at, which the room directory gives for its rooms: http://host:port
+	// or https://host, without a path. Empty is http:// and the public
+	// listener's address, the machine's host name in place of an address
+	// that listens on every interface (-public-addr).
+	PublicAddr string
+	// DirectoryTTL is how long the fleet's room directory (PostgreSQL
+	// only) keeps this process's rooms after its last heartbeat, which
+	// comes every third of it. 0 keeps no directory: each process lists
+	// and makes its own rooms alone (-directory-ttl).
+	DirectoryTTL time.Duration
 	// LogTo is where the logs go; nil is stderr. It has no flag: the
 	// tests set it to read the records back.
 	LogTo io.Writer
@@ -129,6 +152,8 @@ func DefaultConfig() Config {
 		MaxPlayers:        server.DefaultMaxPlayers,
 		MaxPlayersFrom:    server.DefaultMaxPlayers,
 		Drain:             5 * time.Second,
+		JWTAlgs:           "HS256",
+		DirectoryTTL:      15 * time.Second,
 		LogLevel:          "info",
 		LogFormat:         "text",
 		RTC:               true,
@@ -137,7 +162,7 @@ func DefaultConfig() Config {
 }
 
 // check refuses settings that parse but make no sense, naming the flag,
-// and fills in the default game.
+// and fills in the default game and token algorithm.
 func (c *Config) check() error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
@@ -157,6 +182,17 @@ func (c *Config) check() error {
 	}
 	if c.Game == "" {
 		c.Game = games.Default
+	}
+	if c.JWTAlgs == "" {
+		c.JWTAlgs = jointoken.HS256
+	}
+	if c.DirectoryTTL != 0 && c.DirectoryTTL < directory.MinTTL {
+		return fmt.Errorf("-directory-ttl %v: 0 (no directory) or at least %v", c.DirectoryTTL, directory.MinTTL)
+	}
+	if c.PublicAddr != "" {
+		if err := directory.CheckAddr(c.PublicAddr); err != nil {
+			return fmt.Errorf("-public-addr %w", err)
+		}
 	}
 	if _, err := games.Lookup(c.Game); err != nil {
 		return fmt.Errorf("-game: %w", err)
@@ -195,10 +231,18 @@ func (c Config) rtcOptions() (webrtc.Options, error) {
 	return o, nil
 }
 
-// joinSecret returns the join tokens' secret: Secret, or a random one for
-// this run, which it warns about.
+// joinSecret returns the HS256 join tokens' secret: Secret, or a random
+// one for this run, which it warns about; nil when JWTAlgs does not take
+// HS256 (a Secret then is an error: the server would hold a key it does
+// not use, which mints any token).
 func (c Config) joinSecret(log *slog.Logger) ([]byte, error) {
 	secret := []byte(c.Secret)
+	if !slices.Contains(list(c.JWTAlgs), jointoken.HS256) {
+		if len(secret) > 0 {
+			return nil, fmt.Errorf("-secret is set, but -jwt-algs %q does not take HS256: a fleet server given the platform's public keys holds no secret", c.JWTAlgs)
+		}
+		return nil, nil
+	}
 	if len(secret) == 0 {
 		secret = make([]byte, 32)
 		rand.Read(secret)

@@ -11,17 +11,21 @@ const shutdownReason = "server shutting down"
 
 // Shutdown drains the server within Config.Drain: it closes the rooms
 // (each client gets the reason), writes the accounts, closes the WebRTC
-// connections, then the listeners once their requests are done, and last
-// the store. Its error says what did not drain in time. Call it once,
+// connections, takes the process out of the fleet's room directory, then
+// closes the listeners once their requests are done, and last the store. Its error says what did not drain in time. Call it once,
 // after Start.
 func (s *Server) Shutdown() error {
 	if s.store != nil {
 		defer s.store.Close()
 	}
+	defer s.closeTokens()
 	s.log.Info("shutting down", "drain", s.c.Drain)
 	ctx, cancel := context.WithTimeout(context.Background(), s.c.Drain)
 	defer cancel()
 	err := s.drainRooms(ctx)
+	if derr := s.closeDirectory(ctx); derr != nil && err == nil {
+		err = derr
+	}
 	if herr := s.closeListeners(ctx); herr != nil && err == nil {
 		err = herr
 	}

@@ -16,7 +16,7 @@ import (
 // does not wait for them, and the drain does.
 func (s *Server) publicHandler() http.Handler {
 	routes := s.rooms.Handler(rooms.HTTPConfig{
-		Secret:    s.secret,
+		Tokens:    s.tokens,
 		WebSocket: websocket.Options{OriginPatterns: list(s.c.Origins), AnyOrigin: s.c.AnyOrigin},
 		WebRTC:    s.rtc,
 		Refused:   s.met.Refused,

@@ -11,16 +11,21 @@ import (
 // room publishing its metrics.
 func (s *Server) startRooms(soc server.SocialConfig) error {
 	c := s.c
-	m, err := rooms.NewManager(rooms.Config{
+	rc := rooms.Config{
 		DefaultLevel: c.Level, DefaultGame: c.Game, Grace: c.Grace, RejoinWindow: c.RejoinWindow,
 		MaxRooms: c.MaxRooms, MaxRoomsFrom: c.MaxRoomsFrom, MaxPlayers: c.MaxPlayers, MaxPlayersFrom: c.MaxPlayersFrom,
 		Debug: c.Debug, DebugAccounts: list(c.DebugAccounts), Log: s.log, Social: soc, Accounts: s.accounts,
 		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{s.met.Room(r.Name)} },
-	})
+	}
+	if s.dir != nil {
+		rc.Directory = s.dir
+	}
+	m, err := rooms.NewManager(rc)
 	if err != nil {
 		return err
 	}
 	s.rooms = m
+	s.ready.Store(m)
 	return nil
 }
 

@@ -7,8 +7,11 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/fiveonit/engine/fleet/directory"
+	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/store"
@@ -31,13 +34,19 @@ type Server struct {
 	c      Config
 	log    *slog.Logger
 	met    *metrics.Metrics
-	secret []byte // the join tokens'
+	secret []byte // the HS256 join tokens', nil when -jwt-algs takes no HS256
+	tokens *jointoken.Verifier
+	keys   *jointoken.KeySet // the platform's public keys (-jwt-keys), or nil
 
 	store    store.Store     // nil with Store "none"
 	where    string          // the store's place, for the log
 	accounts *store.Accounts // nil with Store "none"
 	rooms    *rooms.Manager
-	rtc      *webrtc.Transport // nil with RTC false
+	// ready is rooms once made, for the directory's heartbeat, which
+	// starts before them.
+	ready atomic.Pointer[rooms.Manager]
+	dir   *directory.Directory // the fleet's room directory, or nil
+	rtc   *webrtc.Transport    // nil with RTC false
 
 	// handlers counts the public listener's requests being served
 	// (publicHandler).
@@ -86,7 +95,21 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{c: c, log: log, met: metrics.New(), secret: secret, errc: make(chan error, 2)}
+	if err := s.openTokens(ctx); err != nil {
+		return nil, err
+	}
+	// The listeners first: the directory gives the public one's address.
+	// Nothing is served on them before the end of the start.
+	if err := s.listen(); err != nil {
+		s.closeTokens()
+		return nil, err
+	}
 	if err := s.openAccounts(ctx); err != nil {
+		s.abort()
+		return nil, err
+	}
+	if err := s.openDirectory(ctx); err != nil {
+		s.abort()
 		return nil, err
 	}
 	if err := s.startRooms(soc); err != nil {
@@ -97,13 +120,8 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		s.abort()
 		return nil, err
 	}
-	public := s.publicHandler()
-	if err := s.listen(); err != nil {
-		s.abort()
-		return nil, err
-	}
-	s.serve(public)
-	s.log.Info("serving", "addr", s.Addr(), "admin", s.AdminAddr(), "default_level", c.Level, "default_game", c.Game, "webrtc", c.RTC, "store", s.where)
+	s.serve(s.publicHandler())
+	s.log.Info("serving", "addr", s.Addr(), "admin", s.AdminAddr(), "default_level", c.Level, "default_game", c.Game, "webrtc", c.RTC, "store", s.where, "jwt_algs", c.JWTAlgs)
 	return s, nil
 }
 
@@ -155,13 +173,20 @@ func (s *Server) serve(public http.Handler) {
 }
 
 // abort undoes a start that failed before serving: the rooms, the
-// accounts and the store, whichever are open.
+// directory, the accounts, the store and the listeners, whichever are
+// open.
 func (s *Server) abort() {
 	if s.rooms != nil {
 		s.rooms.Shutdown(context.Background(), "server failed to start")
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
+	defer cancel()
+	s.closeDirectory(ctx)
 	closeAccounts(s.accounts)
 	if s.store != nil {
 		s.store.Close()
 	}
+	s.closeTokens()
+	s.ln.Close()
+	s.adminLn.Close()
 }

@@ -52,7 +52,9 @@
 //
 //   - -url, FOI_BOTS_URL, default ws://127.0.0.1:8080/rooms/default: the
 //     room's URL, with the join's query; over WebRTC the same URL (its
-//     scheme made http, /rtc added).
+//     scheme made http, /rtc added). Any server of a fleet will do: a join
+//     for a room another server holds is sent there (a 307 the bots
+//     follow), and so is a reconnection.
 //   - -n, FOI_BOTS_N, default 16: bots.
 //   - -duration, FOI_BOTS_DURATION, default 30s: how long they play.
 //   - -transport, FOI_BOTS_TRANSPORT, default ws: ws (WebSocket) or webrtc

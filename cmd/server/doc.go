@@ -28,9 +28,21 @@
 //   - -game, FOI_GAME, default free-roam: the default room's game, and a new
 //     room's when its join names none: free-roam or city-jobs
 //     (games/FORMAT.md); an unknown game is an error.
-//   - -secret, FOI_SECRET, default random per run: the join token secret, at
-//     least 16 bytes; without it tokens are signed with a random secret that
-//     dies with the process (a warning is logged).
+//   - -secret, FOI_SECRET, default random per run: the HS256 join token
+//     secret, at least 16 bytes; without it tokens are signed with a random
+//     secret that dies with the process (a warning is logged). It is an error
+//     when -jwt-algs does not take HS256.
+//   - -jwt-algs, FOI_JWT_ALGS, default HS256: the join token algorithms the
+//     server accepts, comma-separated: HS256 (signed with -secret; POST
+//     /tokens mints them), EdDSA (Ed25519) and RS256 (signed by the
+//     platform, checked with -jwt-keys). A token's own header never widens
+//     it; alg none is never accepted. Without HS256 the server holds no
+//     secret and mints no token (docs/operations.md, Join tokens).
+//   - -jwt-keys, FOI_JWT_KEYS, default none: the platform's public keys for
+//     EdDSA and RS256 tokens: a JWKS file, or an http or https URL, read at
+//     start (a start that cannot read it fails) and again every 5 minutes,
+//     and at once for a key id it lacks (at most every 10 s); a read that
+//     fails keeps the last keys and logs a warning.
 //   - -origins, FOI_ORIGINS, default none: comma-separated browser origins
 //     allowed to join over WebSocket besides the server's own (e.g.
 //     localhost:5173).
@@ -111,4 +123,15 @@
 //     servers; none keeps nothing (every account starts anew). A store that
 //     cannot be opened at start (its schema migrated) stops the server with the
 //     reason.
+//   - -public-addr, FOI_PUBLIC_ADDR, default http:// and -addr: the URL
+//     players reach this process's public listener at (http://host:port or
+//     https://host, no path), which the fleet's room directory gives for its
+//     rooms; a listener on every interface (:8080) gives the machine's host
+//     name.
+//   - -directory-ttl, FOI_DIRECTORY_TTL, default 15s: with a PostgreSQL
+//     store, the fleet's room directory: this process's rooms are in it, GET
+//     /rooms lists every process's, a join to another process's room is
+//     sent there, and a room name is the fleet's; a process that stops
+//     heartbeating (every third of the TTL) leaves it within the TTL. 0 keeps
+//     no directory (docs/operations.md, Running a fleet).
 package main

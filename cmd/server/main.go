@@ -27,6 +27,8 @@ var envFlags = [][2]string{
 	{"level", "FOI_LEVEL"},
 	{"game", "FOI_GAME"},
 	{"secret", "FOI_SECRET"},
+	{"jwt-algs", "FOI_JWT_ALGS"},
+	{"jwt-keys", "FOI_JWT_KEYS"},
 	{"origins", "FOI_ORIGINS"},
 	{"any-origin", "FOI_ANY_ORIGIN"},
 	{"debug", "FOI_DEBUG"},
@@ -50,6 +52,8 @@ var envFlags = [][2]string{
 	{"rtc-ports", "FOI_RTC_PORTS"},
 	{"data", "FOI_DATA"},
 	{"store", "FOI_STORE"},
+	{"public-addr", "FOI_PUBLIC_ADDR"},
+	{"directory-ttl", "FOI_DIRECTORY_TTL"},
 }
 
 // parseFlags reads the flags in args over the environment's defaults
@@ -62,7 +66,9 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.AdminAddr, "admin-addr", d.AdminAddr, "admin listener: /metrics and /debug/pprof (env FOI_ADMIN_ADDR)")
 	fs.StringVar(&c.Level, "level", d.Level, "the default room's level (env FOI_LEVEL)")
 	fs.StringVar(&c.Game, "game", d.Game, fmt.Sprintf("the default room's game, and a new room's when its join names none: %s (env FOI_GAME)", strings.Join(games.Names(), ", ")))
-	fs.StringVar(&c.Secret, "secret", d.Secret, "join token secret, at least 16 bytes; empty: a random one for this run (env FOI_SECRET)")
+	fs.StringVar(&c.Secret, "secret", d.Secret, "HS256 join token secret, at least 16 bytes; empty: a random one for this run while -jwt-algs takes HS256 (env FOI_SECRET)")
+	fs.StringVar(&c.JWTAlgs, "jwt-algs", d.JWTAlgs, "comma-separated join token algorithms accepted: HS256 (-secret), EdDSA, RS256 (-jwt-keys) (env FOI_JWT_ALGS)")
+	fs.StringVar(&c.JWTKeys, "jwt-keys", d.JWTKeys, "the platform's public keys for EdDSA and RS256 join tokens: a JWKS file or http(s) URL, read again every 5m (env FOI_JWT_KEYS)")
 	fs.StringVar(&c.Origins, "origins", d.Origins, "comma-separated browser origins allowed besides the same origin (env FOI_ORIGINS)")
 	fs.BoolVar(&c.AnyOrigin, "any-origin", d.AnyOrigin, "allow WebSocket joins from any origin, for development (env FOI_ANY_ORIGIN)")
 	fs.BoolVar(&c.Debug, "debug", d.Debug, "honour every client's debug commands (env FOI_DEBUG=1)")
@@ -86,6 +92,8 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.RTCPorts, "rtc-ports", d.RTCPorts, "UDP port range MIN-MAX for WebRTC; empty: ephemeral ports (env FOI_RTC_PORTS)")
 	fs.StringVar(&c.Data, "data", d.Data, "directory of the account store's SQLite file, accounts.db, made if missing (env FOI_DATA)")
 	fs.StringVar(&c.Store, "store", d.Store, "account store: empty for SQLite in -data, a postgres:// URL for PostgreSQL, none to keep nothing (env FOI_STORE)")
+	fs.StringVar(&c.PublicAddr, "public-addr", d.PublicAddr, "the URL players reach this process at, for the fleet's room directory: http://host:port or https://host; empty: http:// and -addr (env FOI_PUBLIC_ADDR)")
+	fs.DurationVar(&c.DirectoryTTL, "directory-ttl", d.DirectoryTTL, "how long the fleet's room directory (PostgreSQL) keeps a process's rooms after its last heartbeat; 0: no directory (env FOI_DIRECTORY_TTL)")
 	if err := envflag.Set(fs, envFlags); err != nil {
 		return c, err
 	}

@@ -58,7 +58,7 @@ type Migration struct {
 }
 
 // Migrations are the schema's steps, oldest first: the same tables as the
-// SQLite store's, in PostgreSQL's types.
+// SQLite store's, in PostgreSQL's types, and the fleet's room directory.
 var Migrations = []Migration{
 	{1, "accounts and leases", `
 CREATE TABLE accounts (
@@ -90,6 +90,26 @@ CREATE TABLE items (
 	count   BIGINT NOT NULL,
 	PRIMARY KEY (account, slot)
 );`},
+	// The fleet's room directory (package fleet/directory): each live
+	// process and its heartbeat, and each room with the process that
+	// holds it. A room name is the table's key: two processes making
+	// one name at once, one insert wins.
+	{3, "room directory", `
+CREATE TABLE fleet_servers (
+	id         TEXT PRIMARY KEY,
+	addr       TEXT NOT NULL,
+	expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE fleet_rooms (
+	name     TEXT PRIMARY KEY,
+	server   TEXT NOT NULL REFERENCES fleet_servers(id) ON DELETE CASCADE,
+	claim    BIGINT NOT NULL,
+	level    TEXT NOT NULL,
+	game     TEXT NOT NULL,
+	players  INTEGER NOT NULL,
+	capacity INTEGER NOT NULL
+);
+CREATE INDEX fleet_rooms_server ON fleet_rooms (server);`},
 }
 
 // migrationLock is the advisory lock the migrations take, so that servers

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync/atomic"
 
 	"github.com/coder/websocket"
@@ -36,19 +37,39 @@ type DialOptions struct {
 	Seed uint64
 }
 
-// Dial connects to a room's URL (ws://host/rooms/NAME?...).
+// MaxRedirects bounds the HTTP redirects a dial follows: a fleet's
+// process answers a join for a room another process holds with a 307 to
+// it (rooms.Manager.Elsewhere), one hop.
+const MaxRedirects = 3
+
+// dialClient follows a join's redirects, at most MaxRedirects, to
+// ws, wss, http or https URLs alone.
+var dialClient = &http.Client{CheckRedirect: func(req *http.Request, via []*http.Request) error {
+	if len(via) > MaxRedirects {
+		return fmt.Errorf("more than %d redirects", MaxRedirects)
+	}
+	switch req.URL.Scheme {
+	case "ws", "wss", "http", "https":
+		return nil
+	}
+	return fmt.Errorf("redirect to %q: not a ws, wss, http or https URL", req.URL.Redacted())
+}}
+
+// Dial connects to a room's URL (ws://host/rooms/NAME?...). A join sent
+// to another server (an HTTP 307: the room lives on another process of
+// the fleet) is followed there, the same query kept.
 func Dial(ctx context.Context, url string) (*ClientConn, error) {
 	return DialWith(ctx, url, DialOptions{})
 }
 
 // DialWith connects to a room's URL (ws://host/rooms/NAME?...) with o's
-// simulated loss.
+// simulated loss, following a redirect as Dial does.
 func DialWith(ctx context.Context, url string, o DialOptions) (*ClientConn, error) {
 	sim, err := loss.New(o.Loss, o.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("websocket: %w", err)
 	}
-	ws, resp, err := websocket.Dial(ctx, url, nil)
+	ws, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: dialClient})
 	if err != nil {
 		if resp != nil {
 			return nil, fmt.Errorf("websocket: dial %s: %s: %w", url, resp.Status, err)

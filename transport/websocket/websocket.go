@@ -272,6 +272,12 @@ func (c *Conn) endRead(ctx context.Context, cancel context.CancelFunc) {
 // Refuse upgrades the request and closes it at once with reason: a browser
 // sees the reason, which an HTTP error status would hide from it.
 func Refuse(w http.ResponseWriter, r *http.Request, o Options, reason string) {
+	RefuseCode(w, r, o, int(websocket.StatusPolicyViolation), reason)
+}
+
+// RefuseCode is Refuse with the close code code (an application's: 4000
+// to 4999).
+func RefuseCode(w http.ResponseWriter, r *http.Request, o Options, code int, reason string) {
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
 		OriginPatterns:     o.OriginPatterns,
 		InsecureSkipVerify: o.AnyOrigin,
@@ -279,5 +285,5 @@ func Refuse(w http.ResponseWriter, r *http.Request, o Options, reason string) {
 	if err != nil {
 		return
 	}
-	ws.Close(websocket.StatusPolicyViolation, truncate(reason))
+	ws.Close(websocket.StatusCode(code), truncate(reason))
 }

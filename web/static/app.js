@@ -225,8 +225,7 @@ $("reconnectAgain").addEventListener("click", () => join(game.room, game.opts));
 $("reconnectLobby").addEventListener("click", () => showLobby());
 
 function connectWebSocket(url) {
-  const ws = new WebSocket(url);
-  ws.binaryType = "arraybuffer";
+  let ws, hops = 0;
   let dropped = false; // by drop: whatever the server answers, a drop
   const conn = {
     send(frame, n) {
@@ -250,12 +249,22 @@ function connectWebSocket(url) {
       ws.close(4000);
     },
   };
-  ws.onopen = () => { if (conn === game.conn && !rc.active) setStatus("joining", ""); };
-  ws.onmessage = (e) => onFrame(conn, e.data);
-  // The server closes with a reason (or the normal closure) when it means
-  // it; a drop has neither.
-  ws.onclose = (e) => lost(conn, e.reason || `code ${e.code}`, !dropped && (e.reason !== "" || e.code === 1000));
-  ws.onerror = () => { if (conn === game.conn && !rc.active) setStatus("error", "bad"); };
+  const open = (u) => {
+    ws = new WebSocket(u);
+    ws.binaryType = "arraybuffer";
+    ws.onopen = () => { if (conn === game.conn && !rc.active) setStatus("joining", ""); };
+    ws.onmessage = (e) => onFrame(conn, e.data);
+    // 4307: the room lives on another server of the fleet; the reason is
+    // its join URL there, where the same query goes. Otherwise the server
+    // closes with a reason (or the normal closure) when it means it; a
+    // drop has neither.
+    ws.onclose = (e) => {
+      if (e.code === 4307 && hops++ < 3) return open(e.reason + u.slice(u.indexOf("?")));
+      lost(conn, e.reason || `code ${e.code}`, !dropped && (e.reason !== "" || e.code === 1000));
+    };
+    ws.onerror = () => { if (conn === game.conn && !rc.active) setStatus("error", "bad"); };
+  };
+  open(url);
   return conn;
 }
 
