@@ -115,17 +115,17 @@ func Verify(secret []byte, token string, now time.Time) (Claims, error) {
 	}
 	got, err := b64.DecodeString(sig)
 	if err != nil {
-		return c, fmt.Errorf("%w: signature: %v", ErrMalformed, err)
+		return c, fmt.Errorf("%w: signature: %w", ErrMalformed, err)
 	}
 	if !hmac.Equal(got, mac(secret, head)) {
 		return c, ErrSignature
 	}
 	body, err := b64.DecodeString(head)
 	if err != nil {
-		return c, fmt.Errorf("%w: claims: %v", ErrMalformed, err)
+		return c, fmt.Errorf("%w: claims: %w", ErrMalformed, err)
 	}
 	if err := json.Unmarshal(body, &c); err != nil {
-		return Claims{}, fmt.Errorf("%w: claims: %v", ErrMalformed, err)
+		return Claims{}, fmt.Errorf("%w: claims: %w", ErrMalformed, err)
 	}
 	switch {
 	case c.Account == "":
