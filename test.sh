@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's test command: formatting, vet, every test, every test again
-# under the race detector, then every fuzz target for a few seconds.
+# The project's test command: formatting, vet, the linters, every test,
+# every test again under the race detector, then every fuzz target for a
+# few seconds.
 # Arguments go to the test runs (./test.sh -short skips the long soaks).
 # FOI_FUZZTIME sets how long each fuzz target runs (default 5s).
 set -euo pipefail
@@ -10,6 +11,21 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+# golangci-lint runs the linters of .golangci.yml. .ci/run installs the
+# version below. Without it CI (CI set, as .ci/run sets it) fails; a local
+# run says how to install it and goes on without the lint.
+lint_version=2.15.0
+lint_install="go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v$lint_version"
+lint_have=$(golangci-lint version --short 2>/dev/null || true)
+if [ "$lint_have" = "$lint_version" ]; then
+  golangci-lint run ./...
+else
+  lint_why="golangci-lint $lint_version is missing (found: ${lint_have:-none})"
+  case "${CI:-}" in
+  "" | 0 | false) echo "$lint_why; the lint is skipped. Install it with: $lint_install" ;;
+  *) echo "$lint_why. Install it with: $lint_install"; exit 1 ;;
+  esac
+fi
 go test ./... "$@"
 # The pick's Go twin, which amd64 runs in AVX2 assembly: built and tested
 # alone under purego, as other machines run it.

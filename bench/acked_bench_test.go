@@ -29,7 +29,7 @@ func BenchmarkNetsyncAcked(b *testing.B) {
 	}{{"ordered", 0}, {"acked-lag1", 1}, {"acked-lag3", 3}, {"acked-lag8", 8}} {
 		b.Run(c.name, func(b *testing.B) {
 			const clients = 64
-			city := newCity(2000, 1000)
+			city := newCity(2000)
 			a := netsync.NewArena()
 			ords := make([]*netsync.Encoder, clients)
 			acks := make([]*netsync.AckedEncoder, clients)
@@ -385,7 +385,7 @@ func BenchmarkPeerReplayAcked(b *testing.B) {
 // for the entities they touched, applies the frame, and compares with the
 // last shown).
 func BenchmarkNetsyncAckedDecode(b *testing.B) {
-	c := newCity(2000, 1000)
+	c := newCity(2000)
 	a := netsync.NewArena()
 	enc := netsync.NewAckedEncoder(a)
 	dec := wire.NewAckedDecoder()

@@ -24,10 +24,14 @@ var city64Plot = flag.String("city64.plot", "", "write the city-64 plot of tick 
 // 40 traffic cars, 200 pedestrians, 64 in-memory bot players, warmed up
 // for 20 s so that the traffic and the crowd are out and the police have
 // had crimes to chase.
-func newCity64(b testing.TB) *loadgen.Farm { return newCity64As(b, nil) }
+func newCity64(b testing.TB) *loadgen.Farm {
+	b.Helper()
+	return newCity64As(b, nil)
+}
 
 // newCity64As is newCity64 with bot i joined as who(i) (nil: anonymous).
 func newCity64As(b testing.TB, who func(i int) server.Who) *loadgen.Farm {
+	b.Helper()
 	l, err := levels.Load("main-city")
 	if err != nil {
 		b.Fatal(err)
@@ -44,6 +48,7 @@ func newCity64As(b testing.TB, who func(i int) server.Who) *loadgen.Farm {
 // city64Farm joins city-64's 64 bots to g, bot i as who(i) (nil:
 // anonymous), and plays 20 s of warm-up.
 func city64Farm(b testing.TB, g *server.GameServer, who func(i int) server.Who) *loadgen.Farm {
+	b.Helper()
 	f, err := loadgen.New(g, 0, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -92,7 +97,7 @@ func BenchmarkCity64(b *testing.B) {
 	}
 	reportTicks(b, f)
 	b.ReportMetric(float64(after-before)/64/(float64(b.N)/ecs.TickRate), "B/client/s")
-	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")
+	b.ReportMetric(serverAllocs(f), "server-allocs/tick")
 	entries := g.World().Sched.Entries()
 	if *city64Plot != "" {
 		if err := plotSystems(*city64Plot, f, entries); err != nil {
@@ -104,6 +109,7 @@ func BenchmarkCity64(b *testing.B) {
 // reportTicks reports the recorded server ticks' p50 and p99, in total and
 // per system, and the snapshots' p99.
 func reportTicks(b *testing.B, f *loadgen.Farm) {
+	b.Helper()
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
 	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.5)), "p50-us/tick")
 	b.ReportMetric(us(loadgen.Percentile(f.TickTimes, 0.99)), "p99-us/tick")
@@ -143,6 +149,7 @@ func TestCity64TickAllocatesNothing(t *testing.T) {
 // tickAllocs counts the allocations of n server ticks of f (the bots' client
 // ticks run between them, uncounted, and then between(i) when given).
 func tickAllocs(t *testing.T, f *loadgen.Farm, n int, between func(i int)) uint64 {
+	t.Helper()
 	// One processor, as testing.AllocsPerRun: the process's mallocs are
 	// counted, and no other goroutine should run beside the tick.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -164,9 +171,10 @@ func tickAllocs(t *testing.T, f *loadgen.Farm, n int, between func(i int)) uint6
 	return total
 }
 
-// serverAllocs measures the server's own allocations per tick over n
+// serverAllocs measures the server's own allocations per tick over 300
 // ticks (the bots' are left out).
-func serverAllocs(f *loadgen.Farm, n int) float64 {
+func serverAllocs(f *loadgen.Farm) float64 {
+	const n = 300
 	f.Record = false
 	var ms runtime.MemStats
 	var total uint64

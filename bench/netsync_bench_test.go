@@ -9,21 +9,24 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// city is a benchmark world: n cars spread over a square of side size
+// city is a benchmark world: n cars spread over a square of side citySide
 // metres, driving about (each tick every mover advances 1/60 s).
 type city struct {
 	ents []wire.Entity // by wire id; 0 unused
 	rng  *rand.Rand
 }
 
-func newCity(n int, size float32) *city {
+// citySide is the side of the square a city's cars start in, in metres.
+const citySide = 1000
+
+func newCity(n int) *city {
 	c := &city{ents: make([]wire.Entity, n+1), rng: rand.New(rand.NewPCG(1, 2))}
 	for i := 1; i <= n; i++ {
 		yaw := c.rng.Float64() * 2 * math.Pi
 		s, co := math.Sincos(yaw / 2)
 		c.ents[i] = wire.Entity{
 			Kind: wire.KindCar, Model: uint8(i % 8), HP: 1000, MaxHP: 1000,
-			Pos: wire.Vec3{X: c.rng.Float32() * size, Y: c.rng.Float32() * size},
+			Pos: wire.Vec3{X: c.rng.Float32() * citySide, Y: c.rng.Float32() * citySide},
 			Rot: wire.Quat{Z: float32(s), W: float32(co)},
 			Lin: wire.Vec3{X: 12 * float32(math.Cos(yaw)), Y: 12 * float32(math.Sin(yaw))},
 			Ang: wire.Vec3{Z: 0.1}, Throttle: 0.6,
@@ -66,7 +69,7 @@ func BenchmarkNetsyncQuantize(b *testing.B) {
 			name = "moving"
 		}
 		b.Run(name, func(b *testing.B) {
-			c := newCity(1000, 1000)
+			c := newCity(1000)
 			a := netsync.NewArena()
 			tick := uint32(1)
 			c.fill(a, tick)
@@ -97,7 +100,7 @@ func BenchmarkNetsyncEncode(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			const clients = 64
-			c := newCity(2000, 1000)
+			c := newCity(2000)
 			a := netsync.NewArena()
 			encs := make([]*netsync.Encoder, clients)
 			views := make([]netsync.View, clients)
@@ -146,7 +149,7 @@ func BenchmarkNetsyncEncode(b *testing.B) {
 // BenchmarkNetsyncDecode is the client's side: a decoder applying each frame
 // of one client of the "changed" city.
 func BenchmarkNetsyncDecode(b *testing.B) {
-	c := newCity(2000, 1000)
+	c := newCity(2000)
 	a := netsync.NewArena()
 	enc := netsync.NewEncoder(a)
 	dec := wire.NewDecoder()

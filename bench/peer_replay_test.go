@@ -23,6 +23,7 @@ var tracePath = flag.String("trace", "", "peer benchmark trace (tracegen's trace
 const peerWarm = 50
 
 func loadTrace(b *testing.B) *trace {
+	b.Helper()
 	path := *tracePath
 	if path == "" {
 		path = os.Getenv("PEER_TRACE")
@@ -170,7 +171,7 @@ func replay(tr *trace, in netsync.Interest, verify bool) (replayStats, error) {
 			}
 		}
 		if verify {
-			if err := verifyTick(&st, w, encs, decs, views, uint32(ti+1)); err != nil {
+			if err := verifyTick(&st, w, encs, decs, uint32(ti+1)); err != nil {
 				return st, fmt.Errorf("tick %d: %w", ti, err)
 			}
 		}
@@ -192,7 +193,7 @@ func replay(tr *trace, in netsync.Interest, verify bool) (replayStats, error) {
 
 // verifyTick re-encodes nothing: it applies each client's last frame (the
 // encoders' buffers) to its decoder and measures every pose that arrived.
-func verifyTick(st *replayStats, w *peerWorld, encs []*netsync.Encoder, decs []*wire.Decoder, views []netsync.View, tick uint32) error {
+func verifyTick(st *replayStats, w *peerWorld, encs []*netsync.Encoder, decs []*wire.Decoder, tick uint32) error {
 	for c, enc := range encs {
 		fr, err := decs[c].Apply(enc.Last())
 		if err != nil {

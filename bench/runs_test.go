@@ -152,5 +152,5 @@ func BenchmarkCity64Runs(b *testing.B) {
 	}
 	b.ReportMetric(us(c.chase), "chase-p99-us/tick")
 	b.ReportMetric(us(c.heist), "heist-p99-us/tick")
-	b.ReportMetric(serverAllocs(c.city, 300), "server-allocs/tick")
+	b.ReportMetric(serverAllocs(c.city), "server-allocs/tick")
 }

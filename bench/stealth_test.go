@@ -33,6 +33,7 @@ type yardBusy struct {
 }
 
 func newYardBusy(tb testing.TB, f *loadgen.Farm) *yardBusy {
+	tb.Helper()
 	w := f.G.World()
 	y := &yardBusy{
 		w:     w,
@@ -83,11 +84,13 @@ func (y *yardBusy) step() {
 
 // newCity64Yard is city-64 with the yard kept busy from its start.
 func newCity64Yard(tb testing.TB) (*loadgen.Farm, *yardBusy) {
+	tb.Helper()
 	return yardFrom(tb, newCity64(tb))
 }
 
 // yardFrom keeps the yard of f's room busy for ten seconds.
 func yardFrom(tb testing.TB, f *loadgen.Farm) (*loadgen.Farm, *yardBusy) {
+	tb.Helper()
 	y := newYardBusy(tb, f)
 	for i := 0; i < 10*ecs.TickRate; i++ {
 		if i%30 == 0 {
@@ -103,6 +106,7 @@ func yardFrom(tb testing.TB, f *loadgen.Farm) (*loadgen.Farm, *yardBusy) {
 // benchYard times b.N ticks of f with the yard kept busy, bringing the
 // bots back in between the timed ticks; after is called after each tick.
 func benchYard(b *testing.B, f *loadgen.Farm, y *yardBusy, after func()) {
+	b.Helper()
 	f.Record = true
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -142,7 +146,7 @@ func BenchmarkCity64YardUnwatched(b *testing.B) {
 	}
 	f, y := yardFrom(b, city64Farm(b, g, nil))
 	benchYard(b, f, y, nil)
-	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")
+	b.ReportMetric(serverAllocs(f), "server-allocs/tick")
 }
 
 // BenchmarkCity64Yard is BenchmarkCity64 with eight of its bots kept on
@@ -163,7 +167,7 @@ func BenchmarkCity64Yard(b *testing.B) {
 	})
 	b.ReportMetric(float64(bk.Total()-entries0)/(float64(b.N)/ecs.TickRate/60), "book-entries/min")
 	b.ReportMetric(float64(alertTicks)/float64(b.N), "alert-share")
-	b.ReportMetric(serverAllocs(f, 300), "server-allocs/tick")
+	b.ReportMetric(serverAllocs(f), "server-allocs/tick")
 }
 
 // TestCity64YardAllocatesNothing is TestCity64TickAllocatesNothing with the

@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 // openStore opens a new, empty store of kind (sqlite, postgres), or skips
 // where PostgreSQL is missing.
 func openStore(b testing.TB, kind string) store.Store {
+	b.Helper()
 	ctx := context.Background()
 	var st store.Store
 	var err error
@@ -171,6 +172,7 @@ func BenchmarkStoreCity64(b *testing.B) {
 // city64Accounts is newCity64 with an account per bot, claimed in acc
 // (nil: anonymous bots).
 func city64Accounts(b testing.TB, acc *store.Accounts) *loadgen.Farm {
+	b.Helper()
 	if acc == nil {
 		return newCity64(b)
 	}

@@ -18,6 +18,7 @@ import (
 // wheel, and n/2 characters walking (1.5 n bodies), every one of them
 // moving: cars on the lanes at a cruise, people walking in circles.
 func drivingCity(b *testing.B, n int) *ecs.World {
+	b.Helper()
 	l, err := levels.Load("main-city")
 	if err != nil {
 		b.Fatal(err)

@@ -15,7 +15,7 @@ import (
 )
 
 // room makes a game server on test-flat with one client joined.
-func room(t testing.TB) (*server.GameServer, *server.Session, *servertest.MemConn) {
+func room(t testing.TB) (*server.GameServer, *server.Session) {
 	t.Helper()
 	l, err := levels.Load("test-flat")
 	if err != nil {
@@ -31,14 +31,14 @@ func room(t testing.TB) (*server.GameServer, *server.Session, *servertest.MemCon
 		t.Fatal(err)
 	}
 	gs.Tick()
-	return gs, s, conn
+	return gs, s
 }
 
 // TestObserve: the counters follow the game server's, the tick and
 // system histograms get one sample a tick, and a room's series go with it.
 func TestObserve(t *testing.T) {
 	m := New()
-	gs, sess, _ := room(t)
+	gs, sess := room(t)
 	r := m.Room("r")
 	// The first keyframe goes at tick 3; then one input frame that has
 	// applied it and asks for a keyframe (a refusal), then ticks with no
@@ -100,7 +100,7 @@ func TestObserve(t *testing.T) {
 // seen.
 func TestObserveAllocatesNothing(t *testing.T) {
 	m := New()
-	gs, _, _ := room(t)
+	gs, _ := room(t)
 	r := m.Room("r")
 	r.Observe(gs, time.Millisecond, 0)
 	if a := testing.AllocsPerRun(200, func() { r.Observe(gs, time.Millisecond, 0) }); a != 0 {
@@ -110,7 +110,7 @@ func TestObserveAllocatesNothing(t *testing.T) {
 
 func BenchmarkObserve(b *testing.B) {
 	m := New()
-	gs, _, _ := room(b)
+	gs, _ := room(b)
 	r := m.Room("r")
 	b.ReportAllocs()
 	for b.Loop() {

@@ -20,14 +20,7 @@ const ackedGoldenDir = "wire/testdata/acked"
 // rewrites them). A decoder applies them, so every golden frame is a valid
 // one, in this order.
 func TestAckedGoldenFrames(t *testing.T) {
-	g := &goldenWorld{a: NewArena(), ents: map[uint16]*wire.Entity{
-		1: {Kind: wire.KindCharacter, Player: 1, Party: 1, Pos: wire.Vec3{X: 100, Y: 100}, Rot: yawQuat(0), HP: 100, MaxHP: 100},
-		2: {Kind: wire.KindCar, Model: 2, Pos: wire.Vec3{X: 110, Y: 100}, Rot: yawQuat(1), HP: 900, MaxHP: 1000},
-		3: {Kind: wire.KindPedestrian, Gen: 7, Pos: wire.Vec3{X: 220, Y: 100}, Rot: yawQuat(-2), HP: 50, MaxHP: 50},
-		4: {Kind: wire.KindPoliceCar, Pos: wire.Vec3{X: 900, Y: 900}, Rot: yawQuat(2), Lin: wire.Vec3{X: 12}, Flags: wire.FlagSiren, HP: 1000, MaxHP: 1000},
-		5: {Kind: wire.KindCar, Model: 1, Pos: wire.Vec3{X: 130, Y: 100}, Rot: yawQuat(0), HP: 1000, MaxHP: 1000},
-	}}
-	g.view = View{Center: g.ents[1].Pos, Own: [3]uint16{1}, LastSeq: 40, InputBuffer: 2}
+	g := newGoldenWorld()
 	type step struct {
 		name      string
 		lost, ack bool // the frame does not arrive; the client's ack comes back before the next

@@ -117,6 +117,7 @@ type ackedRun struct {
 }
 
 func newAckedRun(t *testing.T, seed uint64, loss, dup, jitter float64) *ackedRun {
+	t.Helper()
 	w := newSimWorld(seed, 400, 1200)
 	for range 150 {
 		w.spawn()

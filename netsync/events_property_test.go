@@ -40,6 +40,7 @@ func TestPropertyEventsShownOnce(t *testing.T) {
 // the events made for it, how often each id was shown, and the frames
 // sent.
 func eventsRun(t *testing.T, acked bool, seed uint64) (map[uint32]bool, map[uint32]int, int) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 5))
 	a := NewArena()
 	snap := NewSnapshotter(a, acked)

@@ -30,6 +30,21 @@ type goldenWorld struct {
 	tick uint32
 }
 
+// newGoldenWorld returns the start both golden scenarios share: the
+// client's character, three cars (one of them police, far off) and a
+// pedestrian, seen from the character.
+func newGoldenWorld() *goldenWorld {
+	g := &goldenWorld{a: NewArena(), ents: map[uint16]*wire.Entity{
+		1: {Kind: wire.KindCharacter, Player: 1, Party: 1, Pos: wire.Vec3{X: 100, Y: 100}, Rot: yawQuat(0), HP: 100, MaxHP: 100},
+		2: {Kind: wire.KindCar, Model: 2, Pos: wire.Vec3{X: 110, Y: 100}, Rot: yawQuat(1), HP: 900, MaxHP: 1000},
+		3: {Kind: wire.KindPedestrian, Gen: 7, Pos: wire.Vec3{X: 220, Y: 100}, Rot: yawQuat(-2), HP: 50, MaxHP: 50},
+		4: {Kind: wire.KindPoliceCar, Pos: wire.Vec3{X: 900, Y: 900}, Rot: yawQuat(2), Lin: wire.Vec3{X: 12}, Flags: wire.FlagSiren, HP: 1000, MaxHP: 1000},
+		5: {Kind: wire.KindCar, Model: 1, Pos: wire.Vec3{X: 130, Y: 100}, Rot: yawQuat(0), HP: 1000, MaxHP: 1000},
+	}}
+	g.view = View{Center: g.ents[1].Pos, Own: [3]uint16{1}, LastSeq: 40, InputBuffer: 2}
+	return g
+}
+
 func (g *goldenWorld) put() {
 	for wid := uint16(1); wid <= 9; wid++ { // in id order, not the map's
 		if e, ok := g.ents[wid]; ok {
@@ -42,14 +57,7 @@ func (g *goldenWorld) put() {
 // compares each frame with its golden file (go test -update rewrites them).
 // A decoder applies each frame, so every golden frame is also a valid one.
 func TestGoldenFrames(t *testing.T) {
-	g := &goldenWorld{a: NewArena(), ents: map[uint16]*wire.Entity{
-		1: {Kind: wire.KindCharacter, Player: 1, Party: 1, Pos: wire.Vec3{X: 100, Y: 100}, Rot: yawQuat(0), HP: 100, MaxHP: 100},
-		2: {Kind: wire.KindCar, Model: 2, Pos: wire.Vec3{X: 110, Y: 100}, Rot: yawQuat(1), HP: 900, MaxHP: 1000},
-		3: {Kind: wire.KindPedestrian, Gen: 7, Pos: wire.Vec3{X: 220, Y: 100}, Rot: yawQuat(-2), HP: 50, MaxHP: 50},
-		4: {Kind: wire.KindPoliceCar, Pos: wire.Vec3{X: 900, Y: 900}, Rot: yawQuat(2), Lin: wire.Vec3{X: 12}, Flags: wire.FlagSiren, HP: 1000, MaxHP: 1000},
-		5: {Kind: wire.KindCar, Model: 1, Pos: wire.Vec3{X: 130, Y: 100}, Rot: yawQuat(0), HP: 1000, MaxHP: 1000},
-	}}
-	g.view = View{Center: g.ents[1].Pos, Own: [3]uint16{1}, LastSeq: 40, InputBuffer: 2}
+	g := newGoldenWorld()
 	steps := []goldenStep{
 		{"keyframe", -1, func(g *goldenWorld) {
 			g.a.AddEvent(wire.Event{Kind: wire.EventShot, Source: 1, Pos: wire.Vec3{X: 100, Y: 100, Z: 1}, Dir: wire.Vec3{X: 1}})
@@ -128,6 +136,7 @@ func TestGoldenFrames(t *testing.T) {
 
 // frameHasBit reports whether some change of frame has mask bit bit.
 func frameHasBit(t *testing.T, frame []byte, bit int) bool {
+	t.Helper()
 	parse := wire.ParseHeader
 	if frame[0] == wire.FrameAcked {
 		parse = wire.ParseAckedHeader

@@ -209,16 +209,15 @@ func TestResyncAfterWrongCheck(t *testing.T) {
 	a := NewArena()
 	enc, dec := NewEncoder(a), wire.NewDecoder()
 	view := View{Center: wire.Vec3{X: 200, Y: 200}}
-	frame := func() ([]byte, error) {
+	frame := func() error {
 		for range wire.SnapshotEvery {
 			w.step()
 			w.fill(a)
 		}
-		b := enc.Encode(&view)
-		_, err := dec.Apply(b)
-		return b, err
+		_, err := dec.Apply(enc.Encode(&view))
+		return err
 	}
-	if _, err := frame(); err != nil {
+	if err := frame(); err != nil {
 		t.Fatal(err)
 	}
 	// Corrupt what the client holds (an entity the server never sent):
@@ -227,16 +226,16 @@ func TestResyncAfterWrongCheck(t *testing.T) {
 	st.At(st.Add(60000)).Rec[wire.KindAt] = wire.KindCar
 	var err error
 	for i := 0; i < wire.CheckEvery && err == nil; i++ {
-		_, err = frame()
+		err = frame()
 	}
 	if !errors.Is(err, wire.ErrResync) {
 		t.Fatalf("a corrupted client passed %d checks: %v", wire.CheckEvery, err)
 	}
-	if _, err = frame(); !errors.Is(err, wire.ErrResync) {
+	if err = frame(); !errors.Is(err, wire.ErrResync) {
 		t.Fatalf("a delta after a failed check: %v, want ErrResync", err)
 	}
 	enc.RequestKeyframe()
-	if _, err = frame(); err != nil {
+	if err = frame(); err != nil {
 		t.Fatalf("keyframe after resync: %v", err)
 	}
 	if ok, eid := dec.Store().EqualRecords(enc.State()); !ok {

@@ -49,10 +49,10 @@ func yawQuat(yaw float32) wire.Quat {
 	return wire.Quat{Z: float32(s), W: float32(c)}
 }
 
-// spawn makes a new entity and returns its wire id (0 when none is free).
-func (w *simWorld) spawn() uint16 {
+// spawn makes a new entity, or nothing when no wire id is free.
+func (w *simWorld) spawn() {
 	if len(w.free) == 0 {
-		return 0
+		return
 	}
 	// Mostly the id freed longest ago (as ecs.WireIDs), sometimes the
 	// one freed last: an id back in the same tick with a new generation.
@@ -77,7 +77,6 @@ func (w *simWorld) spawn() uint16 {
 	}
 	e.HP, e.MaxHP = 100, 100
 	w.alive = append(w.alive, wid)
-	return wid
 }
 
 func (w *simWorld) despawn(k int) {

@@ -6,13 +6,16 @@ import (
 	"github.com/chewxy/math32"
 )
 
-func box(c Vec, yaw, hx, hy float32) (v, n [4]Vec) {
+// box returns the hull of a box centred on c and turned by yaw: hx along
+// its length either side of c, 1 across.
+func box(c Vec, yaw, hx float32) (v, n [4]Vec) {
 	s, co := math32.Sincos(yaw)
-	boxHull(c, co, s, hx, hy, &v, &n)
+	boxHull(c, co, s, hx, 1, &v, &n)
 	return
 }
 
-func near(a, b Vec, tol float32) bool { return a.Sub(b).Len() <= tol }
+// near reports whether a and b are within 1e-5 of each other.
+func near(a, b Vec) bool { return a.Sub(b).Len() <= 1e-5 }
 
 func TestCollideBoxes(t *testing.T) {
 	for _, tc := range []struct {
@@ -33,12 +36,12 @@ func TestCollideBoxes(t *testing.T) {
 		{"square's corner into face", Vec{2 + math32.Sqrt2 - 0.1, 0}, math32.Pi / 4, 0, true, Vec{1, 0}, 1, -0.1, 1.95},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			va, na := box(Vec{}, 0, 2, 1)
-			hx, hy := float32(2), float32(1)
+			va, na := box(Vec{}, 0, 2)
+			hx := float32(2)
 			if tc.yawB != 0 {
 				hx = 1 // a square on its corner
 			}
-			vb, nb := box(tc.cb, tc.yawB, hx, hy)
+			vb, nb := box(tc.cb, tc.yawB, hx)
 			m, ok := collidePolygons(va[:], na[:], vb[:], nb[:], tc.margin)
 			if ok != tc.ok {
 				t.Fatalf("ok %v, want %v", ok, tc.ok)
@@ -46,7 +49,7 @@ func TestCollideBoxes(t *testing.T) {
 			if !ok {
 				return
 			}
-			if !near(m.n, tc.n, 1e-5) || m.count != tc.count {
+			if !near(m.n, tc.n) || m.count != tc.count {
 				t.Fatalf("normal %v count %d, want %v %d", m.n, m.count, tc.n, tc.count)
 			}
 			for k := int32(0); k < m.count; k++ {
@@ -59,7 +62,7 @@ func TestCollideBoxes(t *testing.T) {
 			}
 			// Swapping the boxes flips the normal and keeps the depth.
 			m2, ok2 := collidePolygons(vb[:], nb[:], va[:], na[:], tc.margin)
-			if !ok2 || !near(m2.n, m.n.Scale(-1), 1e-5) || abs32(m2.sep[0]-m.sep[0]) > 1e-4 {
+			if !ok2 || !near(m2.n, m.n.Scale(-1)) || abs32(m2.sep[0]-m.sep[0]) > 1e-4 {
 				t.Errorf("swapped: %+v, want the normal flipped", m2)
 			}
 		})
@@ -67,7 +70,7 @@ func TestCollideBoxes(t *testing.T) {
 }
 
 func TestCollideCircles(t *testing.T) {
-	va, na := box(Vec{}, 0, 2, 1)
+	va, na := box(Vec{}, 0, 2)
 	for _, tc := range []struct {
 		name string
 		c    Vec
@@ -86,12 +89,12 @@ func TestCollideCircles(t *testing.T) {
 			t.Errorf("%s: ok %v, want %v", tc.name, ok, tc.ok)
 			continue
 		}
-		if ok && (!near(m.n, tc.n, 1e-5) || abs32(m.sep[0]-tc.sep) > 1e-4) {
+		if ok && (!near(m.n, tc.n) || abs32(m.sep[0]-tc.sep) > 1e-4) {
 			t.Errorf("%s: normal %v sep %v, want %v %v", tc.name, m.n, m.sep[0], tc.n, tc.sep)
 		}
 	}
 	m, ok := collideCircles(Vec{1, 1}, 0.5, Vec{1.6, 1.8}, 0.5, 0)
-	if !ok || !near(m.n, Vec{0.6, 0.8}, 1e-5) || abs32(m.sep[0]-0) > 1e-5 || !near(m.p[0], Vec{1.3, 1.4}, 1e-5) {
+	if !ok || !near(m.n, Vec{0.6, 0.8}) || abs32(m.sep[0]-0) > 1e-5 || !near(m.p[0], Vec{1.3, 1.4}) {
 		t.Errorf("circles: %+v %v", m, ok)
 	}
 	if _, ok := collideCircles(Vec{}, 0.5, Vec{1.2, 0}, 0.5, 0.1); ok {
@@ -103,7 +106,7 @@ func TestCollideCircles(t *testing.T) {
 }
 
 func TestCollideWall(t *testing.T) {
-	v, _ := box(Vec{9, 5}, 0.3, 2, 1)
+	v, _ := box(Vec{9, 5}, 0.3, 2)
 	m, ok := collideWall(Vec{1, 0}, 10, false, Vec{}, 0, &v, 0)
 	if !ok || m.count != 2 {
 		t.Fatalf("box against x=10: %+v %v", m, ok)

@@ -81,7 +81,7 @@ func slotsOf(g *GameServer, p *probe) []string {
 // restart) gives them back in the same slots, the phone in the last.
 func TestKeptItemsPersist(t *testing.T) {
 	mem := storetest.NewMemory()
-	a := newAccounts(t, mem, "p1", 0)
+	a := newAccounts(t, mem, "p1")
 	g := jobsCity(t, nil)
 	p := joinAccount(t, g, a, "carrier")
 	p.s.who.Debug = true // for the parcel alone
@@ -119,7 +119,7 @@ func TestKeptItemsPersist(t *testing.T) {
 		t.Fatalf("kept items %+v and cash %d, want %+v and %d", got.Items, got.Cash, keep, cash)
 	}
 
-	a2 := newAccounts(t, mem, "p2", 0)
+	a2 := newAccounts(t, mem, "p2")
 	g2 := jobsCity(t, nil)
 	p2 := joinAccount(t, g2, a2, "carrier")
 	ticks(g2, p2, 3)
@@ -141,7 +141,7 @@ func TestKeptItemsPersist(t *testing.T) {
 // written as the room left it.
 func TestKeptItemsLoad(t *testing.T) {
 	mem := storetest.NewMemory()
-	seed := newAccounts(t, mem, "seed", 0)
+	seed := newAccounts(t, mem, "seed")
 	h, err := seed.Claim(context.Background(), "hoarder", "r")
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +157,7 @@ func TestKeptItemsLoad(t *testing.T) {
 	flush(t, seed)
 
 	var log syncBuf
-	a := newAccounts(t, mem, "p1", 0)
+	a := newAccounts(t, mem, "p1")
 	g := jobsCity(t, &log)
 	p := joinAccount(t, g, a, "hoarder")
 	ticks(g, p, 3)
@@ -191,7 +191,7 @@ func TestKeptItemsLoad(t *testing.T) {
 // starting Cash and no items (the phone the game gives is not kept).
 func TestKeptItemsNew(t *testing.T) {
 	mem := storetest.NewMemory()
-	a := newAccounts(t, mem, "p1", 0)
+	a := newAccounts(t, mem, "p1")
 	g := jobsCity(t, nil)
 	joinAccount(t, g, a, "fresh")
 	g.Tick()

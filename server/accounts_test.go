@@ -17,13 +17,10 @@ import (
 )
 
 // newAccounts plays st for the test; its writer writes only when the test
-// flushes it (or, with every > 0, every that long).
-func newAccounts(t testing.TB, st store.Store, holder string, every time.Duration) *store.Accounts {
+// flushes it (its period, an hour, is longer than any test).
+func newAccounts(t testing.TB, st store.Store, holder string) *store.Accounts {
 	t.Helper()
-	if every == 0 {
-		every = time.Hour
-	}
-	a := store.NewAccounts(st, store.AccountsConfig{Holder: holder, WriteEvery: every, Lease: time.Minute})
+	a := store.NewAccounts(st, store.AccountsConfig{Holder: holder, WriteEvery: time.Hour, Lease: time.Minute})
 	t.Cleanup(func() { a.Close(context.Background()) })
 	return a
 }
@@ -56,12 +53,12 @@ func cashOf(g *GameServer, p *probe) int64 {
 // status frame tells the player.
 func TestAccountCash(t *testing.T) {
 	mem := storetest.NewMemory()
-	seed := newAccounts(t, mem, "seed", 0)
+	seed := newAccounts(t, mem, "seed")
 	h, _ := seed.Claim(context.Background(), "saver", "r")
 	h.Leave(&store.Account{Cash: 77})
 	flush(t, seed)
 
-	a := newAccounts(t, mem, "p1", 0)
+	a := newAccounts(t, mem, "p1")
 	g := newServer(t, "test-flat")
 	cases := []struct {
 		name, account string
@@ -106,7 +103,7 @@ func TestAccountCash(t *testing.T) {
 // server (a restart) over the same store brings it back.
 func TestAccountPersists(t *testing.T) {
 	mem := storetest.NewMemory()
-	a := newAccounts(t, mem, "p1", 0)
+	a := newAccounts(t, mem, "p1")
 	g := newServer(t, "test-flat")
 	p := joinAccount(t, g, a, "alice")
 	g.Tick()
@@ -153,7 +150,7 @@ func TestAccountPersists(t *testing.T) {
 	g3.Tick()
 	flush(t, a)
 	// A restart: another process, another room.
-	a2 := newAccounts(t, mem, "p2", 0)
+	a2 := newAccounts(t, mem, "p2")
 	g2 := newServer(t, "test-flat")
 	p2 := joinAccount(t, g2, a2, "alice")
 	g2.Tick()
@@ -229,7 +226,7 @@ func TestAccountLost(t *testing.T) {
 // it.
 func TestArrestFineKept(t *testing.T) {
 	mem := storetest.NewMemory()
-	a := newAccounts(t, mem, "p1", 0)
+	a := newAccounts(t, mem, "p1")
 	l, _ := levels.Load("main-city")
 	g, err := New(Config{Room: "city", Level: l, Seed: 3, Rules: ecs.FreeRoam()})
 	if err != nil {
@@ -259,7 +256,7 @@ func TestArrestFineKept(t *testing.T) {
 	if err := a.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	a2 := newAccounts(t, mem, "p2", 0)
+	a2 := newAccounts(t, mem, "p2")
 	g2, _ := New(Config{Room: "city", Level: l, Seed: 3, Rules: ecs.FreeRoam()})
 	p2 := joinAccount(t, g2, a2, "outlaw")
 	g2.Tick()
@@ -306,7 +303,7 @@ func TestAccountTickAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close("test over")
-	a := newAccounts(t, storetest.NewMemory(), "p1", 0)
+	a := newAccounts(t, storetest.NewMemory(), "p1")
 	var sessions []*Session
 	for i := range 16 {
 		h, err := a.Claim(context.Background(), fmt.Sprint("acc-", i), "r")

@@ -243,7 +243,7 @@ func TestMainCityKeysInPlay(t *testing.T) {
 // takes it out again; the Cash paid stays paid.
 func TestKeptCarsPersist(t *testing.T) {
 	mem := storetest.NewMemory()
-	a := newAccounts(t, mem, "p1", 0)
+	a := newAccounts(t, mem, "p1")
 	city := func() *GameServer {
 		l, err := levels.Load("main-city")
 		if err != nil {
@@ -270,7 +270,7 @@ func TestKeptCarsPersist(t *testing.T) {
 		t.Fatalf("kept %+v", got)
 	}
 
-	a2 := newAccounts(t, mem, "p2", 0)
+	a2 := newAccounts(t, mem, "p2")
 	g2 := city()
 	p2 := joinAccount(t, g2, a2, "alice")
 	carsTicks(g2, wireEvery, p2)

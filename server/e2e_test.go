@@ -21,6 +21,7 @@ type inproc struct {
 }
 
 func newInproc(t testing.TB, g *GameServer, lossy bool) *inproc {
+	t.Helper()
 	conn := servertest.NewMemConn(lossy, 0)
 	s, err := g.Join(conn, Who{})
 	if err != nil {
@@ -34,6 +35,7 @@ func newInproc(t testing.TB, g *GameServer, lossy bool) *inproc {
 }
 
 func (p *inproc) deliver(t testing.TB) {
+	t.Helper()
 	for _, f := range p.conn.Recv() {
 		if err := p.c.HandleFrame(f.Data, f.Text); err != nil {
 			t.Fatalf("client: %v", err)

@@ -58,7 +58,7 @@ func (g *GameServer) kick(s *Session, err error) {
 func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	f := &s.input
 	if err := wire.DecodeInputFrame(b, f); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
+		return fmt.Errorf("%w: %w", ErrMalformedFrame, err)
 	}
 	g.places.confirm(s)
 	newAck := f.Ack > s.ack && f.Ack <= uint32(g.w.Tick())
@@ -77,7 +77,7 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	for i := 0; i < f.Count; i++ {
 		in := Input{Seq: f.FirstSeq + uint32(i), Drive: control.Drive(&f.Inputs[i])}
 		if err := s.queue.Push(in); err != nil {
-			return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
+			return fmt.Errorf("%w: %w", ErrMalformedFrame, err)
 		}
 	}
 	after := s.queue.Stats()
@@ -101,7 +101,7 @@ func (g *GameServer) command(s *Session, b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformedFrame, err)
+		return fmt.Errorf("%w: %w", ErrMalformedFrame, err)
 	}
 	if dec.More() {
 		return fmt.Errorf("%w: more than one JSON value", ErrMalformedFrame)

@@ -337,11 +337,11 @@ func TestItemsScenario(t *testing.T) {
 	do(a, `{"type":"debug","cmd":"give-item","item":"grenade"}`)
 	place(g, b.s, locker.Pos.X-30, locker.Pos.Y-30, 0)
 	hold(g, components.Drive{Held: components.BtnPin, LookYaw: -1.57}, 20, a, b)
-	if n := countKind(g, components.KindProjectile); n != 0 {
+	if n := countProjectiles(g); n != 0 {
 		t.Fatal("thrown with the pin held")
 	}
 	hold(g, components.Drive{LookYaw: -1.57}, 6, a, b)
-	if n := countKind(g, components.KindProjectile); n != 1 {
+	if n := countProjectiles(g); n != 1 {
 		t.Fatalf("%d projectiles after the release", n)
 	}
 	seen := func(p *probe, kind uint8) bool {
@@ -365,8 +365,8 @@ func TestItemsScenario(t *testing.T) {
 		}
 		return n
 	}
-	if blasts(a) != 1 || countKind(g, components.KindProjectile) != 0 {
-		t.Fatalf("%d blasts seen, %d projectiles left", blasts(a), countKind(g, components.KindProjectile))
+	if blasts(a) != 1 || countProjectiles(g) != 0 {
+		t.Fatalf("%d blasts seen, %d projectiles left", blasts(a), countProjectiles(g))
 	}
 	if !seen(b, wire.KindItem) {
 		t.Fatal("loose items are sent to every client, however far")
@@ -393,12 +393,13 @@ func TestItemsScenario(t *testing.T) {
 	}
 }
 
-func countKind(g *GameServer, k components.Kind) int {
+// countProjectiles counts the projectiles in flight.
+func countProjectiles(g *GameServer) int {
 	f := generic.NewFilter1[components.Kind]()
 	q := f.Query(g.w.Arche)
 	n := 0
 	for q.Next() {
-		if *q.Get() == k {
+		if *q.Get() == components.KindProjectile {
 			n++
 		}
 	}

@@ -64,7 +64,7 @@ func slotOf(g *GameServer, p *probe, name string) int {
 // them in, kill them or the time runs out.
 func TestGetaway(t *testing.T) {
 	t.Run("success", func(t *testing.T) {
-		g, ps := newJobs(t, 2, nil)
+		g, ps := newJobs(t, 2)
 		p, other := ps[0], ps[1]
 		before := cash(g, p)
 		accept(t, g, ps, p, "getaway")
@@ -115,7 +115,7 @@ func TestGetaway(t *testing.T) {
 		q.Close()
 	})
 	t.Run("caught", func(t *testing.T) {
-		g, ps := newJobs(t, 1, nil)
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		before := cash(g, p)
 		accept(t, g, ps, p, "getaway")
@@ -135,7 +135,8 @@ func TestGetaway(t *testing.T) {
 // a driver who stops after the start and runs out of time.
 func TestRace(t *testing.T) {
 	start := func(t *testing.T) (*GameServer, []*probe, *probe) {
-		g, ps := newJobs(t, 1, nil)
+		t.Helper()
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		accept(t, g, ps, p, "race")
 		race, _ := g.Level().Race(cityjobs.RaceID)
@@ -227,7 +228,8 @@ func party(t *testing.T, g *GameServer, ps []*probe) {
 // party, the mission hears it and ends for the driver.
 func TestPickup(t *testing.T) {
 	setup := func(t *testing.T) (*GameServer, []*probe) {
-		g, ps := newJobs(t, 2, nil)
+		t.Helper()
+		g, ps := newJobs(t, 2)
 		refused(t, do(g, ps, ps[0], `{"type":"phone","cmd":"accept","offer":%d}`, ps[0].offer("pickup")), "takes a party")
 		party(t, g, ps)
 		accept(t, g, ps, ps[0], "pickup")
@@ -424,7 +426,7 @@ func beforeGuard(g *GameServer, d float32) phys.Vec {
 // the mission fails, its ledger taken back.
 func TestTheft(t *testing.T) {
 	t.Run("unseen", func(t *testing.T) {
-		g, ps := newJobs(t, 1, nil)
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		ok(t, do(g, ps, p, `{"type":"debug","cmd":"clock","minutes":60,"pace":0}`))
 		accept(t, g, ps, p, "theft")
@@ -450,7 +452,7 @@ func TestTheft(t *testing.T) {
 		}
 	})
 	t.Run("seen with the ledger", func(t *testing.T) {
-		g, ps := newJobs(t, 1, nil)
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		ok(t, do(g, ps, p, `{"type":"debug","cmd":"clock","minutes":60,"pace":0}`))
 		accept(t, g, ps, p, "theft")
@@ -485,7 +487,7 @@ func TestTheft(t *testing.T) {
 		}
 	})
 	t.Run("seen", func(t *testing.T) {
-		g, ps := newJobs(t, 1, nil)
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		ok(t, do(g, ps, p, `{"type":"debug","cmd":"clock","minutes":720,"pace":0}`))
 		accept(t, g, ps, p, "theft")
@@ -527,7 +529,7 @@ func TestTheft(t *testing.T) {
 // and the player where they were.
 func TestMissionsDeterministic(t *testing.T) {
 	play := func() string {
-		g, ps := newJobs(t, 1, nil)
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		accept(t, g, ps, p, "getaway")
 		var out strings.Builder

@@ -16,9 +16,10 @@ import (
 )
 
 // newJobs makes a city-jobs room on main-city, quiet for the tests (no
-// traffic, no pedestrians, no police), and joins n players as who(i)
-// (debug on: the scripts teleport), ticked until each has its phone.
-func newJobs(t testing.TB, n int, who func(i int) Who) (*GameServer, []*probe) {
+// traffic, no pedestrians, no police), and joins n players, named p0, p1
+// and so on (debug on: the scripts teleport), ticked until each has its
+// phone.
+func newJobs(t testing.TB, n int) (*GameServer, []*probe) {
 	t.Helper()
 	l, err := levels.Load("main-city")
 	if err != nil {
@@ -36,12 +37,7 @@ func newJobs(t testing.TB, n int, who func(i int) Who) (*GameServer, []*probe) {
 	}
 	var ps []*probe
 	for i := range n {
-		w := Who{Debug: true, Name: fmt.Sprintf("p%d", i)}
-		if who != nil {
-			w = who(i)
-			w.Debug = true
-		}
-		ps = append(ps, join(t, g, w))
+		ps = append(ps, join(t, g, Who{Debug: true, Name: fmt.Sprintf("p%d", i)}))
 	}
 	run(g, ps, 2, nil)
 	return g, ps
@@ -194,7 +190,7 @@ func leaveCar(t testing.TB, g *GameServer, ps []*probe, p *probe) {
 // with the reason and change nothing; a declined offer closes and comes
 // back; free roam refuses every phone command.
 func TestPhoneOffersAndRefusals(t *testing.T) {
-	g, ps := newJobs(t, 2, nil)
+	g, ps := newJobs(t, 2)
 	a, b := ps[0], ps[1]
 	h := systems.Missions(g.World())
 	if h == nil {
@@ -301,7 +297,7 @@ func driveUntil(g *GameServer, ps []*probe, p *probe, n int, d components.Drive)
 // the timer running out and another player taking the parcel.
 func TestDelivery(t *testing.T) {
 	t.Run("success", func(t *testing.T) {
-		g, ps := newJobs(t, 1, nil)
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		accept(t, g, ps, p, "delivery")
 		tr := p.lastText("tracker")
@@ -337,7 +333,7 @@ func TestDelivery(t *testing.T) {
 		}
 	})
 	t.Run("out of time", func(t *testing.T) {
-		g, ps := newJobs(t, 1, nil)
+		g, ps := newJobs(t, 1)
 		p := ps[0]
 		accept(t, g, ps, p, "delivery")
 		if driveUntil(g, ps, p, 89*ecs.TickRate, components.Drive{}) {
@@ -354,7 +350,7 @@ func TestDelivery(t *testing.T) {
 		}
 	})
 	t.Run("taken by another", func(t *testing.T) {
-		g, ps := newJobs(t, 2, nil)
+		g, ps := newJobs(t, 2)
 		p, q := ps[0], ps[1]
 		accept(t, g, ps, p, "delivery")
 		leaveCar(t, g, ps, q)

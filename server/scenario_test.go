@@ -160,6 +160,7 @@ func npcInBuilding(g *GameServer) (ecs.Entity, components.Vec3, bool) {
 
 // yardSpot finds a spot for a car inside main-city's restricted yard.
 func yardSpot(t *testing.T, g *GameServer) phys.Vec {
+	t.Helper()
 	for _, z := range g.cfg.Level.Zones {
 		if z.ID != "yard" {
 			continue

@@ -43,6 +43,7 @@ type probe struct {
 }
 
 func join(t testing.TB, g *GameServer, who Who) *probe {
+	t.Helper()
 	c := servertest.NewMemConn(false, 0)
 	s, err := g.Join(c, who)
 	if err != nil {
@@ -84,11 +85,11 @@ func (p *probe) send(d components.Drive) {
 	}
 }
 
-func (p *probe) command(cmd string) map[string]any {
+// command sends cmd to the server as a text frame.
+func (p *probe) command(cmd string) {
 	if err := p.s.Receive([]byte(cmd), true); err != nil {
 		p.t.Fatal(err)
 	}
-	return nil
 }
 
 func (p *probe) lastText(typ string) map[string]any {

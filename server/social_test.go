@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -430,7 +431,7 @@ func TestVoteKick(t *testing.T) {
 	}
 	// Dan's account is refused from now on, under any name; Dan's name
 	// under another account is not.
-	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Account: "a4", Name: "Someone"}); err != ErrBanned {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Account: "a4", Name: "Someone"}); !errors.Is(err, ErrBanned) {
 		t.Fatalf("Dan's account again: %v, want ErrBanned", err)
 	}
 	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Account: "a5", Name: "Dan"}); err != nil {
@@ -452,7 +453,7 @@ func TestVoteKickWithoutAccount(t *testing.T) {
 	if closed, why := d.c.Closed(); closed {
 		t.Fatalf("another player of the same address went too: %s", why)
 	}
-	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); err != ErrBanned {
+	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9"}); !errors.Is(err, ErrBanned) {
 		t.Fatalf("from the same address: %v, want ErrBanned", err)
 	}
 	if _, err := r.g.Join(servertest.NewMemConn(false, 0), Who{Addr: "10.0.0.9", Account: "acc"}); err != nil {

@@ -22,6 +22,7 @@ import (
 // the yard's walls and blow among them. Without commands they only walk
 // and throw.
 func itemsScenario(t testing.TB, seed uint64, commands bool) *systemstest.Rig {
+	t.Helper()
 	g, _ := games.Lookup("free-roam")
 	rules := g.Rules
 	rules.Traffic, rules.Pedestrians = 0, 0

@@ -194,6 +194,7 @@ func TestExitNeverInsideBuilding(t *testing.T) {
 // scenario makes n people each beside a car on main-city, driving, getting
 // out, walking and getting back in on a seeded script.
 func scenario(t testing.TB, seed uint64, n int) *systemstest.Rig {
+	t.Helper()
 	r := newRig(t, "main-city", seed)
 	l := r.Level
 	spawns := l.SpawnsOf(levels.RolePlayer)

@@ -60,6 +60,7 @@ func (s stallFigures) String() string {
 // at 5 s, and measures on the server's ticks what the freeze cost once it
 // was over, until 16 s.
 func stall(t testing.TB, o Options) stallFigures {
+	t.Helper()
 	f := newFarm(t, "test-flat", ecs.Rules{}, 1, o)
 	b := f.Bots[0]
 	b.Controls = func(seq uint32) components.Drive { return components.Drive{Throttle: 0.3, Steer: 0.2} }

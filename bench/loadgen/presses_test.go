@@ -26,6 +26,7 @@ type pressBot struct {
 // of its ticks' inputs reached the server by any copy, and what the server
 // ran.
 func pressRun(t *testing.T, loss float64, lossy bool) []*pressBot {
+	t.Helper()
 	o := each(40*time.Millisecond, 15*time.Millisecond, loss)
 	o.Lossy, o.Acked = lossy, loss > 0
 	if lossy {

@@ -23,6 +23,7 @@ func TestSet(t *testing.T) {
 	}
 	pairs := [][2]string{{"b", "T_B"}, {"n", "T_N"}, {"u", "T_U"}, {"f", "T_F"}, {"d", "T_D"}, {"s", "T_S"}}
 	parse := func(t *testing.T, env map[string]string, args ...string) (vals, error) {
+		t.Helper()
 		for _, p := range pairs {
 			t.Setenv(p[1], env[p[1]]) // restores the variable after the test
 			if _, ok := env[p[1]]; !ok {

@@ -89,7 +89,7 @@ func Start() (*Server, error) {
 		u, err := user.Lookup("postgres")
 		if err != nil {
 			os.RemoveAll(dir)
-			return nil, fmt.Errorf("%w: the tests run as root, and there is no postgres user to run it as: %v", ErrMissing, err)
+			return nil, fmt.Errorf("%w: the tests run as root, and there is no postgres user to run it as: %w", ErrMissing, err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
@@ -102,13 +102,13 @@ func Start() (*Server, error) {
 	data := filepath.Join(dir, "data")
 	if out, err := s.command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pgtest: initdb: %v\n%s", err, out)
+		return nil, fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
 	}
 	opts := fmt.Sprintf("-k %s -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200", dir)
 	if out, err := s.command(s.pgctl, "-D", data, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "-o", opts, "start").CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pgtest: pg_ctl start: %v\n%s\n%s", err, out, log)
+		return nil, fmt.Errorf("pgtest: pg_ctl start: %w\n%s\n%s", err, out, log)
 	}
 	s.base = (&url.URL{Scheme: "postgres", User: url.User("postgres"), Path: "/postgres",
 		RawQuery: url.Values{"host": {dir}, "sslmode": {"disable"}}.Encode()}).String()

@@ -81,6 +81,7 @@ func TestAckedGoldenDecoded(t *testing.T) {
 // checkAckedDecoder asserts what must hold of an acked decoder after any
 // frame, applied, dropped or refused.
 func checkAckedDecoder(t *testing.T, d *AckedDecoder, fr *DecodedFrame, err error) {
+	t.Helper()
 	if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrResync) {
 		t.Fatalf("error of no known kind: %v", err)
 	}

@@ -168,7 +168,7 @@ func (d *Decoder) Apply(b []byte) (*DecodedFrame, error) {
 		}
 	}
 	for i := range d.changes {
-		d.applyChange(&d.changes[i], h.Tick, key)
+		d.applyChange(&d.changes[i], h.Tick)
 	}
 	if key {
 		d.keyframeRemovals()
@@ -280,7 +280,7 @@ func (d *Decoder) keyframeRemovals() {
 	}
 }
 
-func (d *Decoder) applyChange(c *Change, tick uint32, key bool) {
+func (d *Decoder) applyChange(c *Change, tick uint32) {
 	held := d.store.Get(c.EID)
 	isNew := held == nil
 	if isNew {

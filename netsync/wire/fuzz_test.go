@@ -9,6 +9,7 @@ import (
 // checkDecoder asserts what must hold of a decoder after any frame, applied
 // or refused.
 func checkDecoder(t *testing.T, d *Decoder, fr *DecodedFrame, err error) {
+	t.Helper()
 	if err != nil && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrResync) {
 		t.Fatalf("error of no known kind: %v", err)
 	}

@@ -67,6 +67,7 @@ func open(t *testing.T, url string) *Store {
 // runs them out by moving every lease's end sooner.
 func TestSuite(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) (store.Store, func(time.Duration)) {
+		t.Helper()
 		s := open(t, database(t))
 		return s, func(d time.Duration) {
 			if _, err := s.pool.Exec(context.Background(), `UPDATE leases SET expires_at = expires_at - $1 * interval '1 millisecond'`, d.Milliseconds()); err != nil {

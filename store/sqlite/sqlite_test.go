@@ -26,6 +26,7 @@ func open(t *testing.T, path string) *Store {
 // fake clock.
 func TestSuite(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) (store.Store, func(time.Duration)) {
+		t.Helper()
 		s := open(t, filepath.Join(t.TempDir(), "accounts.db"))
 		clk := clocktest.New()
 		s.now = clk.Now

@@ -63,9 +63,10 @@ func claim(t *testing.T, st store.Store, account, holder string) store.Account {
 	return a
 }
 
-func save(t *testing.T, st store.Store, holder string, batch ...store.Account) {
+// save saves batch as holder h1, which holds every account a test saves.
+func save(t *testing.T, st store.Store, batch ...store.Account) {
 	t.Helper()
-	if err := st.Save(context.Background(), holder, batch); err != nil {
+	if err := st.Save(context.Background(), "h1", batch); err != nil {
 		t.Fatalf("Save: %v", err)
 	}
 }
@@ -99,7 +100,7 @@ func testRoundTrip(t *testing.T, st store.Store, _ func(time.Duration)) {
 		{Garage: "north", Bay: 0, Model: 0, Variant: 255, Health: 900},
 	}
 	a.Items = []store.Item{{Slot: 9, Item: "crowbar", Count: 1}, {Slot: 0, Item: "key:yard-gate", Count: 4294967295}}
-	save(t, st, "h1", a)
+	save(t, st, a)
 	got := claim(t, st, "bob@example.com", "h1")
 	want := store.Account{ID: "bob@example.com", Cash: store.MaxCash, Revision: 1,
 		Cars: []store.Car{
@@ -126,11 +127,11 @@ func testSaveReplaces(t *testing.T, st store.Store, _ func(time.Duration)) {
 	a.Cash = 10
 	a.Cars = []store.Car{{Garage: "g", Bay: 0, Model: 1}, {Garage: "g", Bay: 1, Model: 2}}
 	a.Items = []store.Item{{Slot: 1, Item: "x", Count: 2}, {Slot: 2, Item: "y", Count: 3}}
-	save(t, st, "h1", a)
+	save(t, st, a)
 	a.Cash = 0
 	a.Cars = a.Cars[1:]
 	a.Items = nil
-	save(t, st, "h1", a)
+	save(t, st, a)
 	got := claim(t, st, "carol", "h1")
 	same(t, "after a second save", got, store.Account{ID: "carol", Revision: 2, Cars: []store.Car{{Garage: "g", Bay: 1, Model: 2}}})
 	// A batch of many, one transaction.
@@ -140,7 +141,7 @@ func testSaveReplaces(t *testing.T, st store.Store, _ func(time.Duration)) {
 		b.Cash = int64(i)
 		batch = append(batch, b)
 	}
-	save(t, st, "h1", batch...)
+	save(t, st, batch...)
 	for i := range 20 {
 		if got := claim(t, st, fmt.Sprintf("batch-%02d", i), "h1"); got.Cash != int64(i) || got.Revision != 1 {
 			t.Errorf("batch-%02d: cash %d revision %d, want %d and 1", i, got.Cash, got.Revision, i)
@@ -190,14 +191,14 @@ func testLeaseRunsOut(t *testing.T, st store.Store, advance func(time.Duration))
 		t.Fatal(err)
 	}
 	a.Cash = 5
-	save(t, st, "h1", a)
+	save(t, st, a)
 	if _, err := st.Claim(ctx, "erin", "h2", lease); !errors.Is(err, store.ErrLeased) {
 		t.Fatalf("before it runs out: %v, want ErrLeased", err)
 	}
 	advance(short + 100*time.Millisecond)
 	// Run out, nobody took it: still h1's to write.
 	a.Cash = 6
-	save(t, st, "h1", a)
+	save(t, st, a)
 	b, err := st.Claim(ctx, "erin", "h2", lease)
 	if err != nil {
 		t.Fatalf("after it ran out: %v", err)
@@ -248,7 +249,7 @@ func testFencing(t *testing.T, st store.Store, _ func(time.Duration)) {
 		t.Errorf("a save with an old epoch: %v, want ErrLeaseLost", err)
 	}
 	fresh.Cash = 44
-	save(t, st, "h1", fresh)
+	save(t, st, fresh)
 }
 
 func testRenew(t *testing.T, st store.Store, advance func(time.Duration)) {

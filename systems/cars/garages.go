@@ -266,7 +266,7 @@ func (s *System) TakeOut(w *ecs.World, e ecs.Entity, g, bay int, k Kept, owner u
 	}
 	car, err := s.build.Vehicle(components.KindCar, k.Model, components.Vec3{X: b.Pos.X, Y: b.Pos.Y, Z: z}, b.Yaw, ecs.Entity{})
 	if err != nil {
-		return ecs.Entity{}, fmt.Errorf("%w: %v", ErrBayTaken, err)
+		return ecs.Entity{}, fmt.Errorf("%w: %w", ErrBayTaken, err)
 	}
 	s.ids.Get(car).Variant = k.Variant
 	h := s.health.Get(car)

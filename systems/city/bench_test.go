@@ -25,6 +25,7 @@ import (
 // the pavements, and eight of the players wanted (three stars, renewed
 // every 20 s), chased by police cars driven by the AI's stand-in.
 func city64(b *testing.B) *citytest.Rig {
+	b.Helper()
 	r, players := mainCity(b, 64, 1)
 	l := r.Level
 	for i := range 40 {

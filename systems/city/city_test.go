@@ -34,6 +34,7 @@ const level = `{
 }`
 
 func rig(t testing.TB, rules ecs.Rules) *citytest.Rig {
+	t.Helper()
 	return citytest.New(t, systemstest.Parse(t, "test-city", level), citytest.Options{Seed: 1, Rules: rules})
 }
 

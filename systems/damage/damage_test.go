@@ -28,17 +28,15 @@ const level = `{
 }`
 
 func rig(t testing.TB, rules ecs.Rules) *citytest.Rig {
+	t.Helper()
 	return citytest.New(t, systemstest.Parse(t, "test-damage", level), citytest.Options{Seed: 1, Rules: rules})
 }
 
 // drivenCar makes a sedan at (x, y) heading east at speed v with a player
 // at the wheel, who keeps the throttle at throttle.
-func drivenCar(t *testing.T, r *citytest.Rig, kind components.Kind, x, y, v, throttle float32) (car, driver ecs.Entity) {
-	model := phys.ModelSedan
-	if kind == components.KindPoliceCar {
-		model = phys.ModelPolice
-	}
-	car = r.Vehicle(t, kind, model, x, y, 0)
+func drivenCar(t *testing.T, r *citytest.Rig, x, y, v, throttle float32) (car, driver ecs.Entity) {
+	t.Helper()
+	car = r.Vehicle(t, components.KindCar, phys.ModelSedan, x, y, 0)
 	driver = r.Character(t, x, y+3, 0)
 	r.Seat(driver, car)
 	ecstest.Get[components.Velocity](r.W, car).Lin.X = v
@@ -83,7 +81,7 @@ func TestRunOverPedestrian(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := rig(t, ecs.Rules{PlayersHurt: "on"})
 			ped := r.Pedestrian(t, c.x, 0)
-			car, driver := drivenCar(t, r, components.KindCar, c.x-8, 0, c.speed, 0)
+			car, driver := drivenCar(t, r, c.x-8, 0, c.speed, 0)
 			crimes, events := collect(r, 90)
 			hp := ecstest.Get[components.Health](r.W, ped).HP
 			act := ecstest.Get[components.PersonAction](r.W, ped).Act
@@ -160,7 +158,7 @@ func TestPlayersHurtRule(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
 			r := rig(t, ecs.Rules{PlayersHurt: c.rule})
-			_, driver := drivenCar(t, r, components.KindCar, 0, 0, 15, 0)
+			_, driver := drivenCar(t, r, 0, 0, 15, 0)
 			victim := r.Character(t, 8, 0, 0)
 			ecstest.Get[components.Identity](r.W, driver).Party = c.party1
 			ecstest.Get[components.Identity](r.W, victim).Party = c.part
@@ -184,7 +182,7 @@ func TestPlayersHurtRule(t *testing.T) {
 
 func TestGhostTakesNoDamage(t *testing.T) {
 	r := rig(t, ecs.Rules{PlayersHurt: "on"})
-	drivenCar(t, r, components.KindCar, 0, 0, 25, 0)
+	drivenCar(t, r, 0, 0, 25, 0)
 	victim := r.Character(t, 8, 0, 0)
 	ecstest.Get[components.Flags](r.W, victim).Bits |= components.FlagGhost
 	collect(r, 60)
@@ -195,7 +193,7 @@ func TestGhostTakesNoDamage(t *testing.T) {
 
 func TestWreckStopsAndExplodes(t *testing.T) {
 	r := rig(t, ecs.Rules{PlayersHurt: "on"})
-	car, driver := drivenCar(t, r, components.KindCar, 40, 0, 40, 1)
+	car, driver := drivenCar(t, r, 40, 0, 40, 1)
 	ped := r.Pedestrian(t, 55, 6) // beside the crash, clear of the car's path
 	far := r.Pedestrian(t, 30, 30)
 	var wreckedAt uint64
@@ -246,7 +244,7 @@ func TestRamPolice(t *testing.T) {
 		r := rig(t, ecs.Rules{PlayersHurt: "on"})
 		var player, cop ecs.Entity
 		if playerRams {
-			_, player = drivenCar(t, r, components.KindCar, 0, 0, 15, 0)
+			_, player = drivenCar(t, r, 0, 0, 15, 0)
 			cop = r.Vehicle(t, components.KindPoliceCar, phys.ModelPolice, 8, 0, 0)
 		} else {
 			cop = r.Vehicle(t, components.KindPoliceCar, phys.ModelPolice, 0, 0, 0)
@@ -276,7 +274,7 @@ func TestRamPolice(t *testing.T) {
 func TestSteadyAllocatesNothing(t *testing.T) {
 	r := rig(t, ecs.Rules{PlayersHurt: "on"})
 	for i := range 10 {
-		drivenCar(t, r, components.KindCar, 50, float32(i)*3-15, 0, 1)
+		drivenCar(t, r, 50, float32(i)*3-15, 0, 1)
 		r.Pedestrian(t, -50, float32(i)*2)
 	}
 	r.Step(240)

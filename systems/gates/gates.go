@@ -203,7 +203,7 @@ func (s *System) Gate(i int) (e ecs.Entity, open bool) {
 // Update makes the gates on the first tick, then opens and shuts them.
 func (s *System) Update(w *ecs.World) {
 	if !s.made {
-		s.make(w)
+		s.make()
 	}
 	if len(s.gates) == 0 {
 		return
@@ -238,7 +238,7 @@ func (s *System) Update(w *ecs.World) {
 }
 
 // make puts every level gate in the world, shut.
-func (s *System) make(w *ecs.World) {
+func (s *System) make() {
 	s.made = true
 	for i := range s.level.Gates {
 		lg := &s.level.Gates[i]

@@ -34,11 +34,13 @@ func level(rule string) string {
 }
 
 func rig(t testing.TB, rule string) *citytest.Rig {
+	t.Helper()
 	l := systemstest.Parse(t, "test-gates", level(rule))
 	return citytest.New(t, l, citytest.Options{Seed: 1, Rules: ecs.Rules{PlayersHurt: "on"}})
 }
 
 func gateOf(t *testing.T, r *citytest.Rig) (ecs.Entity, bool) {
+	t.Helper()
 	e, open := r.Gates.Gate(0)
 	if e.IsZero() {
 		t.Fatal("no gate entity")

@@ -130,7 +130,7 @@ func (s *System) Drop(w *ecs.World, e ecs.Entity, i, n int) error {
 	item := st.Item
 	pos := s.poses.Get(e).Pos
 	if _, err := s.build.Item(item, uint16(n), -1, pos); err != nil {
-		return fmt.Errorf("%w: %v", ErrNotThere, err)
+		return fmt.Errorf("%w: %w", ErrNotThere, err)
 	}
 	// The pointers are stale after the structural change.
 	inv = s.inv.Get(e)

@@ -262,7 +262,7 @@ func (in *instance) SpawnVehicle(model string, at levels.Vec2, yaw float32) (ecs
 	}
 	e, err := in.s.build.ParkedCar(m, in.ground(at), yaw, false)
 	if err != nil {
-		return ecs.Entity{}, fmt.Errorf("%w: %v", missions.ErrNoRoom, err)
+		return ecs.Entity{}, fmt.Errorf("%w: %w", missions.ErrNoRoom, err)
 	}
 	in.spawned = append(in.spawned, e)
 	return e, nil
@@ -275,7 +275,7 @@ func (in *instance) SpawnItem(item string, n int, at levels.Vec2) (ecs.Entity, e
 	}
 	e, err := in.s.build.Item(id, uint16(n), -1, in.ground(at))
 	if err != nil {
-		return ecs.Entity{}, fmt.Errorf("%w: %v", missions.ErrNoRoom, err)
+		return ecs.Entity{}, fmt.Errorf("%w: %w", missions.ErrNoRoom, err)
 	}
 	in.spawned = append(in.spawned, e)
 	return e, nil

@@ -64,6 +64,7 @@ type room struct {
 }
 
 func newRoom(t *testing.T, m func() *probe, party int) *room {
+	t.Helper()
 	l := systemstest.Load(t, "test-flat")
 	w := ecstest.New(t, ecs.Config{Seed: 1, Level: l})
 	r := &room{w: w, pf: prefab.New(w), ids: generic.NewMap1[components.Identity](w.Arche)}
@@ -78,6 +79,7 @@ func newRoom(t *testing.T, m func() *probe, party int) *room {
 }
 
 func (r *room) join(t *testing.T, session uint32, party uint16) ecs.Entity {
+	t.Helper()
 	e, err := r.pf.Character(uint16(session), party, session, components.Vec3{X: float32(session) * 5}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +88,7 @@ func (r *room) join(t *testing.T, session uint32, party uint16) ecs.Entity {
 }
 
 func (r *room) offer(t *testing.T, e ecs.Entity) uint32 {
+	t.Helper()
 	ph := r.h.PhoneOf(e, r.ids.Get(e).WireID)
 	if ph == nil {
 		t.Fatal("no phone")

@@ -105,7 +105,7 @@ func BakeLevel(l *levels.Level) (*phys.Static, error) {
 func (s *System) Update(w *ecs.World) {
 	s.gather(w)
 	phys.Step(s.static, &s.bodies, &s.scratch, ecs.Dt)
-	s.scatter(w)
+	s.scatter()
 	s.fly(w)
 	s.carrySeated(w)
 	s.publishHits(w)
@@ -223,7 +223,7 @@ func (s *System) hitch() {
 }
 
 // scatter writes the step's poses and velocities back.
-func (s *System) scatter(w *ecs.World) {
+func (s *System) scatter() {
 	for i, e := range s.ents {
 		pose, vel := s.poses.Get(e)
 		b := &s.bodies.List[i]

@@ -238,7 +238,7 @@ func (s *System) Update(w *ecs.World) {
 	}
 	slices.SortFunc(s.decide, func(a, b decision) int { return int(a.wid) - int(b.wid) })
 	for _, d := range s.decide {
-		s.choose(w, d.e, d.wid)
+		s.choose(w, d.e)
 	}
 }
 
@@ -506,7 +506,7 @@ func (s *System) goBack(npc *components.NPC, p nav.Vec, d *components.Drive) {
 // choose makes a pedestrian's random choices, in wire id order: a new one
 // picks its way along its pavement (and a jogger or walker starts), an
 // idler done standing takes a few steps or stands a while more.
-func (s *System) choose(w *ecs.World, e ecs.Entity, wid uint16) {
+func (s *System) choose(w *ecs.World, e ecs.Entity) {
 	npc, pose, d := s.npcs.Get(e)
 	switch npc.Mode & modeMask {
 	case ModeNew:

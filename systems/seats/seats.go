@@ -214,7 +214,7 @@ func (s *System) tryEnter(w *ecs.World, e, v ecs.Entity) bool {
 		return true
 	}
 	if s.Carjack != nil && s.Carjack(w, e, driver) {
-		s.getOut(w, driver, v, true)
+		s.getOut(driver, v, true)
 		s.seat(e, v, 0)
 		w.Events = append(w.Events, components.Event{Kind: components.EventCarjack, Source: e, Target: driver, Other: v, Pos: s.posOf(v)})
 		return true
@@ -273,7 +273,7 @@ func (s *System) timers(w *ecs.World) {
 				act.Timer--
 			}
 			if act.Timer == 0 {
-				s.getOut(w, q.Entity(), seated.Vehicle, false)
+				s.getOut(q.Entity(), seated.Vehicle, false)
 			}
 		}
 	}
@@ -283,7 +283,7 @@ func (s *System) timers(w *ecs.World) {
 // free, e stays in (seated as before) and tries again next tick. A pulled
 // out driver (forced) lands beside the car whatever is there, on the
 // nearest free spot the static world allows.
-func (s *System) getOut(w *ecs.World, e, v ecs.Entity, forced bool) {
+func (s *System) getOut(e, v ecs.Entity, forced bool) {
 	_, _, pose, drive, act, seated := s.person.Get(e)
 	_, vpose, seats, body, _ := s.vehicle.Get(v)
 	spot, ok := s.exitSpot(vpose, body, seated.Seat)

@@ -17,7 +17,7 @@ const CameraMount = 3
 // makeCameras puts the level's cameras in the world, facing their yaw. A
 // camera that cannot have a wire id is left out (a room that full has no
 // eyes to spare).
-func (s *System) makeCameras(w *ecs.World) {
+func (s *System) makeCameras() {
 	s.cams = s.cams[:0]
 	for i := range s.level.Cameras {
 		c := &s.level.Cameras[i]

@@ -354,7 +354,7 @@ func (s *System) Update(w *ecs.World) {
 	}
 	if !s.started {
 		s.started = true
-		s.makeCameras(w)
+		s.makeCameras()
 	}
 	s.rays = 0
 	s.light = s.Tuning.Light(float32(w.Clock.Minutes() / 60))

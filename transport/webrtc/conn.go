@@ -70,13 +70,13 @@ func ReadOffer(r io.Reader) (pion.SessionDescription, error) {
 	var d pion.SessionDescription
 	b, err := io.ReadAll(io.LimitReader(r, MaxSignal+1))
 	if err != nil {
-		return d, fmt.Errorf("%w: %v", ErrBadSignal, err)
+		return d, fmt.Errorf("%w: %w", ErrBadSignal, err)
 	}
 	if len(b) > MaxSignal {
 		return d, fmt.Errorf("%w: an offer over %d bytes", ErrBadSignal, MaxSignal)
 	}
 	if err := json.Unmarshal(b, &d); err != nil {
-		return d, fmt.Errorf("%w: %v", ErrBadSignal, err)
+		return d, fmt.Errorf("%w: %w", ErrBadSignal, err)
 	}
 	if d.Type != pion.SDPTypeOffer || d.SDP == "" {
 		return d, fmt.Errorf("%w: want an offer, got a %q of %d bytes", ErrBadSignal, d.Type, len(d.SDP))
@@ -115,7 +115,7 @@ func (t *Transport) Accept(ctx context.Context, offer pion.SessionDescription, f
 	if err := pc.SetRemoteDescription(offer); err != nil {
 		pc.Close()
 		t.unpend(from)
-		return nil, answer, fmt.Errorf("%w: offer: %v", ErrBadSignal, err)
+		return nil, answer, fmt.Errorf("%w: offer: %w", ErrBadSignal, err)
 	}
 	a, err := pc.CreateAnswer(nil)
 	if err == nil {

@@ -206,7 +206,7 @@ func (c *ClientConn) dial(ctx context.Context, sig string, hc *http.Client) erro
 		return err
 	}
 	if err := c.pc.SetRemoteDescription(answer); err != nil {
-		return fmt.Errorf("%w: answer: %v", ErrBadSignal, err)
+		return fmt.Errorf("%w: answer: %w", ErrBadSignal, err)
 	}
 	select {
 	case <-open:

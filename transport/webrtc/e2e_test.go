@@ -231,6 +231,7 @@ func (r lossRun) missing() int64 { return int64(r.guesses) - int64(r.late) }
 // play (from half a second after the bots start, so that joins and leaves
 // are out of it).
 func runBots(t *testing.T, loss float64, single bool, d time.Duration) lossRun {
+	t.Helper()
 	st := newStack(t)
 	ctx := context.Background()
 	conns := make([]*webrtc.ClientConn, 8)

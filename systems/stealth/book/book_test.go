@@ -11,6 +11,7 @@ import (
 
 // entities returns n distinct entities of a world.
 func entities(t *testing.T, n int) []ecs.Entity {
+	t.Helper()
 	w := arche.NewWorld()
 	var es []ecs.Entity
 	for range n {
