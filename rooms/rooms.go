@@ -831,7 +831,7 @@ func (r *Room) run() {
 			r.catchUp(now, &r.next)
 			r.tickedAt.Store(now.UnixNano())
 			if d := r.m.drain.Load(); d != nil {
-				r.drainStep(d, now)
+				r.drainStep(d, clk.Now()) // not now: the drain may have begun since
 			}
 			if r.gs.Over() {
 				r.m.forget(r)

@@ -14,7 +14,9 @@ import (
 // jointoken.Handler) and the run rooms (POST /runs and POST
 // /runs/{room}/seats, rooms.Manager.RunHandler): the admin listener only
 // (127.0.0.1 by default), never the public one. The run routes ask for
-// the bearer token c.AdminToken, and /tokens too once it is set.
+// the bearer token c.AdminToken, and /tokens too once it is set. The
+// server adds the probes /healthz and /readyz (health.go), which ask for
+// none: the kubelet has no token.
 func adminMux(met *metrics.Metrics, secret []byte, m *rooms.Manager, token string) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", met.Handler())

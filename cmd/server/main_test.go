@@ -12,7 +12,7 @@ import (
 // an error; the environment's names the variable and what its flag takes.
 func TestFlagsAndEnv(t *testing.T) {
 	def := config{Addr: ":8080", AdminAddr: "127.0.0.1:6060", Level: "main-city", Game: "free-roam", Grace: 30 * time.Second,
-		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, Drain: 5 * time.Second, RejoinWindow: 30 * time.Second,
+		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, Drain: 5 * time.Second, AgonesHealth: 2 * time.Second, RejoinWindow: 30 * time.Second,
 		LogLevel: "info", LogFormat: "text", RTC: true, ModerationTimeout: 2 * time.Second, Data: "data"}
 	every := map[string]string{
 		"FOI_ADDR": ":9000", "FOI_ADMIN_ADDR": "127.0.0.1:7000", "FOI_LEVEL": "test-flat", "FOI_GAME": "city-jobs",
@@ -23,6 +23,7 @@ func TestFlagsAndEnv(t *testing.T) {
 		"FOI_MAX_PLAYERS_FROM": "7", "FOI_DRAIN": "2s", "FOI_LOG_LEVEL": "warn", "FOI_LOG_FORMAT": "json",
 		"FOI_RTC": "false", "FOI_RTC_IPS": "127.0.0.1", "FOI_RTC_PUBLIC_IPS": "192.0.2.1", "FOI_RTC_PORTS": "50000-50100",
 		"FOI_DATA": "/var/lib/foi", "FOI_STORE": "postgres://db/foi",
+		"FOI_DRAIN_TIMEOUT": "45s", "FOI_AGONES": "1", "FOI_AGONES_HEALTH": "1s",
 	}
 	cases := []struct {
 		name    string
@@ -40,7 +41,8 @@ func TestFlagsAndEnv(t *testing.T) {
 				ModerationURL: "http://mod.internal/check", ModerationTimeout: 500 * time.Millisecond,
 				Grace: time.Minute, AdminToken: "t0ken", RejoinWindow: 45 * time.Second, MaxRooms: 5, MaxRoomsFrom: 3,
 				MaxPlayers: 2, MaxPlayersFrom: 7, Drain: 2 * time.Second, LogLevel: "warn", LogFormat: "json",
-				RTCIPs: "127.0.0.1", RTCPublicIPs: "192.0.2.1", RTCPorts: "50000-50100", Data: "/var/lib/foi", Store: "postgres://db/foi"},
+				RTCIPs: "127.0.0.1", RTCPublicIPs: "192.0.2.1", RTCPorts: "50000-50100", Data: "/var/lib/foi", Store: "postgres://db/foi",
+				DrainTimeout: 45 * time.Second, Agones: true, AgonesHealth: time.Second},
 		},
 		{
 			name: "flags win",
