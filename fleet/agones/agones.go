@@ -156,9 +156,11 @@ type Client struct {
 	lim   limiter
 
 	mu       sync.Mutex
-	down     bool      // the last call found the sidecar unreachable
-	downAt   time.Time // the first such call of this spell
-	failures int       // calls that found it unreachable in this spell
+	down     bool          // the last call found the sidecar unreachable
+	downAt   time.Time     // the first such call of this spell
+	failures int           // calls that found it unreachable in this spell
+	told     bool          // this spell was logged
+	back     chan struct{} // closed when the spell ends (nil: none)
 }
 
 // Addr returns the SDK server's address from the environment:
@@ -348,27 +350,43 @@ func cut(s string, n int) string {
 func quote(b []byte) string { return strconv.Quote(cut(string(b), 64)) }
 
 // reached notes whether a call reached the sidecar (err nil) or found it
-// unreachable, logging the first failure of a spell, then at most once
-// per LogEvery while it lasts, and the spell's end.
+// unreachable. The sidecar unreachable is logged at most once per
+// LogEvery, however many spells; the end of a spell that was logged is
+// logged too.
 func (c *Client) reached(err error) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if err == nil {
-		was, since, n := c.down, c.downAt, c.failures
-		c.down, c.failures = false, 0
-		c.mu.Unlock()
-		if was {
-			c.log.Info("agones: SDK server reachable", "down_for", time.Since(since).Round(time.Millisecond), "failed_calls", n)
-			c.lim.reset("unreachable")
+		if c.down && c.told {
+			c.log.Info("agones: SDK server reachable", "down_for", time.Since(c.downAt).Round(time.Millisecond), "failed_calls", c.failures)
+		}
+		c.down, c.failures, c.told = false, 0, false
+		if c.back != nil {
+			close(c.back)
+			c.back = nil
 		}
 		return
 	}
 	if !c.down {
-		c.down, c.downAt = true, time.Now()
+		c.down, c.downAt, c.back = true, time.Now(), make(chan struct{})
 	}
 	c.failures++
-	n, since := c.failures, c.downAt
-	c.mu.Unlock()
-	c.Warn("unreachable", "agones: SDK server unreachable; retrying", "err", err, "failed_calls", n, "down_for", time.Since(since).Round(time.Millisecond))
+	if held, ok := c.lim.allow("unreachable"); ok {
+		c.told = true
+		args := []any{"err", err, "failed_calls", c.failures, "down_for", time.Since(c.downAt).Round(time.Millisecond)}
+		if held > 0 {
+			args = append(args, "held", held)
+		}
+		c.log.Warn("agones: SDK server unreachable; retrying", args...)
+	}
+}
+
+// backSignal returns a channel closed once a call reaches the sidecar
+// again, nil while it is not known unreachable.
+func (c *Client) backSignal() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.back
 }
 
 // Reachable reports whether the last call got an answer.
@@ -414,12 +432,4 @@ func (l *limiter) allow(kind string) (int, bool) {
 	held := l.held[kind]
 	l.last[kind], l.held[kind] = now, 0
 	return held, true
-}
-
-// reset lets the next record of kind through at once.
-func (l *limiter) reset(kind string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.last, kind)
-	delete(l.held, kind)
 }

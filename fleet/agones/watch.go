@@ -148,9 +148,10 @@ func readLines(r io.Reader, fn func([]byte) error) error {
 
 // Follow watches the GameServer until ctx ends, as Watch, starting a new
 // stream after each one ends, with backoff (Config.MinBackoff doubling to
-// MaxBackoff, back to MinBackoff after a stream that delivered). A stream
-// that fails other than by the sidecar being unreachable (which the client
-// logs itself) is logged at most once per Config.LogEvery.
+// MaxBackoff, back to MinBackoff after a stream that delivered), and at
+// once when another call finds the sidecar back. A stream that fails
+// other than by the sidecar being unreachable (which the client logs
+// itself) is logged at most once per Config.LogEvery.
 func (c *Client) Follow(ctx context.Context, fn func(*GameServer)) {
 	wait := c.cfg.MinBackoff
 	for ctx.Err() == nil {
@@ -164,17 +165,32 @@ func (c *Client) Follow(ctx context.Context, fn func(*GameServer)) {
 		if err != nil && !errors.Is(err, ErrUnreachable) {
 			c.Warn("watch", "agones: the GameServer watch ended; watching again", "err", err, "retry_in", wait)
 		}
-		if !sleep(ctx, jitter(wait)) {
+		if !sleepUntilBack(ctx, jitter(wait), c.backSignal()) {
 			return
 		}
 		wait = min(wait*2, c.cfg.MaxBackoff)
 	}
 }
 
+// sleepUntilBack waits d, or until back is closed; false if ctx ends
+// first.
+func sleepUntilBack(ctx context.Context, d time.Duration, back <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+	case <-back:
+	}
+	return true
+}
+
 // Retry calls f until it returns nil or ctx ends, waiting between two
 // tries from Config.MinBackoff doubling to MaxBackoff, each wait varied by
-// a fifth either way so that many servers do not call in step. It returns
-// nil, or ctx's error with f's last.
+// a fifth either way so that many servers do not call in step, and cut
+// short when another call finds the sidecar back. It returns nil, or
+// ctx's error with f's last.
 func (c *Client) Retry(ctx context.Context, f func(context.Context) error) error {
 	wait := c.cfg.MinBackoff
 	for {
@@ -182,7 +198,7 @@ func (c *Client) Retry(ctx context.Context, f func(context.Context) error) error
 		if err == nil {
 			return nil
 		}
-		if !sleep(ctx, jitter(wait)) {
+		if !sleepUntilBack(ctx, jitter(wait), c.backSignal()) {
 			return fmt.Errorf("%w (last: %w)", ctx.Err(), err)
 		}
 		wait = min(wait*2, c.cfg.MaxBackoff)
