@@ -197,7 +197,7 @@ func TestAgonesSidecarDown(t *testing.T) {
 	dialDefault(t, p)
 	time.Sleep(1500 * time.Millisecond) // 15 pings, Ready tried 4 times, the labels each second
 	if n := len(p.logs.records(t, "agones: SDK server unreachable; retrying")); n != 1 {
-		t.Errorf("%d records of the sidecar unreachable, want 1 a minute:\n%s", n, p.logs.String())
+		t.Errorf("%d records of the sidecar unreachable, want 1 per minute:\n%s", n, p.logs.String())
 	}
 
 	f, err := agonestest.NewAt(sidecar, agonestest.Options{})
@@ -222,7 +222,7 @@ func TestAgonesSidecarDown(t *testing.T) {
 	}
 	for msg, want := range map[string]int{"agones: health ping refused": 1, "agones: a watch line that does not decode; skipped": 1} {
 		if n := len(p.logs.records(t, msg)); n != want {
-			t.Errorf("%d records %q, want %d (once a minute)", n, msg, want)
+			t.Errorf("%d records %q, want %d (once per minute)", n, msg, want)
 		}
 	}
 

@@ -487,7 +487,7 @@ func checkGameServer(t *testing.T, file string, spec any, flags, vars map[string
 	if set["FOI_RTC"] != "false" {
 		t.Errorf("%s: FOI_RTC %q: a GameServer's ports carry no WebRTC (a UDP range one to one), want false", file, set["FOI_RTC"])
 	}
-	// Health: two pings a period at least.
+	// Health: at least two pings per period.
 	ping := 2 * time.Second
 	if v, ok := set["FOI_AGONES_HEALTH"]; ok {
 		ping, _ = time.ParseDuration(v)

@@ -129,7 +129,7 @@ type Stall struct {
 
 // Stalled returns the rooms whose goroutine has not run its ticks for
 // longer than after (on the manager's clock), by name: a room stuck in a
-// tick, or starved of the CPU. A room runs its ticks 60 times a second.
+// tick, or starved of the CPU. A room runs its ticks 60 times per second.
 // Once the manager shuts down it returns none: its rooms stop on purpose.
 func (m *Manager) Stalled(after time.Duration) []Stall {
 	now := m.cfg.Clock.Now()

@@ -47,7 +47,7 @@ const (
 
 // fleetSyncEvery is how often the labels, the counter and the list are
 // brought up to date: the SDK server batches its updates to Kubernetes
-// about once a second anyway.
+// about once per second anyway.
 const fleetSyncEvery = time.Second
 
 // maxListCalls bounds the list values added or removed per sync.

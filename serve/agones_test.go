@@ -101,7 +101,7 @@ func TestAgonesInProcess(t *testing.T) {
 		t.Errorf("refusals %v, want alloc-bad's", refused)
 	}
 	if n := len(logs.records(t, "agones: a watch line that does not decode; skipped")); n != 1 {
-		t.Errorf("%d records of the bad lines, want 1 (once a minute)", n)
+		t.Errorf("%d records of the bad lines, want 1 (once per minute)", n)
 	}
 	if code, body := get(t, "http://"+addr+"/rooms"); code != http.StatusOK || !strings.Contains(body, `"alloc-1"`) {
 		t.Errorf("GET /rooms: %d %s", code, body)

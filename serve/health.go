@@ -16,7 +16,7 @@ import (
 const StallAfter = time.Second
 
 // pingEvery and pingTimeout bound what readiness costs the store: one
-// ping per second at most, each waited for a second at most.
+// ping per second at most, each waited for at most one second.
 const (
 	pingEvery   = time.Second
 	pingTimeout = time.Second

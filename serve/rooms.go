@@ -46,7 +46,7 @@ func (s *Server) startWebRTC(o webrtc.Options) error {
 }
 
 // roomObserver publishes a room's metrics from its goroutine and, with
-// Agones on, who plays in it once a second.
+// Agones on, who plays in it once per second.
 type roomObserver struct {
 	m       *metrics.Room
 	players *playerBook // nil: not kept

@@ -138,7 +138,7 @@ type Config struct {
 	// 10 s).
 	MinBackoff, MaxBackoff time.Duration
 	// LogEvery is the least time between two records of one kind of
-	// trouble: the sidecar unreachable, a bad answer (0: a minute).
+	// trouble: the sidecar unreachable, a bad answer (0: one minute).
 	LogEvery time.Duration
 	// Log is the logger (nil: slog.Default()).
 	Log *slog.Logger
