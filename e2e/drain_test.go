@@ -27,9 +27,10 @@ func TestDrainProcess(t *testing.T) {
 	data := t.TempDir()
 	p := startProcessOn(t, data, "test-flat", "-drain-timeout", drainTimeout.String())
 	admin := p.logs.records(t, "serving")[0]["admin"].(string)
-	if code, body := fetch(t, "http://"+admin+"/readyz"); code != 200 || body != "ok" {
-		t.Fatalf("/readyz: %d %q", code, body)
-	}
+	eventually(t, 5*time.Second, "/readyz ok", func() bool {
+		code, body := fetch(t, "http://"+admin+"/readyz")
+		return code == 200 && body == "ok"
+	})
 	pl := joinAs(t, p, "dana")
 	pl.setCash(4321)
 

@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -155,4 +157,47 @@ func TestBackToPool(t *testing.T) {
 	s.fleet.runRooms = []string{"gone"}
 	s.fleet.mu.Unlock()
 	until(t, "back in the pool", func() bool { return f.Count("POST /ready") == 2 && f.State() == agones.StateReady })
+}
+
+// TestRunSpecOf: the run an allocation's annotations name, or why they
+// name none.
+func TestRunSpecOf(t *testing.T) {
+	good := map[string]string{AnnotationRunRoom: "r1", AnnotationRunMission: "m", AnnotationRunGame: "g", AnnotationRunLevel: "l",
+		AnnotationRunRoster: `{"seats":[{"account":"a","team":0},{"account":"b","team":1}]}`}
+	spec, err := runSpecOf(good)
+	if err != nil || spec.Room != "r1" || spec.Mission != "m" || spec.Game != "g" || spec.Level != "l" || len(spec.Roster.Seats) != 2 || spec.Roster.Seats[1].Account != "b" {
+		t.Fatalf("%+v %v", spec, err)
+	}
+	for name, c := range map[string]struct{ key, value, want string }{
+		"no room":         {AnnotationRunRoom, "", "run-room is missing"},
+		"no mission":      {AnnotationRunMission, "", "run-mission is missing"},
+		"no roster":       {AnnotationRunRoster, "", "run-roster is missing"},
+		"not JSON":        {AnnotationRunRoster, "seats: a", "is not a roster"},
+		"a list":          {AnnotationRunRoster, `[{"account":"a"}]`, "is not a roster"},
+		"an unknown key":  {AnnotationRunRoster, `{"seats":[],"mode":"x"}`, "is not a roster"},
+		"two values":      {AnnotationRunRoster, `{"seats":[{"account":"a"}]} {}`, "more than one JSON value"},
+		"no seat":         {AnnotationRunRoster, `{"seats":[]}`, "has no seat"},
+		"a team a string": {AnnotationRunRoster, `{"seats":[{"account":"a","team":"red"}]}`, "is not a roster"},
+		"too long":        {AnnotationRunRoster, `{"seats":[` + strings.Repeat(`{"account":"a","team":0},`, 4000) + `]}`, "bytes, past"},
+	} {
+		ann := maps.Clone(good)
+		ann[c.key] = c.value
+		if _, err := runSpecOf(ann); err == nil || !errors.Is(err, errAllocation) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+	}
+}
+
+// FuzzRunSpecOf: no roster annotation makes runSpecOf panic, and one it
+// takes has a seat.
+func FuzzRunSpecOf(f *testing.F) {
+	f.Add(`{"seats":[{"account":"a","team":0}]}`)
+	f.Add(`{"seats":null}`)
+	f.Add(`{"seats":[{"team":-1}]}`)
+	f.Fuzz(func(t *testing.T, roster string) {
+		spec, err := runSpecOf(map[string]string{AnnotationRunRoom: "r", AnnotationRunMission: "m", AnnotationRunRoster: roster})
+		if err == nil && len(spec.Roster.Seats) == 0 {
+			t.Fatalf("%q: taken with no seat", roster)
+		}
+	})
 }
