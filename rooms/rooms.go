@@ -234,6 +234,10 @@ type Manager struct {
 	wg      sync.WaitGroup
 	closed  bool
 
+	// drain is the drain under way (Drain), nil before one: read by the
+	// joins and each room's goroutine.
+	drain atomic.Pointer[drain]
+
 	bakeMu sync.Mutex
 	static map[string]*phys.Static // baked once per level, shared by rooms; bakeMu
 }
@@ -298,6 +302,9 @@ func (m *Manager) CanJoin(name string, o Options, who server.Who) error {
 		}
 		if who.Rejoin != "" {
 			return server.ErrRejoinUnknown
+		}
+		if err := m.draining(); err != nil {
+			return err // a new player; a held place was taken back above
 		}
 		if r.gs.Full() {
 			return server.ErrRoomFull
@@ -428,7 +435,11 @@ func (m *Manager) join(r *Room, from string, conn server.Conn, who server.Who) (
 	if err := r.gs.Refused(who); err != nil {
 		return nil, err
 	}
-	if r.gs.Full() && !r.gs.Resumable(who) {
+	resume := r.gs.Resumable(who)
+	if err := m.draining(); err != nil && !resume {
+		return nil, err
+	}
+	if r.gs.Full() && !resume {
 		return nil, server.ErrRoomFull
 	}
 	if err := m.canPlay(from); err != nil {
@@ -553,6 +564,7 @@ func (m *Manager) make(name string, o Options) error {
 	// The room's clock starts here, not in its goroutine, so that a
 	// test's fake clock has its timer as soon as the room is open.
 	r.next = m.cfg.Clock.Now()
+	r.tickedAt.Store(r.next.UnixNano())
 	r.timer = m.cfg.Clock.NewTimer(TickPeriod)
 	go r.run() // its wg.Done is run's
 	r.log.Info("room opened", "level", o.Level, "game", r.Options.Game, "traffic", r.traffic, "pedestrians", r.pedestrians, "from", o.From)
@@ -623,6 +635,8 @@ func (m *Manager) canMake(name, from string) error {
 	switch n := len(m.rooms) + len(m.making); {
 	case m.closed:
 		return ErrShuttingDown
+	case m.draining() != nil:
+		return m.draining()
 	case !roomName.MatchString(name):
 		return ErrBadRoomName
 	case n >= m.cfg.MaxRooms:
@@ -770,6 +784,9 @@ type Room struct {
 
 	ticks    atomic.Uint64
 	overruns atomic.Uint64
+	// tickedAt is when the room's goroutine last ran its ticks due, on
+	// the manager's clock (UnixNano): Stalled reads it.
+	tickedAt atomic.Int64
 
 	// Room goroutine only (set before it starts).
 	obs      RoomObserver
@@ -777,6 +794,7 @@ type Room struct {
 	next     time.Time   // when its next tick falls due
 	lastTick time.Duration
 	lastWarn time.Time
+	drained  drained // what it did of a drain under way
 }
 
 // Server returns the room's game server. Use it only from a RoomObserver
@@ -837,6 +855,10 @@ func (r *Room) run() {
 		case <-r.timer.C():
 			now := clk.Now()
 			r.catchUp(now, &r.next)
+			r.tickedAt.Store(now.UnixNano())
+			if d := r.m.drain.Load(); d != nil {
+				r.drainStep(d, clk.Now()) // not now: the drain may have begun since
+			}
 			if r.gs.Over() {
 				r.m.forget(r)
 				r.gs.Close(ErrRunOver.Error())

@@ -16,7 +16,8 @@ import (
 // (127.0.0.1 by default), never the public one. The run routes ask for
 // the bearer token c.AdminToken, and /tokens too once it is set. A server
 // without a secret (-jwt-algs without HS256) mints no tokens: /tokens
-// answers 404 with the reason.
+// answers 404 with the reason. The server adds the probes /healthz and
+// /readyz (health.go), which ask for none: the kubelet has no token.
 func adminMux(met *metrics.Metrics, secret []byte, m *rooms.Manager, token string) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", met.Handler())

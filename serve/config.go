@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fiveonit/engine/fleet/agones"
 	"github.com/fiveonit/engine/fleet/directory"
 	"github.com/fiveonit/engine/games"
 	"github.com/fiveonit/engine/jointoken"
@@ -93,9 +94,21 @@ type Config struct {
 	// MaxPlayersFrom is the most players joined from one address in all
 	// rooms together (-max-players-from).
 	MaxPlayersFrom int
-	// Drain is how long a shutdown waits for the rooms and the
-	// connections (-drain).
+	// DrainTimeout is how long the players get once a shutdown begins,
+	// before their rooms close: no new player joins, each is told the
+	// time left, a run ends with a result, and the drain ends sooner once
+	// nobody plays. 0 closes the rooms at once (-drain-timeout).
+	DrainTimeout time.Duration
+	// Drain is how long a shutdown then waits for the rooms to close,
+	// the accounts to be written and the connections to end (-drain).
 	Drain time.Duration
+	// Agones talks to the Agones SDK server at localhost and the port in
+	// AGONES_SDK_HTTP_PORT (package fleet/agones): it is on when set, or
+	// when that variable is (-agones).
+	Agones bool
+	// AgonesHealth is how often the health ping goes to Agones while the
+	// server is healthy (-agones-health).
+	AgonesHealth time.Duration
 	// LogLevel is debug, info, warn or error (-log-level).
 	LogLevel string
 	// LogFormat is text (logfmt) or json (-log-format).
@@ -154,6 +167,7 @@ func DefaultConfig() Config {
 		Drain:             5 * time.Second,
 		JWTAlgs:           "HS256",
 		DirectoryTTL:      15 * time.Second,
+		AgonesHealth:      2 * time.Second,
 		LogLevel:          "info",
 		LogFormat:         "text",
 		RTC:               true,
@@ -200,7 +214,23 @@ func (c *Config) check() error {
 	if c.MaxPlayersFrom < 0 {
 		return fmt.Errorf("-max-players-from %d: a number of players (0: %d)", c.MaxPlayersFrom, server.DefaultMaxPlayers)
 	}
+	if c.DrainTimeout < 0 {
+		return fmt.Errorf("-drain-timeout %v: a duration, 0 or more", c.DrainTimeout)
+	}
+	if c.agonesOn() && (c.AgonesHealth <= 0 || c.AgonesHealth > MaxAgonesHealth) {
+		return fmt.Errorf("-agones-health %v: above 0 and at most %v (Agones' default check fails after 3 missed pings 5 s apart)", c.AgonesHealth, MaxAgonesHealth)
+	}
 	return nil
+}
+
+// MaxAgonesHealth bounds -agones-health: a ping rarer than this would let
+// any health check Agones runs fail between two.
+const MaxAgonesHealth = time.Minute
+
+// agonesOn reports whether the server talks to Agones: -agones, or
+// AGONES_SDK_HTTP_PORT set, as Agones sets it in a GameServer's pod.
+func (c Config) agonesOn() bool {
+	return c.Agones || os.Getenv(agones.PortEnv) != ""
 }
 
 // rtcOptions reads the WebRTC settings.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/fiveonit/engine/fleet/agones"
 )
 
 // TestSettingsRefused: settings that parse but make no sense are refused
@@ -34,11 +37,21 @@ func TestSettingsRefused(t *testing.T) {
 		{"-data", func(c *Config) { c.Store, c.Data = "", "" }},
 		{"-data", func(c *Config) { c.Store, c.Data = "", "/dev/null/not-a-dir" }},
 		{"-game", func(c *Config) { c.Game = "deathmatch" }},
+		{"-drain-timeout", func(c *Config) { c.DrainTimeout = -time.Second }},
+		{"-agones-health", func(c *Config) { c.Agones, c.AgonesHealth = true, 0 }},
+		{"-agones-health", func(c *Config) { c.Agones, c.AgonesHealth = true, 2*time.Minute }},
 	} {
 		bad := testConfig()
 		c.set(&bad)
 		if err := Run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), c.flag) {
 			t.Errorf("%s: %v, want an error naming it", c.flag, err)
 		}
+	}
+	// Agones on, from the environment, with a port that is not one.
+	t.Setenv(agones.PortEnv, "sidecar")
+	bad := testConfig()
+	bad.AgonesHealth = time.Second
+	if err := Run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), "-agones") || !strings.Contains(err.Error(), agones.PortEnv) {
+		t.Errorf("a bad %s: %v, want an error naming it and -agones", agones.PortEnv, err)
 	}
 }

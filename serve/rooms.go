@@ -1,6 +1,9 @@
 package serve
 
 import (
+	"sync/atomic"
+
+	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/metrics"
 	"github.com/fiveonit/engine/rooms"
 	"github.com/fiveonit/engine/server"
@@ -15,7 +18,9 @@ func (s *Server) startRooms(soc server.SocialConfig) error {
 		DefaultLevel: c.Level, DefaultGame: c.Game, Grace: c.Grace, RejoinWindow: c.RejoinWindow,
 		MaxRooms: c.MaxRooms, MaxRoomsFrom: c.MaxRoomsFrom, MaxPlayers: c.MaxPlayers, MaxPlayersFrom: c.MaxPlayersFrom,
 		Debug: c.Debug, DebugAccounts: list(c.DebugAccounts), Log: s.log, Social: soc, Accounts: s.accounts,
-		Observe: func(r *rooms.Room) rooms.RoomObserver { return roomMetrics{s.met.Room(r.Name)} },
+		Observe: func(r *rooms.Room) rooms.RoomObserver {
+			return &roomObserver{m: s.met.Room(r.Name), players: s.players}
+		},
 	}
 	if s.dir != nil {
 		rc.Directory = s.dir
@@ -45,8 +50,34 @@ func (s *Server) startWebRTC(o webrtc.Options) error {
 	return nil
 }
 
-// roomMetrics publishes a room's metrics from its goroutine.
-type roomMetrics struct{ m *metrics.Room }
+// roomObserver publishes a room's metrics from its goroutine and, with
+// Agones on, who plays in it once per second.
+type roomObserver struct {
+	m       *metrics.Room
+	players *playerBook // nil: not kept
+	ticks   int
+}
 
-func (o roomMetrics) Ticked(r *rooms.Room) { o.m.Observe(r.Server(), r.LastTick(), r.Overruns()) }
-func (o roomMetrics) Closed(*rooms.Room)   { o.m.Close() }
+// tickHook, if set (by tests), is called after each tick of every room,
+// in its goroutine: a test stalls a room with it.
+var tickHook atomic.Pointer[func(r *rooms.Room)]
+
+func (o *roomObserver) Ticked(r *rooms.Room) {
+	o.m.Observe(r.Server(), r.LastTick(), r.Overruns())
+	if o.players != nil {
+		if o.ticks%ecs.TickRate == 0 {
+			o.players.note(r)
+		}
+		o.ticks++
+	}
+	if h := tickHook.Load(); h != nil {
+		(*h)(r)
+	}
+}
+
+func (o *roomObserver) Closed(r *rooms.Room) {
+	o.m.Close()
+	if o.players != nil {
+		o.players.forget(r)
+	}
+}

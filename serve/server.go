@@ -48,6 +48,18 @@ type Server struct {
 	dir   *directory.Directory // the fleet's room directory, or nil
 	rtc   *webrtc.Transport    // nil with RTC false
 
+	// started is set once both listeners serve and the rooms take
+	// players; draining once a shutdown begins (/readyz).
+	started, draining atomic.Bool
+	// The store's last ping (pingStore).
+	pingMu  sync.Mutex
+	pingAt  time.Time
+	pingErr error
+	// fleet is the link to Agones, nil when off (agones.go); players the
+	// players of each room, kept for it (nil when off).
+	fleet   *fleetLink
+	players *playerBook
+
 	// handlers counts the public listener's requests being served
 	// (publicHandler).
 	handlers      sync.WaitGroup
@@ -56,8 +68,10 @@ type Server struct {
 	errc          chan error // each listener's Serve's result
 }
 
-// Run serves c until ctx ends, then drains. ready, if set, gets the
-// listeners' addresses once they listen (tests use it).
+// Run serves c until ctx ends, then drains: the players' part (Drain,
+// within Config.DrainTimeout), then the rest (Shutdown, within
+// Config.Drain). ready, if set, gets the listeners' addresses once they
+// listen (tests use it).
 func Run(ctx context.Context, c Config, ready func(addr, admin string)) error {
 	s, err := Start(ctx, c)
 	if err != nil {
@@ -67,6 +81,7 @@ func Run(ctx context.Context, c Config, ready func(addr, admin string)) error {
 		ready(s.Addr(), s.AdminAddr())
 	}
 	s.Wait(ctx)
+	s.Drain()
 	return s.Shutdown()
 }
 
@@ -95,6 +110,10 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{c: c, log: log, met: metrics.New(), secret: secret, errc: make(chan error, 2)}
+	fleet, err := s.newFleetLink()
+	if err != nil {
+		return nil, err
+	}
 	if err := s.openTokens(ctx); err != nil {
 		return nil, err
 	}
@@ -121,7 +140,17 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		return nil, err
 	}
 	s.serve(s.publicHandler())
-	s.log.Info("serving", "addr", s.Addr(), "admin", s.AdminAddr(), "default_level", c.Level, "default_game", c.Game, "webrtc", c.RTC, "store", s.where, "jwt_algs", c.JWTAlgs)
+	s.started.Store(true)
+	agonesAt := "off"
+	if fleet != nil {
+		agonesAt = fleet.c.Address()
+	}
+	s.log.Info("serving", "addr", s.Addr(), "admin", s.AdminAddr(), "default_level", c.Level, "default_game", c.Game, "webrtc", c.RTC,
+		"store", s.where, "jwt_algs", c.JWTAlgs, "agones", agonesAt)
+	if fleet != nil {
+		s.fleet = fleet
+		fleet.start() // Ready once the rooms take players: now
+	}
 	return s, nil
 }
 
@@ -167,7 +196,10 @@ func (s *Server) listen() error {
 // one, each in its goroutine.
 func (s *Server) serve(public http.Handler) {
 	s.public = &http.Server{Handler: public, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
-	s.admin = &http.Server{Handler: adminMux(s.met, s.secret, s.rooms, s.c.AdminToken), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
+	admin := adminMux(s.met, s.secret, s.rooms, s.c.AdminToken)
+	admin.Handle("GET /healthz", probe("healthz", s.liveness))
+	admin.Handle("GET /readyz", probe("readyz", s.readiness))
+	s.admin = &http.Server{Handler: admin, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout}
 	go func() { s.errc <- s.public.Serve(s.ln) }()
 	go func() { s.errc <- s.admin.Serve(s.adminLn) }()
 }

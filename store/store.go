@@ -84,6 +84,13 @@ type Store interface {
 	Close() error
 }
 
+// Pinger is a Store that says whether its database answers: a server's
+// readiness asks it (package serve's /readyz). Ping returns nil when the
+// database answered within ctx, ErrClosed after Close, else the reason.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
 // Account is what one account keeps.
 type Account struct {
 	// ID is the account's id: the join token's account.

@@ -21,8 +21,9 @@
 //     /rooms, the joins (GET /rooms/{name} WebSocket, POST /rooms/{name}/rtc
 //     WebRTC), GET /levels/{name}.
 //   - -admin-addr, FOI_ADMIN_ADDR, default 127.0.0.1:6060: the admin listener:
-//     /metrics (Prometheus), /debug/pprof/ and POST /tokens (join tokens for a
-//     platform); never on the public listener. Keep it on a private address.
+//     /metrics (Prometheus), /debug/pprof/, POST /tokens (join tokens for a
+//     platform), and /healthz and /readyz (Kubernetes' probes); never on the
+//     public listener. Keep it on a private address.
 //   - -level, FOI_LEVEL, default main-city: the default room's level, and a new
 //     room's when its join names none.
 //   - -game, FOI_GAME, default free-roam: the default room's game, and a new
@@ -93,10 +94,29 @@
 //     that one client cannot take the places of every room; players behind one
 //     NAT share it. A join past it is closed with the reason (over WebRTC:
 //     429).
-//   - -drain, FOI_DRAIN, default 5s: on SIGTERM or SIGINT: how long the
-//     shutdown waits for the rooms to close their clients (each gets the close
-//     reason "server shutting down") and for the connections to end; the
-//     process exits 0 once drained, 1 if the drain ran out of time.
+//   - -drain-timeout, FOI_DRAIN_TIMEOUT, default 0s: on SIGTERM or SIGINT:
+//     how long the players get before their rooms close. From the signal on
+//     the server is not ready (/readyz), no new player joins (the refusal
+//     gives the time left), every player gets a notice with the time left,
+//     and a run still playing ends with a result 5 s before the end; the
+//     drain ends sooner once nobody plays. 0 closes the rooms at once. The
+//     whole shutdown takes at most -drain-timeout plus -drain.
+//   - -drain, FOI_DRAIN, default 5s: then how long the shutdown waits for the
+//     rooms to close their clients (each gets the close reason "server
+//     shutting down"), for every account to be written and for the
+//     connections to end; the process exits 0 once drained, 1 if this ran
+//     out of time.
+//   - -agones, FOI_AGONES, default false: talk to the Agones SDK server (the
+//     sidecar of a GameServer pod) over its REST API at
+//     localhost:$AGONES_SDK_HTTP_PORT (9358 when unset): Ready once the rooms
+//     take players, a health ping while /healthz passes, the labels rooms and
+//     players, the counter rooms and the list players where the fleet
+//     declares them, a run room for an allocation that names one, and
+//     Shutdown after the drain. On by itself when AGONES_SDK_HTTP_PORT is
+//     set, as Agones sets it.
+//   - -agones-health, FOI_AGONES_HEALTH, default 2s: how often the health ping
+//     goes to Agones while the server is healthy (Agones' default check fails
+//     after 3 missed pings 5 s apart); at most 1m.
 //   - -log-level, FOI_LOG_LEVEL, default info: debug, info, warn or error
 //     (debug adds pion's own WebRTC messages).
 //   - -log-format, FOI_LOG_FORMAT, default text: text (logfmt, log/slog's

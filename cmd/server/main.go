@@ -44,7 +44,10 @@ var envFlags = [][2]string{
 	{"max-rooms-from", "FOI_MAX_ROOMS_FROM"},
 	{"max-players", "FOI_MAX_PLAYERS"},
 	{"max-players-from", "FOI_MAX_PLAYERS_FROM"},
+	{"drain-timeout", "FOI_DRAIN_TIMEOUT"},
 	{"drain", "FOI_DRAIN"},
+	{"agones", "FOI_AGONES"},
+	{"agones-health", "FOI_AGONES_HEALTH"},
 	{"log-level", "FOI_LOG_LEVEL"},
 	{"log-format", "FOI_LOG_FORMAT"},
 	{"rtc", "FOI_RTC"},
@@ -84,7 +87,10 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.MaxRoomsFrom, "max-rooms-from", d.MaxRoomsFrom, "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
 	fs.IntVar(&c.MaxPlayers, "max-players", d.MaxPlayers, fmt.Sprintf("the most players per room, 1 to %d: every per-player list of a room is sized by it; a join to a full room is refused (env FOI_MAX_PLAYERS)", server.MaxPlayers))
 	fs.IntVar(&c.MaxPlayersFrom, "max-players-from", d.MaxPlayersFrom, "the most players joined from one address in all rooms together; a join past it is refused (env FOI_MAX_PLAYERS_FROM)")
-	fs.DurationVar(&c.Drain, "drain", d.Drain, "how long a shutdown waits for rooms and connections (env FOI_DRAIN)")
+	fs.DurationVar(&c.DrainTimeout, "drain-timeout", d.DrainTimeout, "on SIGTERM, how long the players get before their rooms close: no new player joins, each is told the time left, runs end with a result; 0: close at once (env FOI_DRAIN_TIMEOUT)")
+	fs.DurationVar(&c.Drain, "drain", d.Drain, "then how long the shutdown waits for the rooms to close, the accounts to be written and the connections to end (env FOI_DRAIN)")
+	fs.BoolVar(&c.Agones, "agones", d.Agones, "talk to the Agones SDK server at localhost:$AGONES_SDK_HTTP_PORT (9358 unset); on by itself when that variable is set (env FOI_AGONES)")
+	fs.DurationVar(&c.AgonesHealth, "agones-health", d.AgonesHealth, "how often the health ping goes to Agones while the server is healthy (env FOI_AGONES_HEALTH)")
 	fs.StringVar(&c.LogLevel, "log-level", d.LogLevel, "debug, info, warn or error (env FOI_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", d.LogFormat, "text (logfmt) or json (env FOI_LOG_FORMAT)")
 	fs.BoolVar(&c.RTC, "rtc", d.RTC, "serve WebRTC joins at POST /rooms/{name}/rtc (env FOI_RTC)")

@@ -12,7 +12,7 @@ import (
 // an error; the environment's names the variable and what its flag takes.
 func TestFlagsAndEnv(t *testing.T) {
 	def := config{Addr: ":8080", AdminAddr: "127.0.0.1:6060", Level: "main-city", Game: "free-roam", Grace: 30 * time.Second,
-		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, Drain: 5 * time.Second, RejoinWindow: 30 * time.Second,
+		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, Drain: 5 * time.Second, AgonesHealth: 2 * time.Second, RejoinWindow: 30 * time.Second,
 		LogLevel: "info", LogFormat: "text", RTC: true, ModerationTimeout: 2 * time.Second, Data: "data",
 		JWTAlgs: "HS256", DirectoryTTL: 15 * time.Second}
 	every := map[string]string{
@@ -26,6 +26,7 @@ func TestFlagsAndEnv(t *testing.T) {
 		"FOI_DATA": "/var/lib/foi", "FOI_STORE": "postgres://db/foi",
 		"FOI_JWT_ALGS": "EdDSA,RS256", "FOI_JWT_KEYS": "https://platform.example/jwks.json",
 		"FOI_PUBLIC_ADDR": "https://game-2.example", "FOI_DIRECTORY_TTL": "9s",
+		"FOI_DRAIN_TIMEOUT": "45s", "FOI_AGONES": "1", "FOI_AGONES_HEALTH": "1s",
 	}
 	cases := []struct {
 		name    string
@@ -44,7 +45,8 @@ func TestFlagsAndEnv(t *testing.T) {
 				Grace: time.Minute, AdminToken: "t0ken", RejoinWindow: 45 * time.Second, MaxRooms: 5, MaxRoomsFrom: 3,
 				MaxPlayers: 2, MaxPlayersFrom: 7, Drain: 2 * time.Second, LogLevel: "warn", LogFormat: "json",
 				RTCIPs: "127.0.0.1", RTCPublicIPs: "192.0.2.1", RTCPorts: "50000-50100", Data: "/var/lib/foi", Store: "postgres://db/foi",
-				JWTAlgs: "EdDSA,RS256", JWTKeys: "https://platform.example/jwks.json", PublicAddr: "https://game-2.example", DirectoryTTL: 9 * time.Second},
+				JWTAlgs: "EdDSA,RS256", JWTKeys: "https://platform.example/jwks.json", PublicAddr: "https://game-2.example", DirectoryTTL: 9 * time.Second,
+				DrainTimeout: 45 * time.Second, Agones: true, AgonesHealth: time.Second},
 		},
 		{
 			name: "flags win",

@@ -386,6 +386,16 @@ func (s *Store) Release(ctx context.Context, holder string, accounts []string) e
 	return s.err(err)
 }
 
+// Ping is store.Pinger's: one round trip to the database.
+func (s *Store) Ping(ctx context.Context) error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return s.err(s.pool.Ping(ctx))
+}
+
+var _ store.Pinger = (*Store)(nil)
+
 // Close is store.Store's.
 func (s *Store) Close() error {
 	if s.closed.Swap(true) {

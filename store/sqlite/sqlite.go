@@ -393,6 +393,16 @@ func (s *Store) Release(ctx context.Context, holder string, accounts []string) e
 	return wrap(tx.Commit())
 }
 
+// Ping is store.Pinger's: the file answers a query.
+func (s *Store) Ping(ctx context.Context) error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return wrap(s.db.PingContext(ctx))
+}
+
+var _ store.Pinger = (*Store)(nil)
+
 // Close is store.Store's: it closes the file and lets go of its lock.
 func (s *Store) Close() error {
 	if s.closed.Swap(true) {

@@ -75,6 +75,18 @@ func (f *Faulty) enter(ctx context.Context, method string) error {
 	return nil
 }
 
+// Ping is store.Pinger's: down or hung as the other calls are, then the
+// wrapped store's Ping if it has one.
+func (f *Faulty) Ping(ctx context.Context) error {
+	if err := f.enter(ctx, "Ping"); err != nil {
+		return err
+	}
+	if p, ok := f.Store.(store.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return nil
+}
+
 // Claim is store.Store's.
 func (f *Faulty) Claim(ctx context.Context, account, holder string, ttl time.Duration) (store.Account, error) {
 	if err := f.enter(ctx, "Claim"); err != nil {

@@ -54,6 +54,13 @@ func (m *Memory) check(ctx context.Context) error {
 	return nil
 }
 
+// Ping is store.Pinger's.
+func (m *Memory) Ping(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.check(ctx)
+}
+
 // Claim is store.Store's.
 func (m *Memory) Claim(ctx context.Context, account, holder string, ttl time.Duration) (store.Account, error) {
 	if !store.ValidID(account) {

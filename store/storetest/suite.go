@@ -89,6 +89,11 @@ func testNewAccount(t *testing.T, st store.Store, _ func(time.Duration)) {
 	if again.Epoch != a.Epoch {
 		t.Errorf("the holder's own claim: epoch %d, want it kept (%d)", again.Epoch, a.Epoch)
 	}
+	if p, ok := st.(store.Pinger); ok {
+		if err := p.Ping(context.Background()); err != nil {
+			t.Errorf("Ping of an open store: %v", err)
+		}
+	}
 }
 
 func testRoundTrip(t *testing.T, st store.Store, _ func(time.Duration)) {
@@ -395,6 +400,11 @@ func testClosed(t *testing.T, st store.Store, _ func(time.Duration)) {
 	}
 	if err := st.Release(ctx, "h1", []string{"pat"}); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("Release after Close: %v, want ErrClosed", err)
+	}
+	if p, ok := st.(store.Pinger); ok {
+		if err := p.Ping(ctx); !errors.Is(err, store.ErrClosed) {
+			t.Errorf("Ping after Close: %v, want ErrClosed", err)
+		}
 	}
 }
 
