@@ -91,6 +91,7 @@ type System struct {
 	walker components.Body
 
 	state    []pstate // by entity index
+	overflow []levels.LanePoint // where players come in once the spawns' rows are full
 	respawns []respawn
 	expired  []ecs.Entity
 	bodies   nav.Points // where the bodies are this tick, and the spots given
@@ -150,8 +151,20 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static, z *zones.Zones) *Sy
 	}
 	s.bodies.Invalidate()
 	s.expired = make([]ecs.Entity, 0, busyList)
+	if l != nil {
+		g := l.Ground
+		s.overflow = l.LanePointsIn([]levels.Vec2{g.Min, {X: g.Max.X, Y: g.Min.Y}, g.Max, {X: g.Min.X, Y: g.Max.Y}}, OverflowStep, OverflowEnd)
+	}
 	return s
 }
+
+// OverflowStep and OverflowEnd (m) space the spots a crowded room's
+// players come in at once the player spawns' rows are full: along the
+// traffic lanes, a car's length and a gap apart, clear of the crossings.
+const (
+	OverflowStep = 9
+	OverflowEnd  = 12
+)
 
 // ResetClock sets the room clock from the rules: ClockStart at ClockPace,
 // from this tick.
@@ -285,7 +298,8 @@ func (s *System) personSpot(w *ecs.World, sp levels.Spawn) (phys.Vec, float32) {
 // PlayerSpawn returns where joining player number player (1-based) comes
 // in, at the wheel of their car, and its heading: the first free player
 // spawn point counting from the player's own (player-1 modulo the count),
-// then the spots behind each, a row at a time. A spot is free when no
+// then the spots behind each, a row at a time, then (a crowded room) the
+// spots along the traffic lanes (OverflowStep apart). A spot is free when no
 // body's centre lies within SpawnClear and a car fits clear of the
 // buildings. false (with the player's own spawn point) when the level has
 // none or every spot is taken. The same world and player give the same
@@ -310,6 +324,18 @@ func (s *System) spawnSpot(w *ecs.World, player uint16) (components.Vec3, float3
 			p := phys.Vec{X: sp.Pos.X - co*back, Y: sp.Pos.Y - sn*back}
 			if (s.static == nil || !s.static.Overlaps(p, carRadius)) && s.room(w, p, SpawnClear) {
 				return components.Vec3{X: p.X, Y: p.Y, Z: z}, sp.Yaw, true
+			}
+		}
+	}
+	// Every row full (a room of hundreds): the lanes' spots, from one that
+	// depends on the player, so that joins spread over the city.
+	if n := len(s.overflow); n > 0 {
+		start := int(player) * 7919 % n // a prime stride: neighbours land apart
+		for k := range n {
+			lp := s.overflow[(start+k)%n]
+			p := phys.Vec{X: lp.Pos.X, Y: lp.Pos.Y}
+			if (s.static == nil || !s.static.Overlaps(p, carRadius)) && s.room(w, p, SpawnClear) {
+				return components.Vec3{X: p.X, Y: p.Y, Z: z}, math32.Atan2(lp.Dir.Y, lp.Dir.X), true
 			}
 		}
 	}
