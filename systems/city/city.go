@@ -90,7 +90,7 @@ type System struct {
 	zones  *zones.Zones
 	walker components.Body
 
-	state    []pstate // by entity index
+	state    []pstate           // by entity index
 	overflow []levels.LanePoint // where players come in once the spawns' rows are full
 	respawns []respawn
 	expired  []ecs.Entity
