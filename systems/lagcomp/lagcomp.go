@@ -122,8 +122,10 @@ func slab(o, d, h float32, t0, t1 *float32) bool {
 // History is the lag compensation's system: the ring of the last
 // MaxRewind ticks' hitboxes. Make it with New.
 type History struct {
-	all    *generic.Filter4[components.Kind, components.Pose, components.Health, components.Body]
-	seated generic.Map1[components.SeatedIn]
+	// people are the bodies that may sit in a vehicle, things the rest
+	// (vehicles, cameras): two queries, so that no body is looked up.
+	people *generic.Filter5[components.Kind, components.Pose, components.Health, components.Body, components.SeatedIn]
+	things *generic.Filter4[components.Kind, components.Pose, components.Health, components.Body]
 	ring   [MaxRewind]slot
 }
 
@@ -137,10 +139,12 @@ type slot struct {
 // New returns the history of w, empty.
 func New(w *ecs.World) *History {
 	h := &History{
-		all:    generic.NewFilter4[components.Kind, components.Pose, components.Health, components.Body](),
-		seated: generic.NewMap1[components.SeatedIn](w.Arche),
+		people: generic.NewFilter5[components.Kind, components.Pose, components.Health, components.Body, components.SeatedIn](),
+		things: generic.NewFilter4[components.Kind, components.Pose, components.Health, components.Body]().
+			Without(generic.T[components.SeatedIn]()),
 	}
-	h.all.Register(w.Arche)
+	h.people.Register(w.Arche)
+	h.things.Register(w.Arche)
 	for i := range h.ring {
 		h.ring[i].boxes = make([]Hitbox, 0, room)
 	}
@@ -152,14 +156,18 @@ func (h *History) Update(w *ecs.World) {
 	tick := w.Tick()
 	s := &h.ring[tick%MaxRewind]
 	s.tick, s.held, s.boxes = tick, true, s.boxes[:0]
-	q := h.all.Query(w.Arche)
+	q := h.people.Query(w.Arche)
 	for q.Next() {
-		_, pose, _, body := q.Get()
-		e := q.Entity()
-		if sd := h.seated.Get(e); sd != nil && !sd.Vehicle.IsZero() {
+		_, pose, _, body, sd := q.Get()
+		if !sd.Vehicle.IsZero() {
 			continue // inside a vehicle: the vehicle takes the round
 		}
-		s.boxes = append(s.boxes, Box(e, pose, body))
+		s.boxes = append(s.boxes, Box(q.Entity(), pose, body))
+	}
+	t := h.things.Query(w.Arche)
+	for t.Next() {
+		_, pose, _, body := t.Get()
+		s.boxes = append(s.boxes, Box(t.Entity(), pose, body))
 	}
 }
 
