@@ -270,10 +270,10 @@ func strict(b []byte, v any) error {
 // Parse reads a game from its file (named name, for the errors) with the
 // common items of items (data/items.json's format) first in its catalog.
 func Parse(name string, items, game []byte) (*Game, error) {
-	wrap := func(err error) error { return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err) }
+	wrap := func(err error) error { return fmt.Errorf("%w: %s: %w", ErrInvalid, name, err) }
 	var cf itemsFile
 	if err := strict(items, &cf); err != nil {
-		return nil, wrap(fmt.Errorf("common items: %v", err))
+		return nil, wrap(fmt.Errorf("common items: %w", err))
 	}
 	var f file
 	if err := strict(game, &f); err != nil {
@@ -290,20 +290,20 @@ func Parse(name string, items, game []byte) (*Game, error) {
 		return nil, wrap(errors.New("rules: required"))
 	}
 	if err := strict(f.Rules, &g.Rules); err != nil {
-		return nil, wrap(fmt.Errorf("rules: %v", err))
+		return nil, wrap(fmt.Errorf("rules: %w", err))
 	}
 	if g.Rules.Name != "" && g.Rules.Name != g.Name {
 		return nil, wrap(fmt.Errorf("rules.name %q is not the game's name", g.Rules.Name))
 	}
 	g.Rules.Name = g.Name
 	if err := checkRules(&g.Rules); err != nil {
-		return nil, wrap(fmt.Errorf("rules.%v", err))
+		return nil, wrap(fmt.Errorf("rules.%w", err))
 	}
 	var list []catalog.Item
 	for i, d := range append(append([]ItemDef(nil), cf.Items...), f.Items...) {
 		it, err := d.item()
 		if err != nil {
-			return nil, wrap(fmt.Errorf("items[%d]: %v", i, err))
+			return nil, wrap(fmt.Errorf("items[%d]: %w", i, err))
 		}
 		list = append(list, it)
 	}
