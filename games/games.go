@@ -139,56 +139,43 @@ func (g *Game) ForLevel(l *levels.Level) ecs.Rules {
 	return r
 }
 
-var (
-	loadOnce sync.Once
-	builtIn  []*Game
-	loadErr  error
-)
-
-// load parses the embedded games once.
-func load() ([]*Game, error) {
-	loadOnce.Do(func() {
-		common, err := data.ReadFile("data/items.json")
+// load parses the embedded games once. A failure returns the games parsed
+// before it with the error, every call.
+var load = sync.OnceValues(func() ([]*Game, error) {
+	var all []*Game
+	common, err := data.ReadFile("data/items.json")
+	if err != nil {
+		return all, err
+	}
+	entries, err := data.ReadDir("data")
+	if err != nil {
+		return all, err
+	}
+	for _, e := range entries {
+		if e.Name() == "items.json" {
+			continue
+		}
+		b, err := data.ReadFile(path.Join("data", e.Name()))
 		if err != nil {
-			loadErr = err
-			return
+			return all, err
 		}
-		entries, err := data.ReadDir("data")
+		g, err := Parse(e.Name(), common, b)
 		if err != nil {
-			loadErr = err
-			return
+			return all, err
 		}
-		for _, e := range entries {
-			if e.Name() == "items.json" {
-				continue
-			}
-			b, err := data.ReadFile(path.Join("data", e.Name()))
-			if err != nil {
-				loadErr = err
-				return
-			}
-			g, err := Parse(e.Name(), common, b)
-			if err != nil {
-				loadErr = err
-				return
-			}
-			if err := g.setRuns(builtinRuns(g.Name)); err != nil {
-				loadErr = err
-				return
-			}
-			if err := g.setMissions(builtinMissions(g.Name)); err != nil {
-				loadErr = err
-				return
-			}
-			if g.Name+".json" != e.Name() {
-				loadErr = fmt.Errorf("%w: %s: the game is named %q", ErrInvalid, e.Name(), g.Name)
-				return
-			}
-			builtIn = append(builtIn, g)
+		if err := g.setRuns(builtinRuns(g.Name)); err != nil {
+			return all, err
 		}
-	})
-	return builtIn, loadErr
-}
+		if err := g.setMissions(builtinMissions(g.Name)); err != nil {
+			return all, err
+		}
+		if g.Name+".json" != e.Name() {
+			return all, fmt.Errorf("%w: %s: the game is named %q", ErrInvalid, e.Name(), g.Name)
+		}
+		all = append(all, g)
+	}
+	return all, nil
+})
 
 // Lookup returns the built-in game named name; ErrUnknownGame (with the
 // names there are) for any other.
