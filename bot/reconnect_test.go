@@ -59,6 +59,7 @@ type fakeConn struct {
 }
 
 func newFakeConn(t *testing.T, tok string) *fakeConn {
+	t.Helper()
 	w, err := json.Marshal(textframe.Welcome{Type: "welcome", Session: 7, Character: 3, Car: 4, Level: "test-flat", Rejoin: tok, RejoinSeconds: 30})
 	if err != nil {
 		t.Fatal(err)
