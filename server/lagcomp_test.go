@@ -72,7 +72,7 @@ func TestViewChecked(t *testing.T) {
 // InputView) fires at the present, a sane claim is taken as it is, and
 // absurd ones are the present or the measured round trip's.
 func TestInputViews(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := join(t, g, Who{})
 	for range 30 {
 		p.send(components.Drive{})
