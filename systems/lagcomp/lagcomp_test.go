@@ -97,6 +97,7 @@ const (
 func carY(k uint64) float32 { return speed * (float32(k) - cross) / ecs.TickRate }
 
 func newRig(t *testing.T) *rig {
+	t.Helper()
 	r := &rig{Rig: citytest.New(t, systemstest.Parse(t, "test-lagcomp", level), citytest.Options{Seed: 1})}
 	w := r.W
 	r.past = lagcomp.New(w)
