@@ -25,7 +25,13 @@ import (
 // server run as a process built from this tree, over real WebSockets, and
 // samples the server every FOI_SOAK_EVERY (default 10s): its resident memory
 // (/proc/PID/status VmRSS), its CPU, and from its admin listener's /metrics
-// the room's players, tick times, overruns and check mismatches. It wants
+// the room's players, ticks, tick times, overruns and check mismatches, the
+// bytes sent and the Go heap (in use, and the next GC's goal: twice the live
+// heap, which tells a leak from the heap's swings between collections).
+// FOI_SOAK_PROFILES=DIR saves the server's heap profile (after a GC) at the
+// first sample after a minute and at the last before the bots leave, as
+// DIR/heap-1.pb.gz and DIR/heap-2.pb.gz: go tool pprof -base heap-1.pb.gz
+// heap-2.pb.gz shows what grew. It wants
 // no bot failed or ended early, no check mismatch on either side, and the
 // server's RSS flat after the warm-up: its last sample at most 10 % over
 // the first sample after a minute. Too long for CI:
@@ -40,6 +46,7 @@ func TestSoak(t *testing.T) {
 	n := soakEnv(t, "FOI_SOAK_N", 256, strconv.Atoi)
 	d := soakEnv(t, "FOI_SOAK_DURATION", 5*time.Minute, time.ParseDuration)
 	every := soakEnv(t, "FOI_SOAK_EVERY", 10*time.Second, time.ParseDuration)
+	profiles := os.Getenv("FOI_SOAK_PROFILES")
 	srv := startServer(t, "-max-players", strconv.Itoa(n+44), "-max-players-from", strconv.Itoa(n+44))
 	t.Logf("server pid %d on %s, admin %s; %d thin bots for %s; load %s", srv.pid, srv.addr, srv.admin, n, d, loadAvg())
 
@@ -56,7 +63,14 @@ func TestSoak(t *testing.T) {
 			case <-stop:
 				return
 			case <-tk.C:
-				samples = append(samples, srv.sample(t, time.Since(start)))
+				s := srv.sample(t, time.Since(start))
+				samples = append(samples, s)
+				if profiles != "" && s.at >= time.Minute && s.at-every < time.Minute {
+					srv.heapProfile(t, filepath.Join(profiles, "heap-1.pb.gz"))
+				}
+				if profiles != "" && s.at > d-every && s.at <= d {
+					srv.heapProfile(t, filepath.Join(profiles, "heap-2.pb.gz"))
+				}
 			}
 		}
 	}()
@@ -68,9 +82,9 @@ func TestSoak(t *testing.T) {
 	line := thinSummary(res, failed)
 	t.Log(line)
 
-	t.Log("   t  players  RSS MB  heap MB  gorout  ticks/s  tick p50  tick p99  overruns  mismatches  out MB/s  server CPU  bots CPU  load")
+	t.Log("   t  players  RSS MB  heap MB  GC goal MB  gorout  ticks/s  tick p50  tick p99  overruns  mismatches  out MB/s  server CPU  bots CPU  load")
 	for i, s := range samples {
-		row := fmt.Sprintf("%4.0fs  %7.0f  %6.1f  %7.1f  %6.0f", s.at.Seconds(), s.players, s.rss/1e6, s.heap/1e6, s.goroutines)
+		row := fmt.Sprintf("%4.0fs  %7.0f  %6.1f  %7.1f  %10.1f  %6.0f", s.at.Seconds(), s.players, s.rss/1e6, s.heap/1e6, s.gcGoal/1e6, s.goroutines)
 		if i > 0 {
 			p := samples[i-1]
 			secs := (s.at - p.at).Seconds()
@@ -252,6 +266,23 @@ func (p *serverProc) stop(t *testing.T) {
 	}
 }
 
+// heapProfile saves the server's heap profile, taken after a GC, to path.
+func (p *serverProc) heapProfile(t *testing.T, path string) {
+	t.Helper()
+	resp, err := http.Get("http://" + p.admin + "/debug/pprof/heap?gc=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // soakSample is the server's state at a time of the soak.
 type soakSample struct {
 	at                               time.Duration
@@ -259,6 +290,7 @@ type soakSample struct {
 	cpu, botsCPU                     float64 // seconds of CPU: the server's, this process's (the bots')
 	load                             string  // the machine's load averages
 	players, heap, goroutines        float64
+	gcGoal                           float64 // the heap size the next GC aims at: twice the live heap at GOGC 100
 	overruns, mismatches, kicked     float64
 	tickCount                        float64
 	tickBuckets                      [][2]float64 // the room's tick histogram: upper bound (s), cumulative count
@@ -293,6 +325,8 @@ func (p *serverProc) sample(t *testing.T, at time.Duration) soakSample {
 		switch {
 		case m.name == "go_memstats_heap_inuse_bytes":
 			s.heap = m.value
+		case m.name == "go_memstats_next_gc_bytes":
+			s.gcGoal = m.value
 		case m.name == "go_goroutines":
 			s.goroutines = m.value
 		case m.name == "foi_players" && room:
