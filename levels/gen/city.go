@@ -154,6 +154,7 @@ func city() *levels.Level {
 	b.playerSpawns()
 	b.blocks()
 	b.trafficSpawns()
+	b.policeBeats()
 	b.cameras()
 	b.missionSpawns() // missions.go
 	b.keys()          // keys.go
@@ -292,6 +293,22 @@ func (b *builder) trafficSpawns() {
 				b.spawn(levels.RoleTraffic, line(i)-laneWidth/2, line(seg+1)-40, south)
 			}
 		}
+	}
+}
+
+// policeBeats puts a police spawn area over each quarter of the city, the
+// ring road's stretch of it included: the police station alone is 500 m
+// and more from the far quarters, a drive longer than two stars last
+// unseen, so a police car sent after a player comes out of a lane of
+// their quarter (round a corner from them: systems/police).
+func (b *builder) policeBeats() {
+	edge := half + margin/2 // between the ring road and the level's edge
+	for _, q := range []struct {
+		id     string
+		sx, sy float64
+	}{{"police-beat-sw", -1, -1}, {"police-beat-se", 1, -1}, {"police-beat-nw", -1, 1}, {"police-beat-ne", 1, 1}} {
+		r := rect{min(0, q.sx*edge), min(0, q.sy*edge), max(0, q.sx*edge), max(0, q.sy*edge)}
+		b.l.SpawnAreas = append(b.l.SpawnAreas, levels.SpawnArea{ID: q.id, Role: levels.RolePolice, Polygon: r.poly()})
 	}
 }
 
