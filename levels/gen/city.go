@@ -45,7 +45,7 @@ var (
 	garageBlock   = [2]int{2, 2}
 	yardBlock     = [2]int{6, 6}
 	parkBlock     = [2]int{3, 3}
-	shopBlocks    = [][2]int{{5, 4}, {2, 5}}
+	shopBlocks    = [][2]int{{5, 4}, {2, 5}, {4, 5}}
 )
 
 // major reports whether road line i is a major road (two lanes each way):
@@ -436,8 +436,11 @@ var shopStock = []struct {
 	id    string
 	items []string
 }{
-	{"corner-shop", []string{"water", "snack", "bandage", "phone-card"}},
+	{"corner-shop", []string{"water", "snack", "bandage"}},
 	{"pharmacy", []string{"bandage", "medkit", "painkillers"}},
+	// By the first player spawn: what a player new to the city wants
+	// first, to force a locked car and to fight back.
+	{"pawn-shop", []string{"crowbar", "pistol", "pistol-ammo"}},
 }
 
 // shop puts shop k's building on lot r, its counter in front of it (south)
