@@ -3,6 +3,8 @@ package server
 import (
 	"testing"
 
+	"github.com/chewxy/math32"
+
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/levels"
@@ -118,5 +120,111 @@ func TestSecondPlayerGetsTraffic(t *testing.T) {
 	cb, pb := around(g.w, spots[1])
 	if min(ca, cb) < wantCars || min(pa, pb) < wantPeds {
 		t.Errorf("at the end: cars %d and %d, pedestrians %d and %d", ca, cb, pa, pb)
+	}
+}
+
+// onLane returns the point of a traffic lane of g's map nearest to p, and
+// the lane's heading there.
+func onLane(g *GameServer, p phys.Vec) (phys.Vec, float32) {
+	m := g.w.Sched.System(ai.Name).(*ai.System).Nav()
+	best, bestD, yaw := p, float32(math32.MaxFloat32), float32(0)
+	for _, ln := range m.Lanes {
+		if !ln.Traffic {
+			continue
+		}
+		d := p.Sub(ln.A)
+		t := min(max(d.X*ln.Dir.X+d.Y*ln.Dir.Y, 0), ln.Len)
+		at := ln.A.Add(ln.Dir.Scale(t))
+		if l := p.Sub(at).Len(); l < bestD {
+			best, bestD, yaw = at, l, math32.Atan2(ln.Dir.Y, ln.Dir.X)
+		}
+	}
+	return best, yaw
+}
+
+// movingCars counts the cars p's client holds (decoded from its
+// snapshots, within the area of interest) that move, its own car aside:
+// the traffic its player sees go by, not the parked cars.
+func movingCars(p *probe) int {
+	n := 0
+	for _, e := range p.dec.Snapshot().Entities {
+		if e.Kind != uint8(components.KindCar) || e.EID == p.welcome.Car {
+			continue
+		}
+		if e.Lin.X*e.Lin.X+e.Lin.Y*e.Lin.Y > 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestJoinedApartBothSeeTraffic: a first player holds main-city's
+// population round them for half a minute; a second joins 450 m away.
+// Within 10 s, and still at 10 s, each one's client holds moving traffic
+// round them: the cars of the snapshots it decodes, which the page draws (issue 37's "two players
+// joining 450 m apart both see traffic within 10 s").
+func TestJoinedApartBothSeeTraffic(t *testing.T) {
+	// seeCars is how many moving cars round a player count as traffic
+	// seen: a fifth of the city's 40. Before the budget was shared the
+	// second player saw 1 to 6, the first player's passing by.
+	const seeCars = 8
+	l, err := levels.Load("main-city")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []uint64{1, 2, 3} {
+		g, err := New(Config{Room: "apart", Level: l, Seed: seed, Rules: ecs.FreeRoam()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		atA, yawA := onLane(g, phys.Vec{X: -330, Y: -190})
+		atB, yawB := onLane(g, phys.Vec{X: 120, Y: -190})
+		if d := atB.Sub(atA).Len(); d < 440 || d > 460 {
+			t.Fatalf("the players stand %.0f m apart, want 450", d)
+		}
+		put := func(p *probe, at phys.Vec, yaw float32) {
+			_, seat, _ := g.persons.Get(p.s.char)
+			pose, vel := g.poses.Get(seat.Vehicle)
+			pose.Pos.X, pose.Pos.Y = at.X, at.Y
+			pose.Rot = components.YawQuat(yaw)
+			*vel = components.Velocity{}
+		}
+		step := func(ps ...*probe) {
+			for _, p := range ps {
+				p.send(components.Drive{})
+			}
+			g.Tick()
+			for _, p := range ps {
+				p.read()
+			}
+		}
+		a := join(t, g, Who{})
+		step(a)
+		put(a, atA, yawA)
+		for range 30 * ecs.TickRate {
+			step(a)
+		}
+		if n := movingCars(a); n < seeCars {
+			t.Fatalf("seed %d: alone, the first player sees %d moving cars", seed, n)
+		}
+		b := join(t, g, Who{})
+		step(a, b)
+		put(b, atB, yawB)
+		seen := 0.0
+		for tick := 1; tick <= 10*ecs.TickRate; tick++ {
+			step(a, b)
+			if ca, cb := movingCars(a), movingCars(b); seen == 0 && min(ca, cb) >= seeCars {
+				seen = float64(tick) / ecs.TickRate
+				t.Logf("seed %d: both see %d moving cars at least after %.2f s (%d and %d)", seed, seeCars, seen, ca, cb)
+			}
+		}
+		ca, cb := movingCars(a), movingCars(b)
+		t.Logf("seed %d: at 10 s they see %d and %d moving cars", seed, ca, cb)
+		if seen == 0 {
+			t.Errorf("seed %d: in 10 s the two players never both saw %d moving cars", seed, seeCars)
+		}
+		if min(ca, cb) < seeCars {
+			t.Errorf("seed %d: at 10 s the players see %d and %d moving cars, want %d each", seed, ca, cb, seeCars)
+		}
 	}
 }
