@@ -24,6 +24,8 @@ type carsPage struct {
 	BayX     float32 `json:"bayX"`     // the first garage's first bay
 	BayY     float32 `json:"bayY"`
 	BayYaw   float32 `json:"bayYaw"`
+	Title    string  `json:"title"` // the garage window's title
+	List     string  `json:"list"`  // its list of cars kept
 }
 
 const readCars = `JSON.stringify((() => {
@@ -32,7 +34,8 @@ const readCars = `JSON.stringify((() => {
   return {prompt: el("carPrompt").hidden ? "" : el("carPrompt").textContent, ring: el("keyRing").hidden ? "" : el("keyRing").textContent,
     window: !el("garageWindow").hidden, price: el("garagePrice").textContent, note: el("garageNote").textContent,
     kept: s.kept.length, takeOuts: el("garageCars").querySelectorAll("button").length, keepOn: !el("garageKeep").disabled,
-    garages: s.garages.length, own: s.own.size, bayX: b.pos[0], bayY: b.pos[1], bayYaw: b.yaw};
+    garages: s.garages.length, own: s.own.size, bayX: b.pos[0], bayY: b.pos[1], bayYaw: b.yaw,
+    title: el("garageTitle").textContent, list: el("garageCars").textContent};
 })())`
 
 // TestBrowserGarage plays main-city's garage on the page: the player's
@@ -64,6 +67,11 @@ func TestBrowserGarage(t *testing.T) {
 	})
 	if !strings.Contains(cp.Note, "keep: done") || cp.KeepOn {
 		t.Fatalf("after keeping: %+v", cp)
+	}
+	// The window is titled by the garage's name, the car kept listed by
+	// its model's (not "model 0").
+	if cp.Title != "Garage" || !strings.HasPrefix(cp.List, "Bay 1: ") || strings.Contains(cp.List, "model") {
+		t.Errorf("garage window %q listing %q, want Garage, bay 1 with the car's model named", cp.Title, cp.List)
 	}
 	// Off the bay (the driver stands beside it), then take the car out.
 	away := fmt.Sprintf(`foi.command('{"type":"debug","cmd":"teleport","x":%g,"y":%g}')`, cp.BayX, cp.BayY-8)
