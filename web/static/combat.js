@@ -32,6 +32,7 @@ const st = {
   blasts: [],     // {x, y, r, at}
   marker: null,   // {at, kill}: your last hit
   hurt: [],       // {fx, fy, at}: hits on you, from where
+  jacks: [],      // {x, y, at, text}: carjacks
   dead: false,
   where: "",      // where the dead come back
   crosshair: false,
@@ -44,7 +45,7 @@ const st = {
 };
 
 hooks.onReset(() => {
-  st.inv = null; st.tracers = []; st.sparks = []; st.blasts = []; st.marker = null; st.hurt = [];
+  st.inv = null; st.tracers = []; st.sparks = []; st.blasts = []; st.marker = null; st.hurt = []; st.jacks = [];
   st.dead = false; st.deathText = "";
   $("deathScreen").hidden = true;
   $("backNote").hidden = true;
@@ -111,6 +112,10 @@ function take(events, now) {
       case "blast":
         st.blasts.push({ x: e.x, y: e.y, r: e.r, at: now });
         st.counts.blasts++;
+        break;
+      case "carjack":
+        st.jacks.push({ x: e.x, y: e.y, at: now, text: e.me ? "Carjacked!" : e.mine ? "Yours now" : "Carjack" });
+        if (e.me) note("Someone pulled you out of your car.");
         break;
     }
   }
@@ -195,6 +200,9 @@ hooks.onDraw("screen", (v) => {
       ctx.stroke();
     }
   }
+  // The carjacks: a word over the car, rising.
+  st.jacks = st.jacks.filter((j) => now - j.at < HURT_MS);
+  for (const j of st.jacks) v.label(j.text, "#ffb43a", v.sx(j.x), v.sy(j.y) - 20 * (now - j.at) / HURT_MS);
   // The arcs toward what hurt you, round you on the screen.
   st.hurt = st.hurt.filter((h) => now - h.at < HURT_MS);
   if (own >= 0) {
@@ -224,6 +232,14 @@ hooks.onDraw("screen", (v) => {
 
 let backTimer = 0;
 
+// note shows text for a few seconds under the top of the view.
+function note(text) {
+  $("backNote").textContent = text;
+  $("backNote").hidden = false;
+  clearTimeout(backTimer);
+  backTimer = setTimeout(() => { $("backNote").hidden = true; }, NOTE_MS);
+}
+
 hooks.onHUD((state) => {
   const d = state && state.death;
   const watching = !!(game.welcome && game.welcome.spectate);
@@ -241,11 +257,8 @@ hooks.onHUD((state) => {
   } else if (st.dead) {
     st.dead = false;
     $("deathScreen").hidden = true;
-    $("backNote").textContent = watching ? "Back in the game." : st.where === "hospital"
-      ? "You woke up at the hospital, patched up." : "You are back on your feet.";
-    $("backNote").hidden = false;
-    clearTimeout(backTimer);
-    backTimer = setTimeout(() => { $("backNote").hidden = true; }, NOTE_MS);
+    note(watching ? "Back in the game." : st.where === "hospital"
+      ? "You woke up at the hospital, patched up." : "You are back on your feet.");
   }
 });
 

@@ -104,18 +104,7 @@ hooks.onDraw("screen", (v) => {
   const me = game.ownPos;
   ctx.textAlign = "center";
   ctx.font = "bold 12px system-ui, sans-serif";
-  const taken = []; // the labels' boxes so far: one does not cover another
-  const free = (text, x, y) => {
-    const w = ctx.measureText(text).width + 6;
-    for (const dy of [0, -14, 14, -28]) {
-      const r = [x - w / 2, y + dy - 12, w, 14];
-      if (!taken.some((t) => r[0] < t[0] + t[2] && t[0] < r[0] + r[2] && r[1] < t[1] + t[3] && t[1] < r[1] + r[3])) {
-        taken.push(r);
-        return y + dy;
-      }
-    }
-    return null;
-  };
+  const free = placer(ctx);
   for (const p of places()) {
     if (me && Math.hypot(p.x - me.x, p.y - me.y) > LABEL_RANGE && p.kind !== "hospital" && p.kind !== "garage") continue;
     const x = v.sx(p.x), y = v.sy(p.y);
@@ -153,6 +142,24 @@ hooks.onDraw("screen", (v) => {
   void focus;
 });
 
+// placer returns free(text, x, y): the baseline near y at which a label
+// of text centred on x covers no label placed before it, or null for
+// none (tried at y, then a line above, below, two above).
+function placer(ctx) {
+  const taken = [];
+  return (text, x, y) => {
+    const w = ctx.measureText(text).width + 6;
+    for (const dy of [0, -14, 14, -28]) {
+      const r = [x - w / 2, y + dy - 12, w, 14];
+      if (!taken.some((t) => r[0] < t[0] + t[2] && t[0] < r[0] + r[2] && r[1] < t[1] + t[3] && t[1] < r[1] + r[3])) {
+        taken.push(r);
+        return y + dy;
+      }
+    }
+    return null;
+  };
+}
+
 // objective writes the distance to the mission's marker under it, or,
 // with the marker out of sight, draws an arrow at the screen's edge
 // pointing to it.
@@ -164,13 +171,15 @@ function objective(v) {
   const d = Math.hypot(mk[0] - me.x, mk[1] - me.y);
   const dist = d >= 1000 ? `${(d / 1000).toFixed(1)} km` : `${Math.round(d)} m`;
   const x = v.sx(mk[0]), y = v.sy(mk[1]);
-  const m = 36;
-  if (x >= m && x <= W - m && y >= m && y <= H - m) {
+  // The edges the arrow keeps to: clear of the HUD at the top and the
+  // inventory bar at the bottom.
+  const side = 40, top = 90, bottom = 110;
+  if (x >= side && x <= W - side && y >= top && y <= H - bottom) {
     v.label(dist, OBJECTIVE, x, y + 36);
     return;
   }
-  const cx = W / 2, cy = H / 2, dx = x - cx, dy = y - cy;
-  const t = Math.min((W / 2 - m) / Math.abs(dx || 1e-6), (H / 2 - m) / Math.abs(dy || 1e-6));
+  const cx = W / 2, cy = (top + H - bottom) / 2, dx = x - cx, dy = y - cy;
+  const t = Math.min((W / 2 - side) / Math.abs(dx || 1e-6), ((H - top - bottom) / 2) / Math.abs(dy || 1e-6));
   const ax = cx + dx * t, ay = cy + dy * t, a = Math.atan2(dy, dx);
   ctx.save();
   ctx.translate(ax, ay);
@@ -252,7 +261,7 @@ function drawMap(c, W, H, v, full) {
   const ctx = c.getContext("2d");
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, W, H);
-  ctx.fillStyle = "rgba(18,21,27,0.88)";
+  ctx.fillStyle = full ? "#15181d" : "rgba(18,21,27,0.88)";
   ctx.fillRect(0, 0, W, H);
   const pad = full ? 16 : 4;
   const k = Math.min((W - 2 * pad) / (g.max[0] - g.min[0]), (H - 2 * pad) / (g.max[1] - g.min[1]));
@@ -277,12 +286,19 @@ function drawMap(c, W, H, v, full) {
   // The places.
   ctx.textAlign = "center";
   ctx.font = "bold 12px system-ui, sans-serif";
+  const free = placer(ctx);
   for (const p of places()) {
-    if (p.kind === "bay" || (p.kind === "container" && !full) || (p.kind === "zone" && !full)) continue;
+    if (p.kind === "bay") { // a bay: a small box (the view numbers them)
+      ctx.fillStyle = "#8fd3ff";
+      ctx.fillRect(m.sx(p.x) - 1.5, m.sy(p.y) - 1.5, 3, 3);
+      continue;
+    }
+    if ((p.kind === "container" && !full) || (p.kind === "zone" && !full)) continue;
     const [name, colour] = placeIcon(p);
     const size = full ? 20 : 12;
     drawIcon(ctx, name, m.sx(p.x), m.sy(p.y), size, colour, 1);
-    if (full && p.kind !== "container") label(ctx, p.title, colour, m.sx(p.x), m.sy(p.y) + size / 2 + 12);
+    const at = full && p.kind !== "container" ? free(p.title, m.sx(p.x), m.sy(p.y) + size / 2 + 12) : null;
+    if (at !== null) label(ctx, p.title, colour, m.sx(p.x), at);
   }
   // The route and the marker.
   if (st.route.length >= 2) {

@@ -232,3 +232,45 @@ func shotEvents(in []wireEvent) []wire.Event {
 func rosterLine(s uint32, n uint16, name string) textframe.RosterPlayer {
 	return textframe.RosterPlayer{Session: s, Player: n, Name: name, State: "foot"}
 }
+
+// TestWreckAndBlastInRoom: a player drives flat out into the level's edge
+// on test-flat. The car's health shows falling; once the crash wrecks it
+// the HUD counts down to its blast; the player stays in and the blast
+// kills them: the death screen says their car blew up after a crash.
+func TestWreckAndBlastInRoom(t *testing.T) {
+	r := newRoom(t, "test-flat")
+	p := r.join(server.Who{})
+	for i := 0; i < 10; i++ {
+		r.step()
+	}
+	if err := p.Command(`{"type":"debug","cmd":"teleport","x":380,"y":0}`); err != nil {
+		t.Fatal(err)
+	}
+	var wreck *VehicleHUD
+	for i := 0; i < 40*60 && wreck == nil; i++ {
+		r.step(KeyUp)
+		p.Events()
+		if v := p.State().Vehicle; v != nil && v.Wrecked {
+			wreck = v
+		}
+	}
+	if wreck == nil {
+		t.Fatalf("no wreck after 40 s flat out at the level's edge: %+v", p.State().Vehicle)
+	}
+	if wreck.BlastIn <= 0 || wreck.BlastIn > float64(damage.BlastDelay)/60 || wreck.HP != 0 {
+		t.Errorf("wrecked car %+v: want no health left and the blast within %d ticks", wreck, damage.BlastDelay)
+	}
+	var d *Death
+	for i := 0; i < 6*60 && d == nil; i++ {
+		r.step()
+		p.Events()
+		d = p.State().Death
+	}
+	if d == nil {
+		t.Fatal("alive 6 s after the wreck, sitting in it")
+	}
+	t.Logf("wrecked: %+v; death: %+v", wreck, d)
+	if d.Cause != "Your car blew up after a crash" {
+		t.Errorf("death %+v, want the car's blast after a crash", d)
+	}
+}
