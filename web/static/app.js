@@ -882,18 +882,21 @@ function drawThing(ctx, f, b, s) {
   }
 }
 
+// drawScale draws the scale bar over the minimap (map.js: 200 px high,
+// 52 px up from the bottom).
 function drawScale(ctx, W, H, s) {
   const m = [5, 10, 20, 50, 100, 200, 500].find((v) => v * s >= 60) || 500;
+  const y = H - 262;
   ctx.strokeStyle = "#e8ecf2";
   ctx.fillStyle = "#e8ecf2";
   ctx.lineWidth = 2;
   ctx.beginPath();
-  ctx.moveTo(W - 20 - m * s, H - 56);
-  ctx.lineTo(W - 20, H - 56);
+  ctx.moveTo(W - 20 - m * s, y);
+  ctx.lineTo(W - 20, y);
   ctx.stroke();
   ctx.font = "12px system-ui, sans-serif";
   ctx.textAlign = "right";
-  ctx.fillText(`${m} m · N ↑`, W - 20, H - 62);
+  ctx.fillText(`${m} m · north up`, W - 20, y - 6);
 }
 
 $("view").addEventListener("wheel", (e) => {

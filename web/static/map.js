@@ -229,11 +229,11 @@ function minimapCanvas() {
 // mapView is what the "map" draw layer gets: the canvas (ctx, in CSS
 // pixels), its scale (k, pixels per metre), sx and sy to put a point of
 // the world on it, its size (W, H) and whether it is the full map.
-function mapView(ctx, k, W, H, g, pad, full) {
+function mapView(ctx, k, W, H, g, ox, oy, full) {
   return {
     ctx, k, W, H, full,
-    sx: (x) => pad + (x - g.min[0]) * k,
-    sy: (y) => H - pad - (y - g.min[1]) * k,
+    sx: (x) => ox + (x - g.min[0]) * k,
+    sy: (y) => H - oy - (y - g.min[1]) * k,
   };
 }
 
@@ -243,8 +243,11 @@ function drawMinimap(v) {
 }
 
 function drawFullMap(v) {
-  const c = $("fullMapCanvas");
-  const W = Math.max(200, Math.round(c.clientWidth)), H = Math.max(200, Math.round(c.clientHeight));
+  const c = $("fullMapCanvas"), box = $("fullMap");
+  // The canvas takes the window but for its legend.
+  const W = Math.max(200, box.clientWidth - 16), H = Math.max(200, box.clientHeight - $("mapLegend").offsetHeight - 24);
+  c.style.width = W + "px";
+  c.style.height = H + "px";
   drawMap(c, W, H, v, true);
 }
 
@@ -265,9 +268,11 @@ function drawMap(c, W, H, v, full) {
   ctx.fillRect(0, 0, W, H);
   const pad = full ? 16 : 4;
   const k = Math.min((W - 2 * pad) / (g.max[0] - g.min[0]), (H - 2 * pad) / (g.max[1] - g.min[1]));
-  const m = mapView(ctx, k, W, H, g, pad, full);
+  // The level centred on the canvas.
+  const ox = (W - (g.max[0] - g.min[0]) * k) / 2, oy = (H - (g.max[1] - g.min[1]) * k) / 2;
+  const m = mapView(ctx, k, W, H, g, ox, oy, full);
   // The level in metres.
-  ctx.setTransform(k * dpr, 0, 0, -k * dpr, (pad - g.min[0] * k) * dpr, (H - pad + g.min[1] * k) * dpr);
+  ctx.setTransform(k * dpr, 0, 0, -k * dpr, (ox - g.min[0] * k) * dpr, (H - oy + g.min[1] * k) * dpr);
   if (game.paths) {
     if (full) {
       ctx.fillStyle = "#3a3f47";

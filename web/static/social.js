@@ -108,7 +108,7 @@ function renderRoster() {
   for (const l of [...st.roster.values()].sort((a, b) => a.session - b.session)) {
     const tr = document.createElement("tr");
     if (l.session === st.me) tr.className = "me";
-    const cells = [l.player ? `P${l.player}` : "–", l.name, l.party ? `party ${l.party}` : "", l.account ? "✓" : "",
+    const cells = [l.player ? `P${l.player}` : "–", l.name, l.party ? `party ${l.party}` : "", l.account ? "yes" : "",
       `${l.ping} ms`, l.state];
     for (const v of cells) {
       const td = document.createElement("td");
