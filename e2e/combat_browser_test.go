@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,7 +51,7 @@ const readHUD = `foiHUD.info()`
 //     button: her page draws each shot's tracer ending on Bo and marks her
 //     hits on the crosshair, the weapon HUD counts her rounds down; Bo's
 //     page shows the death screen: shot by Ava, back at the hospital in a
-//     few seconds.
+//     few seconds. Each shot sounded, and O mutes the sound.
 func TestBrowserCombat(t *testing.T) {
 	skipShort(t)
 	addr := startServer(t, "test-flat")
@@ -152,6 +153,15 @@ func TestBrowserCombat(t *testing.T) {
 	if rounds := a.eval(`document.getElementById("weaponAmmo").textContent`); rounds == "24" || rounds == "" {
 		t.Errorf("the weapon HUD shows %q rounds after the shots", rounds)
 	}
+	// Each shot sounded; O mutes the sound, and O again brings it back.
+	if n, _ := strconv.Atoi(a.eval(`String(foiSound.state.played.shot)`)); n < 4 {
+		t.Errorf("%d shots sounded on Ava's page, want 4", n)
+	}
+	a.holdKey("o", "KeyO", 79, 50*time.Millisecond)
+	if m := a.eval(`String(foiSound.state.muted) + " " + document.getElementById("soundKey").textContent`); m != "true  O: sound is off" {
+		t.Errorf("after O: %q, want the sound muted and the key saying so", m)
+	}
+	a.holdKey("o", "KeyO", 79, 50*time.Millisecond)
 	death := b.eval(`JSON.parse(foiCombat.info()).deathText`)
 	if !strings.Contains(death, "Shot by Ava") || !strings.Contains(death, "Back at the hospital in") {
 		t.Errorf("Bo's death screen %q, want shot by Ava, back at the hospital in a few seconds", death)
