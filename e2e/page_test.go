@@ -110,6 +110,13 @@ func (p *tab) newTab() *tab {
 	return &tab{t: p.t, ctx: ctx}
 }
 
+// in returns p bound to test t, for a subtest: its failed waits fail t.
+func (p *tab) in(t *testing.T) *tab {
+	q := *p
+	q.t = t
+	return &q
+}
+
 // open loads the page of the server at addr, waits for its wasm client
 // (the join button is enabled then) and names the default room in the
 // lobby.
