@@ -55,7 +55,8 @@ const readHUD = `foiHUD.info()`
 //     ending on Bo and marks her hits on the crosshair, the weapon HUD
 //     counts her rounds down. Each shot sounded, and O mutes the sound.
 //   - death_screen_cause: Bo's page shows the death screen: shot by Ava,
-//     back at the hospital in a few seconds.
+//     as the server's status frame says, back at the hospital in a few
+//     seconds.
 func TestBrowserCombat(t *testing.T) {
 	skipShort(t)
 	addr := startServer(t, "test-flat")
@@ -189,6 +190,9 @@ func TestBrowserCombat(t *testing.T) {
 		death := b.eval(`JSON.parse(foiCombat.info()).deathText`)
 		if !strings.Contains(death, "Shot by Ava") || !strings.Contains(death, "Back at the hospital in") {
 			t.Errorf("Bo's death screen %q, want shot by Ava, back at the hospital in a few seconds", death)
+		}
+		if got := b.eval(`(() => { const d = JSON.parse(foi.state()).death; return d ? String(!!d.server) : "alive"; })()`); got != "true" {
+			t.Errorf("Bo's death screen's cause from the server: %s, want true (the status frame's cause)", got)
 		}
 		var bo combatPage
 		if err := b.readJSON(readCombat, &bo); err != nil || bo.Counts.Hurt < 4 {

@@ -11,6 +11,7 @@ import (
 	"github.com/fiveonit/engine/systems/cars"
 	"github.com/fiveonit/engine/systems/items"
 	"github.com/fiveonit/engine/systems/motion"
+	"github.com/fiveonit/engine/systems/seats"
 	"github.com/fiveonit/engine/systems/weapons"
 )
 
@@ -31,6 +32,7 @@ import (
 //	modelNames    the car models' names, by model
 //	items         systems/items: reach
 //	cars          systems/cars: garageReach, lockReach
+//	seats         systems/seats: reach (m from a vehicle's body, where E gets in)
 //	grenade       systems/weapons' throw and blast, systems/motion's gravity
 //	reconnect     the page's backoff after a drop: Reconnect*, in ms
 func Constants() map[string]any {
@@ -91,6 +93,7 @@ func Constants() map[string]any {
 		},
 		"items": map[string]any{"reach": float64(items.Reach)},
 		"cars":  map[string]any{"garageReach": float64(cars.GarageReach), "lockReach": float64(cars.LockReach)},
+		"seats": map[string]any{"reach": float64(seats.Reach)},
 		"grenade": map[string]any{
 			"throwMin": float64(weapons.ThrowMin), "throwMax": float64(weapons.ThrowMax),
 			"throwAngle": float64(weapons.ThrowAngle), "throwHeight": float64(weapons.ThrowHeight),

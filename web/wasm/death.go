@@ -19,10 +19,12 @@ import (
 // watching another player, that player's health, Cash and stars.
 //
 // The cause of a death is the server's when its status frame says one
-// (a "cause" text); else the page's: the last hit on you or on the car
-// you sat in that the snapshots' events showed (Events notes it), named
-// by what did it (a shot, a blast, a crash, a car that ran you over) and
-// who (a guard, the police, a player by name).
+// ("cause", "by", "byPlayer"); else the page's: the last hit on you or on
+// the car you sat in that the snapshots' events showed (Events notes it),
+// named by what did it (a shot, a blast, a crash, a car that ran you
+// over) and who (a guard, the police, a player by name). When the two
+// agree, the page's words stand: they name a car's model and what
+// wrecked your car, which the status frame does not.
 
 // HarmWindow is how long before a death the last hit still counts as its
 // cause: five seconds. Older, the death screen says only "Wasted".
@@ -180,12 +182,25 @@ func (p *Page) death(w *textframe.Welcome) *Death {
 	if p.respawn == city.RespawnHospital || p.respawn == city.RespawnSpawn {
 		d.RespawnIn = max(0, float64(int64(city.RespawnTicks)-int64(tick-p.deadTick))/ecs.TickRate)
 	}
-	if s := p.serverStatus(); s.Dead && s.Cause != "" {
-		d.Cause, d.Server = s.Cause, true
-		return d
-	}
 	h := p.selfHarm
-	if h.how == "" || int64(p.deadTick)-int64(h.tick) > HarmWindow {
+	own := h.how != "" && int64(p.deadTick)-int64(h.tick) <= HarmWindow
+	if s := p.serverStatus(); s.Dead {
+		// The server's cause stands; the page's own words for it, which
+		// name a car's model or what wrecked your car, when they agree.
+		if cause := p.serverCause(s, w.Player); cause != "" {
+			d.Server = true
+			if own && agrees(h, s, w.Player) {
+				d.Cause = p.causeText(h)
+			} else {
+				d.Cause = cause
+			}
+			if s.By == "player" && s.ByPlayer != 0 && s.ByPlayer != w.Player {
+				d.Killer = s.ByPlayer
+			}
+			return d
+		}
+	}
+	if !own {
 		return d
 	}
 	d.Cause = p.causeText(h)
@@ -195,16 +210,104 @@ func (p *Page) death(w *textframe.Welcome) *Death {
 	return d
 }
 
+// agrees reports whether the page's harm h is the death the server's
+// status s tells player me of: the same way to die, by the same player
+// when a player did it.
+func agrees(h harm, s status, me uint16) bool {
+	how := h.how
+	switch {
+	case h.how == "run over":
+		how = "run-over"
+	case h.how == "blast" && h.ownCar:
+		how = "wreck"
+	case h.how == "blast":
+		how = "explosion"
+	}
+	if how == "" || how != s.Cause {
+		return false
+	}
+	switch {
+	case s.By == "player" && (s.ByPlayer == me || s.ByPlayer == 0):
+		return h.self || h.player == me
+	case s.By == "player":
+		return !h.self && h.player == s.ByPlayer
+	case s.Cause == "wreck":
+		return true // what wrecked the car: the page's carHarm says it
+	}
+	return h.player == 0
+}
+
+// status is what the page reads of the last status frame: whether you
+// are dead, and what killed you (textframe.StatusFrame).
+type status struct {
+	Dead     bool   `json:"dead"`
+	Cause    string `json:"cause"`
+	By       string `json:"by"`
+	ByPlayer uint16 `json:"byPlayer"`
+}
+
 // serverStatus returns the last status frame, with the cause of a death
 // when the server sends one.
-func (p *Page) serverStatus() (s struct {
-	Dead  bool   `json:"dead"`
-	Cause string `json:"cause"`
-}) {
+func (p *Page) serverStatus() (s status) {
 	if b := p.c.Text("status"); len(b) > 0 {
 		json.Unmarshal(b, &s) // a frame the client already took; a bad one leaves s empty
 	}
 	return s
+}
+
+// serverCause says the server's cause of death s, as the death screen
+// puts it, for player me; "" when s names none the page knows.
+func (p *Page) serverCause(s status, me uint16) string {
+	by := p.serverWho(s, me)
+	switch s.Cause {
+	case "shot":
+		if by == "" {
+			return "Shot"
+		}
+		return "Shot by " + by
+	case "run-over":
+		if by == "" {
+			return "Run over"
+		}
+		return "Run over by " + by
+	case "crash":
+		if by == "" || by == "yourself" {
+			return "Killed in a crash"
+		}
+		return "Killed in a crash with " + by
+	case "explosion":
+		if by == "" {
+			return "Caught in a blast"
+		}
+		return "Blown up by " + by
+	case "wreck":
+		if by == "" || by == "yourself" {
+			return "Your car blew up"
+		}
+		return "Your car blew up, wrecked by " + by
+	}
+	return ""
+}
+
+// serverWho names who the server says killed you: a player by name, else
+// by kind; "" for nothing but yourself.
+func (p *Page) serverWho(s status, me uint16) string {
+	switch s.By {
+	case "player":
+		if s.ByPlayer == me || s.ByPlayer == 0 {
+			return "yourself"
+		}
+		return p.playerName(s.ByPlayer)
+	case "police":
+		return "the police"
+	case "guard":
+		return "a guard"
+	case "car":
+		return "a car"
+	case "pedestrian":
+		return "a stranger"
+	}
+	return ""
 }
 
 // causeText says what harm h was, as the death screen puts it.

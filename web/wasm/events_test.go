@@ -155,8 +155,11 @@ func TestShotsAndDeathInRoom(t *testing.T) {
 	if h := hurt[0]; math32.Abs(h.Fx-(-40)) > 1 || math32.Abs(h.Fy-60) > 1 {
 		t.Errorf("hit felt %+v: want it from player 1 at (-40, 60)", h)
 	}
-	if d.Cause != "Shot by player 1" || d.Killer != 1 || d.Server {
-		t.Errorf("death %+v, want shot by player 1", d)
+	if d.Cause != "Shot by player 1" || d.Killer != 1 || !d.Server {
+		t.Errorf("death %+v, want shot by player 1, as the server says", d)
+	}
+	if got := b.causeText(b.selfHarm); got != "Shot by player 1" {
+		t.Errorf("the page's own cause %q, want shot by player 1", got)
 	}
 	if d.RespawnIn <= 0 || d.RespawnIn > float64(city.RespawnTicks)/60 || d.Where != "hospital" {
 		t.Errorf("respawn in %v s at %q, want within %d ticks at the hospital", d.RespawnIn, d.Where, city.RespawnTicks)
@@ -217,6 +220,46 @@ func TestCauseText(t *testing.T) {
 	}
 }
 
+// TestServerCause: what the death screen says of each cause the server's
+// status frame tells player 1, and when the page's own words for the same
+// death stand in for the server's.
+func TestServerCause(t *testing.T) {
+	p := NewPage(func([]byte, bool) error { return nil }, false)
+	p.roster = append(p.roster, rosterLine(7, 2, "Robin"))
+	for _, c := range []struct {
+		s     status
+		want  string
+		h     harm // the page's own harm
+		agree bool // h is the death s tells
+	}{
+		{status{Cause: "shot", By: "player", ByPlayer: 2}, "Shot by Robin",
+			harm{how: "shot", by: uint8(components.KindCharacter), player: 2}, true},
+		{status{Cause: "shot", By: "player", ByPlayer: 3}, "Shot by player 3",
+			harm{how: "shot", by: uint8(components.KindCharacter), player: 2}, false},
+		{status{Cause: "shot", By: "guard"}, "Shot by a guard", harm{how: "shot", by: uint8(components.KindGuard)}, true},
+		{status{Cause: "shot", By: "police"}, "Shot by the police", harm{how: "crash"}, false},
+		{status{Cause: "run-over", By: "car"}, "Run over by a car", harm{how: "run over", by: uint8(components.KindCar), model: 3}, true},
+		{status{Cause: "run-over", By: "player", ByPlayer: 2}, "Run over by Robin",
+			harm{how: "run over", by: uint8(components.KindCar), player: 2, model: 3}, true},
+		{status{Cause: "crash"}, "Killed in a crash", harm{how: "crash"}, true},
+		{status{Cause: "crash", By: "pedestrian"}, "Killed in a crash with a stranger", harm{how: "shot"}, false},
+		{status{Cause: "explosion", By: "player", ByPlayer: 1}, "Blown up by yourself",
+			harm{how: "blast", by: uint8(components.KindProjectile), self: true}, true},
+		{status{Cause: "explosion"}, "Caught in a blast", harm{how: "blast", ownCar: true}, false},
+		{status{Cause: "wreck"}, "Your car blew up", harm{how: "blast", ownCar: true}, true},
+		{status{Cause: "wreck", By: "police"}, "Your car blew up, wrecked by the police", harm{how: "blast", ownCar: true}, true},
+		{status{Cause: "drowned"}, "", harm{}, false},
+		{status{}, "", harm{}, false},
+	} {
+		if got := p.serverCause(c.s, 1); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+		if got := agrees(c.h, c.s, 1); got != c.agree {
+			t.Errorf("%+v and the page's %+v: agree %v, want %v", c.s, c.h, got, c.agree)
+		}
+	}
+}
+
 // wireEvent is a shot for shotEnd: from (x, y) along (dx, dy).
 type wireEvent struct{ x, y, dx, dy float32 }
 
@@ -270,7 +313,7 @@ func TestWreckAndBlastInRoom(t *testing.T) {
 		t.Fatal("alive 6 s after the wreck, sitting in it")
 	}
 	t.Logf("wrecked: %+v; death: %+v", wreck, d)
-	if d.Cause != "Your car blew up after a crash" {
-		t.Errorf("death %+v, want the car's blast after a crash", d)
+	if d.Cause != "Your car blew up after a crash" || !d.Server {
+		t.Errorf("death %+v, want the car's blast after a crash, a wreck as the server says", d)
 	}
 }

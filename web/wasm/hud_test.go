@@ -48,12 +48,12 @@ func TestPlacesMainCity(t *testing.T) {
 			t.Errorf("%+v off the level", p)
 		}
 	}
-	want := map[string]int{"shop": 2, "container": 5, "garage": 1, "bay": 4, "hospital": 1, "police": 1, "zone": 3}
+	want := map[string]int{"shop": 3, "container": 5, "garage": 1, "bay": 4, "hospital": 1, "police": 1, "zone": 3}
 	if fmt.Sprint(count) != fmt.Sprint(want) {
 		t.Errorf("places %v, want %v", count, want)
 	}
 	for k, v := range map[string]string{
-		"shop corner-shop": "Corner shop", "container yard-crate-0": "Yard crate 1", "garage garage": "Garage",
+		"shop corner-shop": "Corner shop", "shop pawn-shop": "Pawn shop", "container yard-crate-0": "Yard crate 1", "garage garage": "Garage",
 		"hospital hospital": "Hospital", "zone yard": "Yard",
 	} {
 		if titles[k] != v {
