@@ -25,10 +25,6 @@ const trafficJS = `JSON.stringify((() => {
 // sees traffic moving near its player within 10 s.
 func TestBrowserTrafficApart(t *testing.T) {
 	skipShort(t)
-	// The crowd shared by every player is the server's (issue 37 point 5,
-	// another branch); until it is merged the second player meets an
-	// empty city and this test fails. Remove this line with that merge.
-	t.Skip("needs the crowd shared by every player (issue 37 point 5, server side)")
 	addr := startServer(t, "main-city", withDebug)
 	a := browser(t, 60*time.Second)
 	b := a.newTab()
