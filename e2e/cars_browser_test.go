@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/fiveonit/engine/games"
 )
 
 // carsPage is what the cars test reads of the page.
@@ -38,6 +40,23 @@ const readCars = `JSON.stringify((() => {
     title: el("garageTitle").textContent, list: el("garageCars").textContent};
 })())`
 
+// garagePrice returns the price free roam, the default room's game, asks
+// to keep a car in main-city's garage, as the page writes it ("$100").
+func garagePrice(t *testing.T) string {
+	t.Helper()
+	g, err := games.Lookup("free-roam")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gp := range g.Rules.Garages {
+		if gp.Garage == "garage" {
+			return fmt.Sprintf("$%d", gp.Price)
+		}
+	}
+	t.Fatal("free roam prices no garage of main-city")
+	return ""
+}
+
 // TestBrowserGarage plays main-city's garage on the page: the player's
 // car (the prompt says it is theirs and open) is put in the garage's
 // first bay; the garage window comes up with its price, and its Keep
@@ -57,8 +76,8 @@ func TestBrowserGarage(t *testing.T) {
 	cp = waitJSON(p, "the garage window, in the car", readCars, 10*time.Second, func(cp carsPage) bool {
 		return cp.Window && cp.KeepOn && strings.Contains(cp.Prompt, "yours")
 	})
-	if !strings.Contains(cp.Price, "$500") || !strings.Contains(cp.Prompt, "open") || cp.TakeOuts != 0 {
-		t.Fatalf("before keeping: %+v", cp)
+	if want := garagePrice(t); !strings.Contains(cp.Price, want) || !strings.Contains(cp.Prompt, "open") || cp.TakeOuts != 0 {
+		t.Fatalf("before keeping: %+v, want the price %s", cp, want)
 	}
 	p.screenshot("foi-web-garage")
 	p.click("garageKeep")
