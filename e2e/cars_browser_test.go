@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/fiveonit/engine/games"
 )
 
 // carsPage is what the cars test reads of the page.
@@ -24,6 +26,8 @@ type carsPage struct {
 	BayX     float32 `json:"bayX"`     // the first garage's first bay
 	BayY     float32 `json:"bayY"`
 	BayYaw   float32 `json:"bayYaw"`
+	Title    string  `json:"title"` // the garage window's title
+	List     string  `json:"list"`  // its list of cars kept
 }
 
 const readCars = `JSON.stringify((() => {
@@ -32,8 +36,26 @@ const readCars = `JSON.stringify((() => {
   return {prompt: el("carPrompt").hidden ? "" : el("carPrompt").textContent, ring: el("keyRing").hidden ? "" : el("keyRing").textContent,
     window: !el("garageWindow").hidden, price: el("garagePrice").textContent, note: el("garageNote").textContent,
     kept: s.kept.length, takeOuts: el("garageCars").querySelectorAll("button").length, keepOn: !el("garageKeep").disabled,
-    garages: s.garages.length, own: s.own.size, bayX: b.pos[0], bayY: b.pos[1], bayYaw: b.yaw};
+    garages: s.garages.length, own: s.own.size, bayX: b.pos[0], bayY: b.pos[1], bayYaw: b.yaw,
+    title: el("garageTitle").textContent, list: el("garageCars").textContent};
 })())`
+
+// garagePrice returns the price free roam, the default room's game, asks
+// to keep a car in main-city's garage, as the page writes it ("$100").
+func garagePrice(t *testing.T) string {
+	t.Helper()
+	g, err := games.Lookup("free-roam")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gp := range g.Rules.Garages {
+		if gp.Garage == "garage" {
+			return fmt.Sprintf("$%d", gp.Price)
+		}
+	}
+	t.Fatal("free roam prices no garage of main-city")
+	return ""
+}
 
 // TestBrowserGarage plays main-city's garage on the page: the player's
 // car (the prompt says it is theirs and open) is put in the garage's
@@ -54,8 +76,8 @@ func TestBrowserGarage(t *testing.T) {
 	cp = waitJSON(p, "the garage window, in the car", readCars, 10*time.Second, func(cp carsPage) bool {
 		return cp.Window && cp.KeepOn && strings.Contains(cp.Prompt, "yours")
 	})
-	if !strings.Contains(cp.Price, "$500") || !strings.Contains(cp.Prompt, "open") || cp.TakeOuts != 0 {
-		t.Fatalf("before keeping: %+v", cp)
+	if want := garagePrice(t); !strings.Contains(cp.Price, want) || !strings.Contains(cp.Prompt, "open") || cp.TakeOuts != 0 {
+		t.Fatalf("before keeping: %+v, want the price %s", cp, want)
 	}
 	p.screenshot("foi-web-garage")
 	p.click("garageKeep")
@@ -64,6 +86,11 @@ func TestBrowserGarage(t *testing.T) {
 	})
 	if !strings.Contains(cp.Note, "keep: done") || cp.KeepOn {
 		t.Fatalf("after keeping: %+v", cp)
+	}
+	// The window is titled by the garage's name, the car kept listed by
+	// its model's (not "model 0").
+	if cp.Title != "Garage" || !strings.HasPrefix(cp.List, "Bay 1: ") || strings.Contains(cp.List, "model") {
+		t.Errorf("garage window %q listing %q, want Garage, bay 1 with the car's model named", cp.Title, cp.List)
 	}
 	// Off the bay (the driver stands beside it), then take the car out.
 	away := fmt.Sprintf(`foi.command('{"type":"debug","cmd":"teleport","x":%g,"y":%g}')`, cp.BayX, cp.BayY-8)

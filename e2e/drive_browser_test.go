@@ -75,6 +75,8 @@ func driveInBrowser(t *testing.T, addr string, webrtc bool) {
 	if ps.Status != "connected" {
 		t.Errorf("HUD status %q, want connected", ps.Status)
 	}
+	// The network panel opens with the backquote key.
+	p.holdKey("`", "Backquote", 192, 50*time.Millisecond)
 	want := map[bool]string{false: "WebSocket", true: "WebRTC (lossy)"}[webrtc]
 	if tr, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.ID("transport"))); err != nil || tr != want {
 		t.Errorf("HUD transport %q (%v), want %q", tr, err, want)

@@ -13,7 +13,8 @@ import (
 // window, Buy puts a water in the inventory bar and takes its price off the
 // Cash shown; at the yard's crowbar the prompt offers it and R picks it up
 // into the bar; at an open yard crate R opens the container window and a
-// click on its ammo takes the ammo into the bar. The walks are debug
+// click on its ammo takes the ammo into the bar. The prompts and windows
+// name the places by their titles (Corner shop, Yard crate 1). The walks are debug
 // teleports (the server runs -debug).
 func TestBrowserItems(t *testing.T) {
 	skipShort(t)
@@ -31,10 +32,12 @@ func TestBrowserItems(t *testing.T) {
 		return ps.State != nil && ps.State.Own != nil && !ps.State.Own.Car
 	})
 	eval(`foi.command('{"type":"debug","cmd":"teleport","x":117.25,"y":10.9}')`)
-	waitFor("the shop's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("corner-shop") ? p.textContent : ""; })()`, 10*time.Second)
+	waitFor("the shop's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("R: shop at Corner shop") ? p.textContent : ""; })()`, 10*time.Second)
 	before := cash()
 	p.holdKey("r", "KeyR", 82, 50*time.Millisecond)
-	waitFor("the shop window", `document.getElementById("shopWindow").hidden ? "" : "open"`, 5*time.Second)
+	if title := waitFor("the shop window", `document.getElementById("shopWindow").hidden ? "" : document.getElementById("shopTitle").textContent`, 5*time.Second); title != "Corner shop" {
+		t.Errorf("shop window %q, want the shop's title, Corner shop", title)
+	}
 	if err := chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(`#shopItems button[data-buy="water"]`))); err != nil {
 		t.Fatalf("buy: %v", err)
 	}
@@ -57,11 +60,11 @@ func TestBrowserItems(t *testing.T) {
 	// yard-crate-0, open, holds pistol ammo: R opens its window, a click
 	// on the ammo's slot takes it into the bar.
 	eval(`foi.command('{"type":"debug","cmd":"teleport","x":208,"y":230.5}')`)
-	waitFor("the crate's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("open the crate") ? p.textContent : ""; })()`, 10*time.Second)
+	waitFor("the crate's prompt", `(() => { const p = document.getElementById("itemPrompt"); return !p.hidden && p.textContent.includes("R: open Yard crate 1") ? p.textContent : ""; })()`, 10*time.Second)
 	p.holdKey("r", "KeyR", 82, 50*time.Millisecond)
 	title := waitFor("the container window", `document.getElementById("containerWindow").hidden ? "" : document.getElementById("containerTitle").textContent`, 5*time.Second)
-	if !strings.Contains(title, "yard-crate-0") {
-		t.Errorf("container window %q, want yard-crate-0", title)
+	if title != "Yard crate 1" {
+		t.Errorf("container window %q, want yard-crate-0's title, Yard crate 1", title)
 	}
 	if eval(`document.querySelector('#slots .slot[data-item="pistol-ammo"]') ? "yes" : ""`) != "" {
 		t.Fatal("pistol ammo in the bar before it is taken")

@@ -30,8 +30,8 @@ import (
 // (default: the system's temp directory).
 //
 // This file is their one kit: a tab of the browser, driven by its methods
-// (open, openURL, join, click, eval, waitFor, waitState, holdKey,
-// screenshot), and
+// (open, openURL, join, joinAs, click, eval, waitFor, waitState, holdKey,
+// key, mouse, screenshot), and
 // a spectator Go client (watch) for what the server sends.
 
 // chromium returns the path of a Chromium, or skips the test.
@@ -110,6 +110,13 @@ func (p *tab) newTab() *tab {
 	return &tab{t: p.t, ctx: ctx}
 }
 
+// in returns p bound to test t, for a subtest: its failed waits fail t.
+func (p *tab) in(t *testing.T) *tab {
+	q := *p
+	q.t = t
+	return &q
+}
+
 // open loads the page of the server at addr, waits for its wasm client
 // (the join button is enabled then) and names the default room in the
 // lobby.
@@ -148,6 +155,20 @@ func (p *tab) click(id string) {
 func (p *tab) join(addr string) {
 	p.t.Helper()
 	p.open(addr)
+	p.click("join")
+	p.waitState("joined", 15*time.Second, func(ps pageState) bool {
+		return ps.State != nil && ps.State.Joined && ps.Status == "connected"
+	})
+}
+
+// joinAs opens the page, writes name in the lobby's name field, joins the
+// default room and waits until the page has joined.
+func (p *tab) joinAs(addr, name string) {
+	p.t.Helper()
+	p.open(addr)
+	if err := chromedp.Do(p.ctx, chromedp.SetValue(chromedp.ID("playerName"), name)); err != nil {
+		p.t.Fatalf("write the name: %v", err)
+	}
 	p.click("join")
 	p.waitState("joined", 15*time.Second, func(ps pageState) bool {
 		return ps.State != nil && ps.State.Joined && ps.Status == "connected"
@@ -299,6 +320,38 @@ func (p *tab) holdKey(key, code string, vk int64, d time.Duration) {
 	}
 	if err != nil {
 		p.t.Fatalf("hold %s: %v", key, err)
+	}
+}
+
+// key presses (down true) or lets go of a key.
+func (p *tab) key(down bool, key, code string, vk int64) {
+	p.t.Helper()
+	ev := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: key, Code: code, WindowsVirtualKeyCode: vk}
+	if !down {
+		ev.Type = input.DispatchKeyEventTypeKeyUp
+	}
+	if _, err := chromedp.Call(p.ctx, input.DispatchKeyEvent, ev); err != nil {
+		p.t.Fatalf("key %s: %v", key, err)
+	}
+}
+
+// mouse moves the pointer to (x, y), CSS pixels of the page, and, with
+// button "press" or "release", presses or lets go of its left button.
+func (p *tab) mouse(x, y float64, button string) {
+	p.t.Helper()
+	typ := input.DispatchMouseEventTypeMouseMoved
+	switch button {
+	case "press":
+		typ = input.DispatchMouseEventTypeMousePressed
+	case "release":
+		typ = input.DispatchMouseEventTypeMouseReleased
+	}
+	ev := input.DispatchMouseEventParams{Type: typ, X: x, Y: y}
+	if typ != input.DispatchMouseEventTypeMouseMoved {
+		ev.Button, ev.ClickCount = input.MouseButtonLeft, 1
+	}
+	if _, err := chromedp.Call(p.ctx, input.DispatchMouseEvent, ev); err != nil {
+		p.t.Fatalf("mouse %s at (%.0f, %.0f): %v", button, x, y, err)
 	}
 }
 

@@ -116,7 +116,8 @@ type Counts struct {
 // games a room may play (GameList), GET /levels/{name} returns a level's
 // JSON.
 // The query of a join: token (a join token; without one the player is
-// "player N"), rejoin (the reconnect token of a place the room holds:
+// "player N", or the name the query gives), name (the name a player
+// without a token plays under), rejoin (the reconnect token of a place the room holds:
 // take it back), acked=1 (ask for the acked snapshots), spectate=1 and
 // watch=N (watch player N without a character), and the options of a new
 // room: level, game, traffic, pedestrians.
@@ -156,6 +157,11 @@ func (m *Manager) Handler(hc HTTPConfig) http.Handler {
 // 22 characters.
 const maxRejoin = 64
 
+// maxName bounds the name a join's query gives, in bytes: a name of
+// social.MaxNameRunes characters of four bytes each. A longer one is let
+// go (the player is "player N").
+const maxName = 128
+
 // ErrTokenRoom is a join token for a run room's seat (its run claim)
 // used to join another room.
 var ErrTokenRoom = errors.New("this join token is for another room")
@@ -181,6 +187,11 @@ func Joiner(v *jointoken.Verifier, room string, q map[string][]string, now time.
 	}
 	tok := get("token")
 	if tok == "" {
+		// A player without an account names themselves; the room cleans
+		// the name (social.CleanName) and cuts it to its length.
+		if n := get("name"); len(n) <= maxName {
+			who.Name = n
+		}
 		return who, nil
 	}
 	if v == nil {

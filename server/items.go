@@ -169,7 +169,7 @@ func (f *itemsFeature) welcomeItems() []textframe.WelcomeItem {
 		it := &items[i]
 		price, _ := g.cfg.Game.Price(it.ID)
 		out = append(out, textframe.WelcomeItem{ID: it.ID, Name: it.Name, Label: it.Label, Kind: it.Kind.String(),
-			Stack: it.Stack, Price: price, Weapon: it.Weapon, Key: it.Key, Persist: it.Persist, Mission: it.Mission})
+			Stack: it.Stack, Price: price, Weapon: it.Weapon, Ammo: it.Ammo, Key: it.Key, Persist: it.Persist, Mission: it.Mission})
 	}
 	return out
 }

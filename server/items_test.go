@@ -62,14 +62,20 @@ func TestItemCommandsAndFrames(t *testing.T) {
 	if len(p.welcome.Items) != g.w.Items.Len() || p.welcome.Items[0].Name != "cash" || p.welcome.Items[0].ID != 1 {
 		t.Fatalf("welcome items %+v", p.welcome.Items)
 	}
-	var water textframe.WelcomeItem
+	var water, pistol textframe.WelcomeItem
 	for _, it := range p.welcome.Items {
-		if it.Name == "water" {
+		switch it.Name {
+		case "water":
 			water = it
+		case "pistol":
+			pistol = it
 		}
 	}
-	if water.Price == 0 || water.Kind != "consumable" {
+	if water.Price == 0 || water.Kind != "consumable" || water.Ammo != "" {
 		t.Fatalf("water %+v: priced, a consumable", water)
+	}
+	if pistol.Weapon != components.WeaponPistol || pistol.Ammo != "pistol-ammo" {
+		t.Fatalf("pistol %+v: a weapon that names its ammunition", pistol)
 	}
 	inv := inventory(t, p)
 	phone, _ := g.w.Items.ByName("phone")

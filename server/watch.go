@@ -26,10 +26,18 @@ type watchFeature struct {
 	g    *GameServer
 	sent perSession[uint32] // the session last told, plus nothing: 0 is nobody
 	told perSession[bool]
+	hud  perSession[hudSent] // the watched frame last sent
+}
+
+// hudSent is the watched frame a session was last sent.
+type hudSent struct {
+	sent bool
+	f    textframe.WatchedFrame
 }
 
 func newWatchFeature(g *GameServer) *watchFeature {
-	return &watchFeature{g: g, sent: newPerSession[uint32](g.cfg.MaxPlayers), told: newPerSession[bool](g.cfg.MaxPlayers)}
+	n := g.cfg.MaxPlayers
+	return &watchFeature{g: g, sent: newPerSession[uint32](n), told: newPerSession[bool](n), hud: newPerSession[hudSent](n)}
 }
 
 func (f *watchFeature) commands() []string { return []string{"spectate"} }
@@ -37,9 +45,13 @@ func (f *watchFeature) commands() []string { return []string{"spectate"} }
 func (f *watchFeature) enter(s *Session) {
 	f.sent.reset(s)
 	f.told.reset(s)
+	f.hud.reset(s)
 }
 
-func (f *watchFeature) resume(s *Session) { f.told.reset(s) }
+func (f *watchFeature) resume(s *Session) {
+	f.told.reset(s)
+	f.hud.reset(s)
+}
 
 // command switches whom s watches to the player of session c.Session:
 // one with a body in the world, and in a run room one still in the run.
@@ -132,18 +144,43 @@ func (f *watchFeature) notify(s *Session) bool {
 	if t != nil {
 		id = t.id
 	}
-	if *f.told.of(s) && *f.sent.of(s) == id {
-		return true
-	}
-	*f.told.of(s), *f.sent.of(s) = true, id
-	fr := textframe.SpectateFrame{Type: "spectate", Team: -1}
-	if t != nil {
-		fr.Session, fr.Player, fr.Name = t.id, t.player, t.who.Name
-		if g.runs != nil {
-			fr.Team = g.runs.Team(t.char)
+	if !*f.told.of(s) || *f.sent.of(s) != id {
+		*f.told.of(s), *f.sent.of(s) = true, id
+		fr := textframe.SpectateFrame{Type: "spectate", Team: -1}
+		if t != nil {
+			fr.Session, fr.Player, fr.Name = t.id, t.player, t.who.Name
+			if g.runs != nil {
+				fr.Team = g.runs.Team(t.char)
+			}
+		}
+		if !g.sendText(s, fr) {
+			return false
 		}
 	}
-	return g.sendText(s, fr)
+	return f.notifyHUD(s, t)
+}
+
+// notifyHUD sends s, which watches t (nil: nobody), the watched frame:
+// t's health, Cash and Wanted stars, when one of them changed.
+func (f *watchFeature) notifyHUD(s *Session, t *Session) bool {
+	g := f.g
+	fr := textframe.WatchedFrame{Type: "watched"}
+	if t != nil && g.w.Arche.Alive(t.char) {
+		fr.Player = t.player
+		if h := g.health.Get(t.char); h != nil {
+			fr.HP, fr.MaxHP, fr.Dead = h.HP, h.Max, h.HP == 0
+		}
+		if wa, cash := g.wanted.Get(t.char); wa != nil {
+			fr.Stars, fr.Cash = wa.Stars, cash.Amount
+		}
+	}
+	sent := f.hud.of(s)
+	if sent.sent && sent.f == fr {
+		return true
+	}
+	sent.sent, sent.f = true, fr
+	g.text = fr.AppendJSON(g.text[:0])
+	return g.sendTextBytes(s, g.text)
 }
 
 // watched returns the character s's view is centred on: its own, or for a

@@ -61,6 +61,7 @@ type WelcomeItem struct {
 	Stack   uint16            `json:"stack"`             // the most one slot holds
 	Price   int64             `json:"price,omitempty"`   // a shop's price, 0: not sold
 	Weapon  uint8             `json:"weapon,omitempty"`  // the weapon it puts in hand
+	Ammo    string            `json:"ammo,omitempty"`    // a gun's: the name of the item it fires
 	Key     string            `json:"key,omitempty"`     // the key tag a key answers to
 	Persist bool              `json:"persist,omitempty"` // it stays with the account between rooms
 	Mission string            `json:"mission,omitempty"` // the mission it belongs to

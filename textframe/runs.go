@@ -1,5 +1,7 @@
 package textframe
 
+import "strconv"
+
 // The run frames: a run room's run (package runs) as its players and
 // spectators see it, and whom a player out of the run or a spectator
 // watches.
@@ -8,7 +10,8 @@ package textframe
 // whenever the run changes: its phase, a seat's state or score, the
 // result. A client that watches another (a spectator, or a player the run
 // took out) gets a "spectate" frame as it starts watching and whenever it
-// watches someone else; the command {"type":"spectate","session":N}
+// watches someone else, and a "watched" frame with that player's health,
+// Cash and Wanted stars; the command {"type":"spectate","session":N}
 // switches to the player of session N (in a run room, one still in the
 // run), and is answered with a reply.
 
@@ -84,4 +87,38 @@ type SpectateFrame struct {
 	Name    string `json:"name"`
 	// Team is their team in a run room, -1 elsewhere.
 	Team int `json:"team"`
+}
+
+// WatchedFrame tells a client that watches another player (a spectator,
+// or a player a run took out) what that player's own HUD shows: their
+// health, Cash and Wanted stars. It comes as the client starts watching
+// someone and whenever one of them changes; Player 0 is nobody.
+type WatchedFrame struct {
+	Type   string `json:"type"` // "watched"
+	Player uint16 `json:"player"`
+	HP     uint16 `json:"hp"`
+	MaxHP  uint16 `json:"maxHp"`
+	Cash   int64  `json:"cash"`
+	Stars  uint8  `json:"stars"`
+	Dead   bool   `json:"dead,omitempty"`
+}
+
+// AppendJSON appends f as json.Marshal writes it, allocating nothing once
+// b has room: it goes out whenever the watched player's health changes.
+func (f *WatchedFrame) AppendJSON(b []byte) []byte {
+	b = appendType(b, f.Type)
+	b = append(b, `,"player":`...)
+	b = strconv.AppendUint(b, uint64(f.Player), 10)
+	b = append(b, `,"hp":`...)
+	b = strconv.AppendUint(b, uint64(f.HP), 10)
+	b = append(b, `,"maxHp":`...)
+	b = strconv.AppendUint(b, uint64(f.MaxHP), 10)
+	b = append(b, `,"cash":`...)
+	b = strconv.AppendInt(b, f.Cash, 10)
+	b = append(b, `,"stars":`...)
+	b = strconv.AppendUint(b, uint64(f.Stars), 10)
+	if f.Dead {
+		b = append(b, `,"dead":true`...)
+	}
+	return append(b, '}')
 }

@@ -7,12 +7,11 @@
 // runs them on a join, for each text frame, in each frame drawn and in the
 // HUD.
 
-import { foi, K, VEHICLE_KINDS, PERSON_KINDS, ACT, KEY, D, OWN, F, RECONNECT } from "./client.js";
-import { $, game } from "./game.js";
+import { foi, K, VEHICLE_KINDS, PERSON_KINDS, ACT, KEY, D, OWN, F, RECONNECT, MODEL, WEAPON } from "./client.js";
+import { $, game, playerColour } from "./game.js";
 import * as hooks from "./hooks.js";
 import * as lobby from "./lobby.js";
 
-const PLAYER_COLOURS = ["#4fc3f7", "#ff8a65", "#ba68c8", "#81c784", "#f06292", "#ffb74d", "#4db6ac", "#9575cd"];
 const CAR_COLOURS = ["#6d8bb0", "#8c9aa8", "#c0504d", "#9b8e6a", "#7a6a58", "#e8eef5", "#8a7f72"];
 const BUILDING_COLOURS = {
   generic: "#5b616b", residential: "#6b6560", commercial: "#5f6a78", office: "#56657a",
@@ -88,9 +87,9 @@ hooks.onText("wanted", (m) => {
   game.status_.cash = m.cash;
   if (m.arrested) banner(`Busted! Fine $${m.fine}`);
 });
+// A death shows on the death screen (combat.js), with its cause.
 hooks.onText("status", (m) => {
   game.status_ = m;
-  if (m.dead) banner("Wasted");
 });
 hooks.onText("clock", (m) => {
   game.clock = { minutes: m.minutes, pace: m.pace, at: performance.now() };
@@ -397,6 +396,7 @@ export function join(room, opts, rejoin) {
   if (opts.pedestrians !== "" && opts.pedestrians != null) q.set("pedestrians", opts.pedestrians);
   if (opts.spectate) { q.set("spectate", "1"); if (opts.watch) q.set("watch", opts.watch); }
   if (joinToken) q.set("token", joinToken);
+  else if (opts.name) q.set("name", opts.name); // a token names its player
   game.room = room; game.query = q; game.lossy = !!opts.webrtc; game.opts = opts;
   game.comeBack = rejoin ? { rejoin } : null;
   $("transport").textContent = game.lossy ? "WebRTC (lossy)" : "WebSocket";
@@ -565,11 +565,13 @@ window.addEventListener("resize", resize);
 // zoom (s, pixels per metre), the draw list (f, a Float32Array of n
 // entities of D.stride floats), the entity the camera follows (focus, -1
 // for none), the time (now, ms), a blinker (blink, 0 or 1), the view's
-// size (W, H, CSS pixels) and the camera (cx, cy, metres). sx and sy put
-// a point of the world on the screen; label writes a label over one.
-function frameView(ctx, s, f, n, focus, now, W, H, cx, cy) {
+// size (W, H, CSS pixels), the camera (cx, cy, metres) and the events
+// the snapshots showed since the last frame (events: foi.events(),
+// parsed; web/wasm events.go says what each holds). sx and sy put a point
+// of the world on the screen; label writes a label over one.
+function frameView(ctx, s, f, n, focus, now, W, H, cx, cy, events) {
   return {
-    ctx, s, f, n, focus, now, W, H, cx, cy,
+    ctx, s, f, n, focus, now, W, H, cx, cy, events,
     blink: Math.floor(now / 180) % 2,
     sx: (x) => W / 2 + (x - cx) * s,
     sy: (y) => H / 2 - (y - cy) * s,
@@ -591,6 +593,8 @@ function draw(now) {
   const W = c.width / dpr, H = c.height / dpr;
   const n = foi.view();
   const f = n ? new Float32Array(foi.drawBuf.buffer, 0, n * D.stride) : new Float32Array(0);
+  const got = foi.events();
+  const events = got ? JSON.parse(got) : [];
 
   // The camera follows the own body (predicted), else the watched player.
   let focus = -1, watched = -1;
@@ -610,7 +614,7 @@ function draw(now) {
   // Zoom out with speed (at 30 m/s to about half), eased over a second.
   game.zoomNow += (game.zoom / (1 + speed / 25) - game.zoomNow) * 0.03;
   const s = game.zoomNow, cx = game.cam.x, cy = game.cam.y;
-  const v = frameView(ctx, s, f, n, focus, now, W, H, cx, cy);
+  const v = frameView(ctx, s, f, n, focus, now, W, H, cx, cy, events);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = "#1b1f24";
   ctx.fillRect(0, 0, W, H);
@@ -630,19 +634,21 @@ function draw(now) {
       else if (PERSON_KINDS.includes(k) || k === K.gate || k === K.projectile || k === K.item) drawThing(ctx, f, b, s);
     }
   }
-  hooks.draw("over", v); // cameras, shops, containers, the grenade's arc, blasts, prompts
-  // Labels, in screen space.
+  hooks.draw("over", v); // cameras, the grenade's arc, tracers, blasts, prompts
+  // Labels, in screen space: each player by name.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = "bold 12px system-ui, sans-serif";
   ctx.textAlign = "center";
+  const names = new Map();
+  for (const p of (game.state && game.state.players) || []) names.set(p.player, p.name);
   for (let i = 0; i < n; i++) {
     const b = i * D.stride;
     const player = f[b + D.player];
     if (!player) continue;
     const k = f[b + D.kind], act = f[b + D.act], own = f[b + D.own];
     if (k === K.character && act !== ACT.onFoot && act !== ACT.dead && act < ACT.emote && !(own & OWN.character)) continue;
-    const label = (own & (OWN.predicted | OWN.character)) ? "you" : "P" + player;
-    v.label(label, label === "you" ? "#ffd23f" : PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length], v.sx(f[b + D.x]), v.sy(f[b + D.y]));
+    const label = (own & (OWN.predicted | OWN.character)) ? "you" : names.get(player) || "P" + player;
+    v.label(label, label === "you" ? "#ffd23f" : playerColour(player), v.sx(f[b + D.x]), v.sy(f[b + D.y]));
   }
   hooks.draw("screen", v); // guards' marks, emotes
   drawScale(ctx, W, H, s);
@@ -698,9 +704,13 @@ function drawLevel(ctx, s) {
   }
 }
 
+// drawVehicle draws a vehicle of the draw list at b, seen from above, by
+// its model: a compact's short rounded body, a sedan's bonnet and boot, a
+// sports car's wedge and stripes, a van's long roof, a truck's cab and
+// box, a police car's light bar, a trailer's ribs.
 function drawVehicle(ctx, f, b, s, blink) {
   const x = f[b + D.x], y = f[b + D.y], yaw = f[b + D.yaw];
-  const hx = f[b + D.halfX], hy = f[b + D.halfY], flags = f[b + D.flags], k = f[b + D.kind];
+  const hx = f[b + D.halfX], hy = f[b + D.halfY], flags = f[b + D.flags], k = f[b + D.kind], m = f[b + D.model];
   const own = f[b + D.own] & OWN.predicted, player = f[b + D.player], watched = f[b + D.own] & OWN.watched;
   ctx.save();
   ctx.translate(x, y);
@@ -713,23 +723,69 @@ function drawVehicle(ctx, f, b, s, blink) {
     ctx.arc(0, 0, hx + 1.2, 0, 2 * Math.PI);
     ctx.fill();
   }
-  let body = CAR_COLOURS[f[b + D.model] % CAR_COLOURS.length];
-  if (k === K.policeCar) body = "#f4f7fb";
-  if (player) body = PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length];
+  let body = CAR_COLOURS[m % CAR_COLOURS.length];
+  if (m === MODEL.van) body = "#c9c2b0";
+  if (m === MODEL.truck) body = "#b5553c";
+  if (m === MODEL.sports) body = "#d8342c";
+  if (k === K.policeCar || m === MODEL.police) body = "#f4f7fb";
+  if (player) body = playerColour(player);
   if (own) body = "#ffd23f";
-  if (flags & F.wrecked) body = "#3a2e28";
-  ctx.fillStyle = body;
-  ctx.strokeStyle = own ? "#fff" : "rgba(0,0,0,0.7)";
-  ctx.lineWidth = own ? 0.35 : Math.max(0.12, 1 / s);
-  ctx.beginPath();
-  ctx.rect(-hx, -hy, 2 * hx, 2 * hy);
-  ctx.fill();
-  ctx.stroke();
+  const wrecked = flags & F.wrecked;
+  if (wrecked) body = "#3a2e28";
+  const edge = own ? "#fff" : "rgba(0,0,0,0.7)";
+  const line = own ? 0.35 : Math.max(0.12, 1 / s);
+  const glass = "rgba(20,30,45,0.8)";
+  ctx.lineWidth = line;
+  ctx.strokeStyle = edge;
+  const box = (x0, y0, w, h, r, fill) => {
+    ctx.fillStyle = fill;
+    ctx.beginPath();
+    ctx.roundRect(x0, y0, w, h, r);
+    ctx.fill();
+    ctx.stroke();
+  };
+  if (m === MODEL.truck) {
+    box(-hx, -hy, hx * 1.35, 2 * hy, 0.15, wrecked ? body : "#d9d4c7"); // the box
+    box(hx * 0.42, -hy * 0.92, hx * 0.58, hy * 1.84, 0.35, body); // the cab
+    ctx.fillStyle = glass;
+    ctx.fillRect(hx * 0.8, -hy * 0.72, hx * 0.12, hy * 1.44);
+  } else if (k === K.trailer || m === MODEL.trailer) {
+    box(-hx, -hy, 2 * hx, 2 * hy, 0.1, wrecked ? body : "#d9d4c7");
+    ctx.beginPath();
+    for (let r = -hx + 0.8; r < hx; r += 0.8) { ctx.moveTo(r, -hy); ctx.lineTo(r, hy); }
+    ctx.stroke();
+  } else if (m === MODEL.van) {
+    box(-hx, -hy, 2 * hx, 2 * hy, 0.3, body);
+    ctx.fillStyle = "rgba(255,255,255,0.18)"; // the long roof
+    ctx.fillRect(-hx * 0.9, -hy * 0.8, hx * 1.45, hy * 1.6);
+    ctx.fillStyle = glass;
+    ctx.fillRect(hx * 0.6, -hy * 0.8, hx * 0.18, hy * 1.6);
+  } else if (m === MODEL.sports) {
+    ctx.fillStyle = body; // a wedge: narrower at the nose
+    ctx.beginPath();
+    ctx.moveTo(-hx, -hy); ctx.lineTo(hx * 0.7, -hy); ctx.quadraticCurveTo(hx, -hy * 0.7, hx, 0);
+    ctx.quadraticCurveTo(hx, hy * 0.7, hx * 0.7, hy); ctx.lineTo(-hx, hy); ctx.closePath();
+    ctx.fill();
+    ctx.stroke();
+    ctx.fillStyle = "rgba(255,255,255,0.85)"; // the stripes
+    ctx.fillRect(-hx, -hy * 0.3, 2 * hx * 0.95, hy * 0.16);
+    ctx.fillRect(-hx, hy * 0.14, 2 * hx * 0.95, hy * 0.16);
+    ctx.fillStyle = glass;
+    ctx.fillRect(hx * 0.05, -hy * 0.75, hx * 0.3, hy * 1.5);
+  } else {
+    const compact = m === MODEL.compact;
+    box(-hx, -hy, 2 * hx, 2 * hy, compact ? 0.55 : 0.35, body);
+    ctx.fillStyle = glass; // windscreen toward the front (+x), rear window behind
+    ctx.fillRect(hx * (compact ? 0.15 : 0.25), -hy * 0.78, hx * 0.3, hy * 1.56);
+    ctx.fillRect(-hx * (compact ? 0.7 : 0.75), -hy * 0.7, hx * 0.2, hy * 1.4);
+    if (!compact) { // the bonnet's and the boot's lines
+      ctx.beginPath();
+      ctx.moveTo(hx * 0.6, -hy * 0.8); ctx.lineTo(hx * 0.6, hy * 0.8);
+      ctx.moveTo(-hx * 0.8, -hy * 0.8); ctx.lineTo(-hx * 0.8, hy * 0.8);
+      ctx.stroke();
+    }
+  }
   if (k !== K.trailer) {
-    // Windscreen toward the front (+x), rear window behind.
-    ctx.fillStyle = "rgba(20,30,45,0.75)";
-    ctx.fillRect(hx * 0.25, -hy * 0.78, hx * 0.32, hy * 1.56);
-    ctx.fillRect(-hx * 0.78, -hy * 0.7, hx * 0.2, hy * 1.4);
     ctx.fillStyle = "#fff7c8"; // headlights
     ctx.fillRect(hx - 0.15, -hy * 0.85, 0.15, 0.35);
     ctx.fillRect(hx - 0.15, hy * 0.85 - 0.35, 0.15, 0.35);
@@ -752,6 +808,12 @@ function drawVehicle(ctx, f, b, s, blink) {
     ctx.fill();
     ctx.globalAlpha = 1;
   }
+  if (wrecked) { // smoke
+    ctx.fillStyle = "rgba(60,60,60,0.5)";
+    ctx.beginPath();
+    ctx.arc(hx * 0.4, 0, hy * 1.1, 0, 2 * Math.PI);
+    ctx.fill();
+  }
   ctx.restore();
 }
 
@@ -764,17 +826,23 @@ function drawThing(ctx, f, b, s) {
     ctx.fillRect(x - 2, y - 0.3, 4, 0.6);
     return;
   }
-  if (k === K.projectile || k === K.item) {
+  if (k === K.projectile || k === K.item) { // a loose item glows: map.js labels it
+    if (k === K.item) {
+      ctx.fillStyle = "rgba(255,226,122,0.3)";
+      ctx.beginPath();
+      ctx.arc(x, y, Math.max(0.7, 9 / s), 0, 2 * Math.PI);
+      ctx.fill();
+    }
     ctx.fillStyle = k === K.item ? "#ffe27a" : "#ffffff";
     ctx.beginPath();
-    ctx.arc(x, y, Math.max(0.25, 2 / s), 0, 2 * Math.PI);
+    ctx.arc(x, y, Math.max(0.3, 4 / s), 0, 2 * Math.PI);
     ctx.fill();
     return;
   }
   let colour = "#d9c7a7"; // pedestrians
   if (k === K.officer) colour = "#3d6cff";
   if (k === K.guard) colour = "#e0483b";
-  if (k === K.character) colour = player ? PLAYER_COLOURS[(player - 1) % PLAYER_COLOURS.length] : "#fff";
+  if (k === K.character) colour = player ? playerColour(player) : "#fff";
   if (own) colour = "#ffd23f";
   if (f[b + D.act] === ACT.dead) {
     ctx.strokeStyle = "#8a2020";
@@ -802,20 +870,33 @@ function drawThing(ctx, f, b, s) {
   ctx.moveTo(x, y);
   ctx.lineTo(x + Math.cos(yaw) * r * 1.6, y + Math.sin(yaw) * r * 1.6);
   ctx.stroke();
+  const w = f[b + D.weapon];
+  if (w === WEAPON.pistol || w === WEAPON.smg) { // the gun in hand, held out the way they face
+    const c = Math.cos(yaw), sn = Math.sin(yaw), side = r * 0.55, len = w === WEAPON.smg ? r * 2.4 : r * 1.9;
+    ctx.strokeStyle = "#111";
+    ctx.lineWidth = Math.max(0.12, (w === WEAPON.smg ? 3 : 2) / s);
+    ctx.beginPath();
+    ctx.moveTo(x + sn * side + c * r * 0.6, y - c * side + sn * r * 0.6); // the right hand
+    ctx.lineTo(x + sn * side + c * len, y - c * side + sn * len);
+    ctx.stroke();
+  }
 }
 
+// drawScale draws the scale bar over the minimap (map.js: 200 px high,
+// 52 px up from the bottom).
 function drawScale(ctx, W, H, s) {
   const m = [5, 10, 20, 50, 100, 200, 500].find((v) => v * s >= 60) || 500;
+  const y = H - 262;
   ctx.strokeStyle = "#e8ecf2";
   ctx.fillStyle = "#e8ecf2";
   ctx.lineWidth = 2;
   ctx.beginPath();
-  ctx.moveTo(W - 20 - m * s, H - 56);
-  ctx.lineTo(W - 20, H - 56);
+  ctx.moveTo(W - 20 - m * s, y);
+  ctx.lineTo(W - 20, y);
   ctx.stroke();
   ctx.font = "12px system-ui, sans-serif";
   ctx.textAlign = "right";
-  ctx.fillText(`${m} m · N ↑`, W - 20, H - 62);
+  ctx.fillText(`${m} m · north up`, W - 20, y - 6);
 }
 
 $("view").addEventListener("wheel", (e) => {
@@ -841,19 +922,7 @@ function hud() {
     game.lastBytes = st.bytesIn;
     game.lastBytesAt = now;
   }
-  const stars = game.wanted.stars || 0;
-  $("wanted").querySelector(".stars").textContent = "★".repeat(stars) + "☆".repeat(Math.max(0, 5 - stars));
-  $("wanted").className = stars ? "hot" : "";
-  $("cash").textContent = "$" + (game.status_.cash ?? game.wanted.cash ?? 0).toLocaleString("en-US");
-  const hp = game.status_.maxHp ? game.status_.hp : null;
-  $("health").textContent = hp == null ? "–" : `${hp} / ${game.status_.maxHp}`;
-  $("healthBar").parentElement.hidden = hp == null;
-  $("healthBar").style.width = hp == null ? "0%" : `${Math.max(0, Math.min(100, 100 * hp / game.status_.maxHp))}%`;
-  if (game.clock) {
-    const m = game.clock.minutes + (now - game.clock.at) / 1000 * game.clock.pace;
-    const day = ((m % 1440) + 1440) % 1440;
-    $("clock").textContent = `${String(Math.floor(day / 60)).padStart(2, "0")}:${String(Math.floor(day % 60)).padStart(2, "0")}`;
-  }
+  // The player's HUD (stars, cash, health, the car) is hud.js's.
   $("ping").textContent = st.pingMs ? `${st.pingMs.toFixed(1)} ms` : "–";
   $("pace").textContent = (game.welcome && !game.welcome.spectate && st.pace) || "–";
   $("bps").textContent = `${(game.bps / 1024).toFixed(1)} KiB/s`;
@@ -869,14 +938,14 @@ function hud() {
 
 function updateWatch(players) {
   const sel = $("watchSelect");
-  const want = players.map((p) => String(p.player)).join(",");
+  const want = players.map((p) => `${p.player}:${p.name}`).join(",");
   if (sel.dataset.players === want) return;
   sel.dataset.players = want;
   sel.innerHTML = "";
   for (const p of players) {
     const o = document.createElement("option");
     o.value = p.player;
-    o.textContent = `player ${p.player}`;
+    o.textContent = p.name || `player ${p.player}`;
     if (p.player === (game.watching || game.welcome.watch)) o.selected = true;
     sel.appendChild(o);
   }

@@ -1,17 +1,18 @@
-// The cars that belong to someone, on the page: the car prompt (the car
-// before you, whether it is locked, yours or opened by a key you carry; L
-// locks or unlocks it), and the garage window near a garage (its price,
-// keep the car you drive, take out a car you keep). It reads the welcome's
-// garages and the server's "keys" and "garage" frames.
+// The cars on the page: the car prompt and the garage window. The prompt
+// names the keys that work where you stand, at the reach the server
+// honours (the wasm measures it the server's way: foi.carToEnter is the
+// car E gets you into, within systems/seats Reach of its body;
+// foi.carToLock the one L locks or unlocks, within systems/cars
+// LockReach): "E: get in", whether it is locked, yours or opened by a key
+// you carry. Near a garage its window shows its price, keeps the car you
+// drive and takes out a car you keep. It reads the welcome's garages and
+// the server's "keys" and "garage" frames.
 
-import { foi, K, F, D, CARS } from "./client.js";
+import { foi, F, D, CARS, MODEL_NAMES } from "./client.js";
 import { game } from "./game.js";
 import * as hooks from "./hooks.js";
+import { icon } from "./icons.js";
 
-// PROMPT_REACH (m) is how near the car the prompt is about stands: the
-// page's choice, a step past where L reaches (systems/cars LockReach,
-// from the car's body rather than its centre).
-const PROMPT_REACH = 4;
 const st = {
   garages: [],             // the welcome's
   tags: [], own: new Set(), keys: new Set(), // the keys frame's
@@ -52,7 +53,7 @@ hooks.onText("keys", (m) => {
   st.tags = m.tags || [];
   st.own = new Set(m.own || []);
   st.keys = new Set(m.keys || []);
-  el("keyRing").textContent = st.tags.length ? "🔑 " + st.tags.join(", ") : "";
+  el("keyRing").replaceChildren(icon("key", 16), document.createTextNode(" " + st.tags.join(", ")));
   el("keyRing").hidden = !st.tags.length;
 });
 hooks.onText("garage", (m) => {
@@ -78,45 +79,54 @@ function toastCar(text) {
   setTimeout(() => { t.hidden = true; }, 2500);
 }
 
-// promptText says what the prompt shows of car t.
-function promptText(t) {
-  if (!t) return "";
-  const lock = t.locked ? "🔒 locked" : "🔓 open";
-  const whose = t.own ? " · yours" : t.key ? " · 🔑 you have its key" : "";
-  const can = t.own || t.key;
-  const keys = can ? ` · L: ${t.locked ? "unlock" : "lock"}` : t.locked ? " · a crowbar forces it" : "";
-  return `${lock}${whose}${keys}`;
+// modelLabel is a car model's name as a player reads it ("Sedan").
+export function modelLabel(m) {
+  const n = MODEL_NAMES[m] || "car";
+  return n[0].toUpperCase() + n.slice(1);
 }
 
-// Each frame: the car prompt and the garage window, from the draw list.
+// prompt says what the prompt shows of car t: its icon and its text.
+function prompt(t) {
+  if (!t) return null;
+  const parts = [];
+  if (t.inside) parts.push("E: get out");
+  else if (t.enter && (!t.locked || t.own || t.key)) parts.push(`E: get in the ${modelLabel(t.model).toLowerCase()}`);
+  parts.push(t.locked ? "locked" : "open");
+  if (t.own) parts.push("yours");
+  else if (t.key) parts.push("you have its key");
+  if (t.own || t.key) parts.push(`L: ${t.locked ? "unlock" : "lock"}`);
+  else if (t.locked && !t.inside) parts.push("a crowbar forces it (use it from the bar)");
+  return { icon: t.locked ? "lock" : "unlock", text: parts.join(" · ") };
+}
+
+// Each frame: the car prompt and the garage window, from the draw list
+// and the cars in reach.
 hooks.onDraw("over", ({ f, n, focus }) => {
   const own = focus >= 0 ? focus * D.stride : -1;
   let t = null;
   st.inCar = 0;
   if (own >= 0) {
-    const x = f[own + D.x], y = f[own + D.y];
-    const onFoot = f[own + D.kind] === K.character;
-    let bestD = PROMPT_REACH;
-    for (let i = 0; i < n; i++) {
+    const enter = foi.carToEnter(), lock = foi.carToLock();
+    const inside = lock && lock === f[own + D.eid] ? lock : 0; // in a car the camera follows it
+    st.inCar = inside;
+    const eid = enter || lock;
+    for (let i = 0; eid && i < n; i++) {
       const b = i * D.stride;
-      if (f[b + D.kind] !== K.car) continue;
-      const eid = f[b + D.eid];
-      const d = Math.hypot(f[b + D.x] - x, f[b + D.y] - y);
-      if (!onFoot && b === own) st.inCar = eid;
-      if (onFoot ? d <= bestD : b === own) {
-        bestD = d;
-        t = { eid, locked: (f[b + D.flags] & F.locked) !== 0, own: st.own.has(eid), key: st.keys.has(eid) };
-      }
+      if (f[b + D.eid] !== eid) continue;
+      t = { eid, locked: (f[b + D.flags] & F.locked) !== 0, own: st.own.has(eid), key: st.keys.has(eid),
+        enter: enter === eid, inside: inside === eid, model: f[b + D.model] };
     }
-    garageNear(x, y);
+    garageNear(f[own + D.x], f[own + D.y]);
   }
   st.target = t;
-  const text = promptText(t);
+  const p = prompt(t);
+  const text = p ? p.text : "";
   if (text !== st.prompt) {
     st.prompt = text;
-    el("carPrompt").textContent = text;
+    el("carPrompt").replaceChildren(...(p ? [icon(p.icon, 16), document.createTextNode(" " + p.text)] : []));
     el("carPrompt").dataset.locked = t && t.locked ? "1" : "0";
     el("carPrompt").dataset.key = t && (t.key || t.own) ? "1" : "0";
+    el("carPrompt").dataset.enter = t && t.enter ? "1" : "0";
     el("carPrompt").hidden = !text;
   }
 });
@@ -143,7 +153,7 @@ function render(g) {
   const view = JSON.stringify([g.id, st.kept, !!st.inCar]);
   if (view === st.view) return;
   st.view = view;
-  el("garageTitle").textContent = `Garage ${g.id}`;
+  el("garageTitle").textContent = foi.title(g.id);
   el("garagePrice").textContent = `$${g.price} to keep a car`;
   el("garageKeep").disabled = !st.inCar;
   el("garageKeep").title = st.inCar ? "drive into a free bay, stop, then keep" : "drive the car in first";
@@ -157,7 +167,7 @@ function render(g) {
   }
   for (const c of here) {
     const li = document.createElement("li");
-    li.textContent = `bay ${c.bay + 1}: model ${c.model}, ${c.health} hp `;
+    li.textContent = `Bay ${c.bay + 1}: ${modelLabel(c.model)}, ${c.health} hp `;
     const bt = document.createElement("button");
     bt.type = "button";
     bt.textContent = "Take out";

@@ -21,7 +21,7 @@ try {
 }
 
 // foi is the client's API: start, frame, tick, view, state, command,
-// blasts, lights, constants.
+// events, lights, places, title, route, carToEnter, carToLock, constants.
 export const foi = api;
 
 const C = foi.constants;
@@ -40,3 +40,5 @@ export const ITEMS = C.items;
 export const CARS = C.cars;
 export const GRENADE = C.grenade;
 export const RECONNECT = C.reconnect;
+export const MODEL = C.model;
+export const MODEL_NAMES = C.modelNames;

@@ -4,6 +4,14 @@
 
 export const $ = (id) => document.getElementById(id);
 
+const PLAYER_COLOURS = ["#4fc3f7", "#ff8a65", "#ba68c8", "#81c784", "#f06292", "#ffb74d", "#4db6ac", "#9575cd"];
+
+// playerColour is player n's colour, on the view, the minimap and the
+// full map.
+export function playerColour(n) {
+  return PLAYER_COLOURS[(n - 1) % PLAYER_COLOURS.length];
+}
+
 export const game = {
   conn: null,        // {send(frame, n), close()}
   room: "",

@@ -6,7 +6,7 @@
 
 const resets = [];
 const texts = new Map(); // frame type -> [fn]
-const draws = { under: [], over: [], screen: [] };
+const draws = { under: [], over: [], screen: [], map: [] };
 const huds = [];
 
 // onReset registers fn() to run as the page joins a room: it forgets the
@@ -26,7 +26,9 @@ export function onText(type, fn) {
 // metres under the camera's transform, over the level and under the
 // entities; "over" the same over the entities; "screen" in CSS pixels
 // over everything (labels). v is the frame app.js draws (see frameView
-// there).
+// there): with the frame's events (v.events, from foi.events()). The layer
+// "map" draws on the minimap and the full map (map.js, a few times a
+// second): v is the map's view (see mapView there).
 export function onDraw(layer, fn) {
   if (!draws[layer]) throw new Error(`hooks: no draw layer ${layer}`);
   draws[layer].push(fn);

@@ -1,8 +1,9 @@
 // What a player holds and what lies about: the inventory bar (slots, the
 // weapon in hand, Cash), a prompt near a loose item, a container or a
-// shop's counter (R acts on it), the container and shop windows, the
-// grenade's arc while its pin is out (G held) and the blasts. The commands
-// and frames are textframe/items.go's.
+// shop's counter (R acts on it), the container and shop windows, and the
+// grenade's arc while its pin is out (G held). The places are labelled by
+// map.js, the blasts drawn by combat.js. The commands and frames are
+// textframe/items.go's.
 
 import { foi, K, D, WEAPON, ITEMS, GRENADE, TICK_RATE } from "./client.js";
 import { game } from "./game.js";
@@ -19,7 +20,6 @@ const st = {
   target: null,     // what R acts on: {kind: "item"|"container"|"shop", ...}
   prompt: "",
   pinSince: 0,      // performance.now() when G went down, 0 when up
-  blasts: [],       // {x, y, r, at}
   nextId: 1,
 };
 
@@ -43,13 +43,17 @@ function toast(text) {
 
 hooks.onReset(() => {
   st.inv = null; st.box = null; st.shop = null; st.target = null; st.prompt = "";
-  st.blasts = []; st.pinSince = 0;
+  st.pinSince = 0;
   el("containerWindow").hidden = true;
   el("shopWindow").hidden = true;
   el("itemPrompt").hidden = true;
   renderInventory();
 });
 
+// A spectator holds nothing: no bar.
+hooks.onText("welcome", (m) => {
+  el("inventory").hidden = !!m.spectate;
+});
 hooks.onText("inventory", (m) => {
   st.inv = m;
   renderInventory();
@@ -106,7 +110,7 @@ function renderContainer() {
   const b = st.box;
   if (!b || !b.id) { w.hidden = true; return; }
   w.hidden = false;
-  el("containerTitle").textContent = `${b.kind} ${b.id}`;
+  el("containerTitle").textContent = foi.title(b.id) + (b.kind && !foi.title(b.id).toLowerCase().includes(b.kind) ? ` (${b.kind})` : "");
   const cs = el("containerSlots");
   cs.innerHTML = "";
   b.slots.forEach((s, i) => cs.appendChild(slotEl(s, i, 0, (k) => {
@@ -121,7 +125,7 @@ function renderContainer() {
 
 function openShop(shop) {
   st.shop = shop;
-  el("shopTitle").textContent = shop.id;
+  el("shopTitle").textContent = foi.title(shop.id);
   const tb = el("shopItems").querySelector("tbody");
   tb.innerHTML = "";
   for (const name of shop.items) {
@@ -174,8 +178,8 @@ function promptText(t) {
   if (!t) return "";
   switch (t.kind) {
     case "item": return `R: pick up ${labelOf(t.item)}`;
-    case "container": return `R: open the ${t.c.kind}${t.c.locked ? " (locked)" : ""}`;
-    case "shop": return `R: shop at ${t.s.id}`;
+    case "container": return `R: open ${foi.title(t.c.id)}${t.c.locked ? " (locked: its key, or a crowbar for a crate)" : ""}`;
+    case "shop": return `R: shop at ${foi.title(t.s.id)}`;
   }
   return "";
 }
@@ -197,7 +201,7 @@ window.addEventListener("keydown", (e) => {
     e.preventDefault();
   } else if (e.code === "KeyG") {
     if (!st.pinSince) st.pinSince = performance.now();
-  } else if (/^Digit[0-9]$/.test(e.code) && !e.repeat) {
+  } else if (/^Digit[0-9]$/.test(e.code) && !e.repeat && !e.defaultPrevented) { // a wheel's pick takes the key first (social.js)
     const k = (Number(e.code.slice(5)) + 9) % 10; // 1..9, 0 -> slots 0..9
     if (st.inv && st.inv.slots[k] && st.inv.slots[k].item) send({ type: "use", slot: k });
   }
@@ -213,8 +217,8 @@ function holds(weapon) {
 }
 
 // Over the entities, under the world's transform (metres, y north): the
-// shops' counters and the containers, the grenade's arc while its pin is
-// out, the blasts; and the prompt.
+// containers, the grenades in flight, the grenade's arc while its pin is
+// out; and the prompt.
 hooks.onDraw("over", ({ ctx, s, f, n, focus, now }) => {
   const l = game.level;
   const px = 1 / s;
@@ -223,14 +227,8 @@ hooks.onDraw("over", ({ ctx, s, f, n, focus, now }) => {
       ctx.fillStyle = c.kind === "locker" ? "#8d96a3" : "#9a6b3c";
       ctx.fillRect(c.pos[0] - 0.6, c.pos[1] - 0.6, 1.2, 1.2);
     }
-    ctx.fillStyle = "#ffd23f";
-    for (const sh of l.shops || []) {
-      ctx.beginPath();
-      ctx.arc(sh.pos[0], sh.pos[1], Math.max(0.5, 4 * px), 0, 2 * Math.PI);
-      ctx.fill();
-    }
   }
-  // Loose items and grenades: drawn over app.js's dots.
+  // Grenades: drawn over app.js's dots.
   for (let i = 0; i < n; i++) {
     const b = i * D.stride, k = f[b + D.kind];
     if (k === K.projectile) {
@@ -269,17 +267,6 @@ hooks.onDraw("over", ({ ctx, s, f, n, focus, now }) => {
     ctx.beginPath();
     ctx.arc(lx, ly, GRENADE.blastRadius, 0, 2 * Math.PI);
     ctx.stroke();
-  }
-  // The blasts: an expanding ring and a flash, 0.6 s.
-  const got = foi.blasts ? foi.blasts() : "";
-  if (got) for (const b of JSON.parse(got)) st.blasts.push({ x: b.x, y: b.y, r: b.r, at: now });
-  st.blasts = st.blasts.filter((b) => now - b.at < 600);
-  for (const b of st.blasts) {
-    const k = (now - b.at) / 600;
-    ctx.fillStyle = `rgba(255,${Math.round(200 - 120 * k)},40,${0.55 * (1 - k)})`;
-    ctx.beginPath();
-    ctx.arc(b.x, b.y, b.r * (0.4 + 0.6 * k), 0, 2 * Math.PI);
-    ctx.fill();
   }
   // The prompt.
   st.target = onFoot ? nearest(f, n, f[own + D.x], f[own + D.y]) : null;

@@ -12,6 +12,10 @@ import "./signals.js";
 import "./stealth.js";
 import "./social.js";
 import "./runs.js";
+import "./combat.js";
+import "./map.js";
+import "./hud.js";
+import "./sound.js";
 import { start } from "./app.js";
 
 start();

@@ -66,6 +66,12 @@ function show(open) {
   if (open) drawPhone();
 }
 
+// The phone's button shows in a game whose players carry a phone (the
+// rules' phone): elsewhere it would open an empty phone.
+hooks.onText("welcome", (m) => {
+  el("phoneButton").hidden = !(m.rules && m.rules.phone);
+});
+
 hooks.onText("tracker", (m) => {
   st.tracker = m.mission ? m : null;
   st.trackerAt = performance.now();
@@ -224,6 +230,11 @@ function info() {
     tracker: st.tracker, secondsLeft: secondsLeft(), notices: st.notices.map((n) => n.kind + ": " + n.text),
     messages: st.phone ? st.phone.messages.length : 0, screen: !!(st.phone && st.phone.screen), open: st.open,
   });
+}
+
+// active reports whether a mission runs (the tracker shows).
+export function active() {
+  return !!st.tracker;
 }
 
 // marker returns where the tracker's marker is ([x, y]), or null.

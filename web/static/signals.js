@@ -1,4 +1,5 @@
-// The traffic signals on the map and the minimap with the race gates.
+// The traffic signals on the map, and on the minimap and the full map
+// (map.js) the race gates and the signals held by hand.
 //
 // A signal runs its cycle on the room's tick, a pure function of the level
 // and the tick (levels.SignalPlan). The client works out what every lane
@@ -9,7 +10,6 @@
 import { foi, LIGHT, TICK_RATE } from "./client.js";
 import { game } from "./game.js";
 import * as hooks from "./hooks.js";
-import { marker } from "./missions.js";
 
 const COLOURS = { [LIGHT.green]: "#3ddc84", [LIGHT.amber]: "#ffbf00", [LIGHT.red]: "#ff4d4d" };
 const RACE_COLOURS = ["#ffb74d", "#4fc3f7", "#ba68c8", "#81c784"];
@@ -22,7 +22,6 @@ const st = {
   races: [],       // the welcome's
   zones: [],       // the welcome's
   tick: 0, tickAt: 0, // the server's tick as last read, and when (performance.now)
-  minimap: null,
 };
 
 // place puts every signal's heads at its lanes' stop lines, once per
@@ -130,62 +129,21 @@ hooks.onDraw("under", ({ ctx, s }) => {
   ctx.setLineDash([]);
 });
 
-// minimapCanvas makes the minimap's canvas in the game view, once.
-function minimapCanvas() {
-  if (st.minimap) return st.minimap;
-  const c = document.createElement("canvas");
-  c.id = "minimap";
-  c.className = "overlay";
-  c.title = "minimap: roads, zones, race gates, you";
-  Object.assign(c.style, { right: "12px", bottom: "52px", width: "200px", height: "200px", padding: "0" });
-  document.getElementById("game").appendChild(c);
-  st.minimap = c;
-  return c;
-}
-
-// drawMinimap draws the whole level small: the roads, the restricted and
-// safe zones, each race's numbered gates (a loop's first also marked
-// with an L), the held signals, the mission's marker and the own position
-// (own: {x, y} or null).
-function drawMinimap(own) {
-  const level = game.level;
-  const g = level && level.ground;
-  if (!g) return;
-  const c = minimapCanvas();
-  const dpr = window.devicePixelRatio || 1;
-  const W = 200, H = 200;
-  if (c.width !== W * dpr) { c.width = W * dpr; c.height = H * dpr; }
-  const ctx = c.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, W, H);
-  ctx.fillStyle = "rgba(18,21,27,0.85)";
-  ctx.fillRect(0, 0, W, H);
-  const sx = (W - 8) / (g.max[0] - g.min[0]), sy = (H - 8) / (g.max[1] - g.min[1]);
-  const k = Math.min(sx, sy);
-  ctx.setTransform(k * dpr, 0, 0, -k * dpr, (4 - g.min[0] * k) * dpr, (H - 4 + g.min[1] * k) * dpr);
-  if (game.paths) {
-    ctx.strokeStyle = "#59606b";
-    ctx.lineWidth = 5 / k;
-    ctx.stroke(game.paths.centre);
-  }
-  for (const z of st.zones) {
-    ctx.beginPath();
-    z.polygon.forEach((p, i) => (i ? ctx.lineTo(p[0], p[1]) : ctx.moveTo(p[0], p[1])));
-    ctx.closePath();
-    ctx.fillStyle = z.kind === "restricted" ? "rgba(255,70,70,0.45)" : "rgba(66,217,107,0.35)";
-    ctx.fill();
-  }
-  // Each race's gates in its colour, numbered in order below (the route
-  // between them is the roads', which the level does not say).
+// On the minimap and the full map (map.js's "map" layer): each race's
+// gates in its colour, numbered in order (a loop's first also marked with
+// an L; the route between them is the roads', which the level does not
+// say), and the signals held by hand.
+hooks.onDraw("map", (m) => {
+  const { ctx, k } = m;
   st.races.forEach((r, ri) => {
     ctx.strokeStyle = RACE_COLOURS[ri % RACE_COLOURS.length];
-    ctx.lineWidth = 3 / k;
+    ctx.lineWidth = 3;
     for (const gt of r.gates) {
       // The gate's line across the road, drawn a little wider to show.
       const rx = Math.sin(gt.yaw), ry = -Math.cos(gt.yaw), w = Math.max(gt.width, 6 / k) / 2;
       ctx.beginPath();
-      ctx.moveTo(gt.pos[0] - rx * w, gt.pos[1] - ry * w);
-      ctx.lineTo(gt.pos[0] + rx * w, gt.pos[1] + ry * w);
+      ctx.moveTo(m.sx(gt.pos[0] - rx * w), m.sy(gt.pos[1] - ry * w));
+      ctx.lineTo(m.sx(gt.pos[0] + rx * w), m.sy(gt.pos[1] + ry * w));
       ctx.stroke();
     }
   });
@@ -194,35 +152,20 @@ function drawMinimap(own) {
     if (!sg) continue;
     ctx.fillStyle = "#ffffff";
     ctx.beginPath();
-    ctx.arc(sg.node[0], sg.node[1], 3 / k, 0, 2 * Math.PI);
+    ctx.arc(m.sx(sg.node[0]), m.sy(sg.node[1]), 3, 0, 2 * Math.PI);
     ctx.fill();
   }
-  const mark = marker(); // the mission's marker (missions.js)
-  if (mark) {
-    ctx.strokeStyle = "#e040fb";
-    ctx.lineWidth = 2 / k;
-    ctx.beginPath();
-    ctx.arc(mark[0], mark[1], 6 / k, 0, 2 * Math.PI);
-    ctx.stroke();
-  }
-  if (own) {
-    ctx.fillStyle = "#ffd23f";
-    ctx.beginPath();
-    ctx.arc(own.x, own.y, 4 / k, 0, 2 * Math.PI);
-    ctx.fill();
-  }
-  // The gates' numbers, upright: in screen space.
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.font = "9px system-ui, sans-serif";
+  // The gates' numbers.
+  ctx.font = `${m.full ? 12 : 9}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   st.races.forEach((r, ri) => {
     ctx.fillStyle = RACE_COLOURS[ri % RACE_COLOURS.length];
     r.gates.forEach((gt, i) => {
       const label = i === 0 && r.loop ? "1L" : String(i + 1);
-      ctx.fillText(label, 4 + (gt.pos[0] - g.min[0]) * k + 6, H - 4 - (gt.pos[1] - g.min[1]) * k - 4);
+      ctx.fillText(label, m.sx(gt.pos[0]) + 6, m.sy(gt.pos[1]) - 4);
     });
   });
-}
+});
 
 // The HUD takes the client's tick and redraws the minimap.
 hooks.onHUD((state) => {
@@ -231,7 +174,6 @@ hooks.onHUD((state) => {
     st.tickAt = performance.now();
   }
   place();
-  drawMinimap(game.ownPos);
 });
 
 // lightsAt returns every lane's light at tick as a list, as the server's
@@ -248,7 +190,7 @@ function info() {
     races: st.races.length,
     gates: st.races.reduce((n, r) => n + r.gates.length, 0),
     zones: st.zones.length,
-    minimap: !!st.minimap,
+    minimap: !!document.getElementById("minimap"),
     tick: now(),
   };
 }

@@ -8,8 +8,11 @@
 import { ACT, D } from "./client.js";
 import { $, game } from "./game.js";
 import * as hooks from "./hooks.js";
+import { icon, drawIcon, ICON_NAMES } from "./icons.js";
 
-const EMOTE_ICONS = { wave: "👋", cheer: "🙌", dance: "💃", point: "👉", shrug: "🤷", laugh: "😂" };
+// An emote's icon is the icon of its name (icons.js), drawn from paths:
+// an emoji needs a font the player may lack.
+const emoteIcon = (name) => (ICON_NAMES.includes(name) ? name : "");
 const CHAT_LINES = 8;     // lines the chat box shows: the page's choice
 const CHAT_FADE = 15000;  // ms a line stays once the box is closed: the page's choice
 
@@ -105,7 +108,7 @@ function renderRoster() {
   for (const l of [...st.roster.values()].sort((a, b) => a.session - b.session)) {
     const tr = document.createElement("tr");
     if (l.session === st.me) tr.className = "me";
-    const cells = [l.player ? `P${l.player}` : "–", l.name, l.party ? `party ${l.party}` : "", l.account ? "✓" : "",
+    const cells = [l.player ? `P${l.player}` : "–", l.name, l.party ? `party ${l.party}` : "", l.account ? "yes" : "",
       `${l.ping} ms`, l.state];
     for (const v of cells) {
       const td = document.createElement("td");
@@ -157,7 +160,10 @@ function openWheel(kind) {
     const a = (i / items.length) * 2 * Math.PI - Math.PI / 2;
     b.style.left = `${50 + 38 * Math.cos(a)}%`;
     b.style.top = `${50 + 38 * Math.sin(a)}%`;
-    b.textContent = `${i + 1} ${kind === "emote" ? (EMOTE_ICONS[text] || "") + " " : ""}${text}`;
+    b.textContent = `${i + 1} `;
+    if (kind === "emote" && emoteIcon(text)) b.append(icon(emoteIcon(text), 18), " ");
+    b.append(text);
+    b.dataset.pick = i;
     b.onclick = () => pick(i);
     w.appendChild(b);
   });
@@ -289,8 +295,11 @@ window.addEventListener("keydown", (e) => {
     return;
   }
   if (st.wheel) {
-    const n = Number(e.key);
-    if (n >= 1 && n <= 9) { e.preventDefault(); pick(n - 1); return; }
+    // A number picks from the open wheel and does nothing else: not the
+    // inventory's slot of that number (items.js leaves a key whose
+    // default is prevented, and this listener runs first).
+    const n = /^Digit[1-9]$/.test(e.code) ? Number(e.code.slice(5)) : 0;
+    if (n) { e.preventDefault(); e.stopImmediatePropagation(); if (!e.repeat) pick(n - 1); return; }
     if (e.code === "Escape" || (e.code === "KeyV" && st.wheel === "quick") || (e.code === "KeyB" && st.wheel === "emote")) {
       e.preventDefault(); e.stopImmediatePropagation(); closeWheel(); return;
     }
@@ -316,15 +325,15 @@ setInterval(() => {
   fade();
 }, 500);
 
-// emoteLabel returns what to draw over a person whose action is act: its
-// emote's icon, or "" for no emote.
+// emoteLabel returns the name of the emote a person whose action is act
+// plays, or "" for no emote.
 function emoteLabel(act) {
   if (!st.consts || act < st.consts.emoteAct) return "";
-  const n = st.consts.emotes[act - st.consts.emoteAct];
-  return n ? (EMOTE_ICONS[n] || n) : "";
+  return st.consts.emotes[act - st.consts.emoteAct] || "";
 }
 
-// The emotes, over the players playing one, in screen space.
+// The emotes, over the players playing one, in screen space: the icon in
+// a bubble, or the emote's name when it has no icon.
 hooks.onDraw("screen", (v) => {
   const { ctx, f, n } = v;
   for (let i = 0; i < n; i++) {
@@ -332,8 +341,13 @@ hooks.onDraw("screen", (v) => {
     if (!f[b + D.player] || f[b + D.act] < ACT.emote) continue;
     const emote = emoteLabel(f[b + D.act]);
     if (!emote) continue;
-    ctx.fillStyle = "#ffffff";
-    ctx.fillText(emote, v.sx(f[b + D.x]), v.sy(f[b + D.y]) - 32);
+    const x = v.sx(f[b + D.x]), y = v.sy(f[b + D.y]) - 40;
+    ctx.fillStyle = "rgba(255,255,255,0.92)";
+    ctx.beginPath();
+    ctx.arc(x, y, 14, 0, 2 * Math.PI);
+    ctx.fill();
+    if (emoteIcon(emote)) drawIcon(ctx, emoteIcon(emote), x, y, 20, "#1b1f24");
+    else { ctx.fillStyle = "#1b1f24"; ctx.fillText(emote, x, y + 4); }
   }
 });
 

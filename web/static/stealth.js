@@ -25,6 +25,7 @@ hooks.onText("stealth", (m) => {
   stealth.frame = m;
   indicator();
 });
+hooks.onHUD(indicator); // you move toward or away from the zones
 
 hooks.onText("readout", (m) => {
   if (!m.stealth) return;
@@ -34,13 +35,35 @@ hooks.onText("readout", (m) => {
   for (const c of m.stealth.cameras || []) if (c.id) stealth.cameras.set(c.id, c);
 });
 
+// ALERT_RANGE (m) is how near a restricted zone the room's alert shows:
+// the guards on the lookout are theirs, and across the city it would only
+// puzzle. The page's choice.
+const ALERT_RANGE = 80;
+
+// nearRestricted reports whether you stand within ALERT_RANGE of a
+// restricted zone (its bounding box).
+function nearRestricted() {
+  const me = game.ownPos;
+  if (!me || !game.welcome) return true;
+  for (const z of game.welcome.zones || []) {
+    if (z.kind !== "restricted") continue;
+    const xs = z.polygon.map((p) => p[0]), ys = z.polygon.map((p) => p[1]);
+    const dx = Math.max(Math.min(...xs) - me.x, 0, me.x - Math.max(...xs));
+    const dy = Math.max(Math.min(...ys) - me.y, 0, me.y - Math.max(...ys));
+    if (Math.hypot(dx, dy) <= ALERT_RANGE) return true;
+  }
+  return false;
+}
+
 // indicator shows the HUD's indicator: whether a guard or a camera sees
-// you, whether a guard is after you, and the room's alert.
+// you, whether a guard is after you, and the room's alert near the
+// restricted zones.
 function indicator() {
   const el = document.getElementById("seen");
   if (!el) return;
   const f = stealth.frame;
-  if (!f || (!f.seen && !f.chased && !f.alert)) {
+  const alert = f && f.alert && nearRestricted();
+  if (!f || (!f.seen && !f.chased && !alert)) {
     el.hidden = true;
     return;
   }

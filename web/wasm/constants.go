@@ -7,6 +7,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/netsync/wire"
+	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/cars"
 	"github.com/fiveonit/engine/systems/items"
 	"github.com/fiveonit/engine/systems/motion"
@@ -27,14 +28,21 @@ import (
 //	act           wire.Act*, flag wire.Flag*, light components.Light*
 //	weapon        components.Weapon*
 //	key, draw, own  the page's key bits, draw list and draw list's own bits
+//	model         physics.Model* by the model's name (compact, van, ...)
+//	modelNames    the car models' names, by model
 //	items         systems/items: reach
-//	cars          systems/cars: garageReach
+//	cars          systems/cars: garageReach, lockReach
 //	seats         systems/seats: reach (m from a vehicle's body, where E gets in)
 //	grenade       systems/weapons' throw and blast, systems/motion's gravity
 //	reconnect     the page's backoff after a drop: Reconnect*, in ms
 func Constants() map[string]any {
 	kind := map[string]any{}
-	var vehicles, people []any
+	model := map[string]any{}
+	var vehicles, people, models []any
+	for m := range phys.CarModels {
+		model[phys.CarModels[m].Name] = m
+		models = append(models, phys.CarModels[m].Name)
+	}
 	for k := components.KindNone + 1; k < components.KindCount; k++ {
 		kind[camel(k.String())] = int(k)
 		if k.IsVehicle() {
@@ -49,6 +57,8 @@ func Constants() map[string]any {
 		"kind":         kind,
 		"vehicleKinds": vehicles,
 		"personKinds":  people,
+		"model":        model,
+		"modelNames":   models,
 		"act": map[string]any{
 			"onFoot": int(wire.ActOnFoot), "driving": int(wire.ActDriving), "passenger": int(wire.ActPassenger),
 			"entering": int(wire.ActEntering), "exiting": int(wire.ActExiting), "dead": int(wire.ActDead),
@@ -76,13 +86,13 @@ func Constants() map[string]any {
 			"eid": DrawEID, "kind": DrawKind, "model": DrawModel, "x": DrawX, "y": DrawY, "yaw": DrawYaw,
 			"halfX": DrawHalfX, "halfY": DrawHalfY, "flags": DrawFlags, "act": DrawAct, "player": DrawPlayer,
 			"vehicle": DrawVehicle, "own": DrawOwn, "hp": DrawHP, "maxHP": DrawMaxHP, "speed": DrawSpeed,
-			"stride": DrawStride,
+			"weapon": DrawWeapon, "stride": DrawStride,
 		},
 		"own": map[string]any{
 			"predicted": OwnPredicted, "character": OwnCharacter, "watched": OwnWatched,
 		},
 		"items": map[string]any{"reach": float64(items.Reach)},
-		"cars":  map[string]any{"garageReach": float64(cars.GarageReach)},
+		"cars":  map[string]any{"garageReach": float64(cars.GarageReach), "lockReach": float64(cars.LockReach)},
 		"seats": map[string]any{"reach": float64(seats.Reach)},
 		"grenade": map[string]any{
 			"throwMin": float64(weapons.ThrowMin), "throwMax": float64(weapons.ThrowMax),

@@ -74,10 +74,27 @@ func number(x any) (float64, bool) {
 // (UPPER_CASE) that are the page's own choices, with no Go constant behind
 // them.
 var pageOwn = map[string]string{
-	"PROMPT_REACH": "cars.js: how near a car the prompt shows it, a step past where L reaches",
 	"NOTICE_MS":    "missions.js: how long a notice stays",
 	"CHAT_LINES":   "social.js: the lines the chat box shows",
 	"CHAT_FADE":    "social.js: how long a chat line stays once the box is closed",
+	"TRACER_MS":    "combat.js: how long a tracer shows",
+	"SPARK_MS":     "combat.js: how long a hit's spark shows",
+	"BLAST_MS":     "combat.js: how long a blast's flash shows",
+	"MARKER_MS":    "combat.js: how long a hit marker shows on the crosshair",
+	"HURT_MS":      "combat.js: how long the arc toward what hurt you shows",
+	"NOTE_MS":      "combat.js: how long the note after a respawn shows",
+	"MINI":         "map.js: the minimap's side, CSS pixels",
+	"MINI_MS":      "map.js: how often the minimap is drawn",
+	"ROUTE_MS":     "map.js: how often the route is worked out",
+	"LABEL_RANGE":  "map.js: how near a place is labelled on the view",
+	"HINT_MS":      "hud.js: how long the first-run hint stays",
+	"MAX_STARS":    "hud.js: the stars the Wanted meter shows (the police system's most)",
+	"ALERT_RANGE":  "stealth.js: how near a restricted zone the room's alert shows",
+	"HEAR_RANGE":   "sound.js: how far a sound carries",
+	"SIREN_LOW":    "sound.js: the siren's low note",
+	"SIREN_HIGH":   "sound.js: the siren's high note",
+	"SIREN_PERIOD": "sound.js: the siren's wail, seconds",
+	"VOLUME":       "sound.js: the sound's loudness",
 }
 
 // TestJSCopiesNoConstant reads the page's JavaScript (web/static, but for
@@ -118,7 +135,7 @@ const s = "K_CAR = 2 in a string is none either";
 const F_LOCKED = 64, GREEN = 1 << 0;
 let tickRate = 60;
 const colours = { NONE: 0, [F.open]: "#fff" };
-const PROMPT_REACH = 4, SCALE = K.car * 2, W = 200;
+const NOTICE_MS = 4, SCALE = K.car * 2, W = 200;
 x = b ? NONE : 3;
 if (flags & 16) drawIt(f[b + 8]);
 if (k === K.car || k === K.carr || f[b] & F.locked) go(C.tickRate);

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -37,8 +38,13 @@ func main() {
 	g.export("view", g.view)
 	g.export("state", g.state)
 	g.export("command", g.command)
-	g.export("blasts", g.blasts)
+	g.export("events", g.events)
 	g.export("lights", g.lights)
+	g.export("places", g.places)
+	g.export("title", g.title)
+	g.export("route", g.route)
+	g.export("carToEnter", g.carToEnter)
+	g.export("carToLock", g.carToLock)
 	g.api.Set("goVersion", runtime.Version())
 	g.api.Set("levels", strings.Join(levels.Names(), ","))
 	g.api.Set("constants", js.ValueOf(Constants()))
@@ -183,10 +189,61 @@ func (g *glue) command(args []js.Value) any {
 	return ""
 }
 
-// blasts() returns the blasts shown since the last call as JSON, or "".
-func (g *glue) blasts(args []js.Value) any {
+// events() returns the events shown since the last call as JSON, or ""
+// (Page.Events).
+func (g *glue) events(args []js.Value) any {
 	if g.page == nil {
 		return ""
 	}
-	return g.page.Blasts()
+	return g.page.Events()
+}
+
+// places() returns the level's labelled places as JSON (Page.PlacesJSON).
+func (g *glue) places(args []js.Value) any {
+	if g.page == nil {
+		return "[]"
+	}
+	return g.page.PlacesJSON()
+}
+
+// title(id) returns the title of a place whose id is id (Title).
+func (g *glue) title(args []js.Value) any {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return ""
+	}
+	return Title(args[0].String())
+}
+
+// route(x0, y0, x1, y1) returns the route between the two points as a
+// JSON list of numbers, x and y in turn (Page.Route).
+func (g *glue) route(args []js.Value) any {
+	if g.page == nil || len(args) < 4 {
+		return "[]"
+	}
+	pts := g.page.Route(float32(args[0].Float()), float32(args[1].Float()), float32(args[2].Float()), float32(args[3].Float()))
+	b := make([]byte, 0, 8*len(pts)+2)
+	b = append(b, '[')
+	for i, v := range pts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, float64(v), 'f', 1, 32)
+	}
+	return string(append(b, ']'))
+}
+
+// carToEnter() and carToLock() return the wire id of the car E would get
+// you into and the one L would lock or unlock, 0 for none (reach.go).
+func (g *glue) carToEnter(args []js.Value) any {
+	if g.page == nil {
+		return 0
+	}
+	return int(g.page.CarToEnter())
+}
+
+func (g *glue) carToLock(args []js.Value) any {
+	if g.page == nil {
+		return 0
+	}
+	return int(g.page.CarToLock())
 }

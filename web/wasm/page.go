@@ -14,6 +14,7 @@ import (
 	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/nav"
 	"github.com/fiveonit/engine/netsync/wire"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/motion"
@@ -62,6 +63,7 @@ const (
 	DrawHP             // health
 	DrawMaxHP          // full health
 	DrawSpeed          // metres per second
+	DrawWeapon         // the weapon a person holds (components.Weapon*)
 	DrawStride         // floats per entity
 )
 
@@ -114,6 +116,27 @@ type Page struct {
 	// Until one comes, a spectator watches the welcome's Watch.
 	spect   textframe.SpectateFrame
 	spectOK bool
+	// hud is the last watched frame: the watched player's Cash and stars.
+	hud textframe.WatchedFrame
+	// The level as the welcome named it: its buildings for the shots'
+	// ends, its roads for the routes (field: the last target's
+	// distances), its places for the labels (PlacesJSON, made once).
+	lvl    *levels.Level
+	static *phys.Static
+	nav    *nav.Map
+	field  nav.Field
+	route  []float32
+	places string
+	// What the HUD works out of your life (death.go): the rules' respawn,
+	// the roster's names, the last harm to you and to your car, the ticks
+	// you died and your car was wrecked at, the vehicle you sat in last.
+	respawn           string
+	roster            []textframe.RosterPlayer
+	selfHarm, carHarm harm
+	deadTick          uint32
+	wreckTick         uint32
+	wreckCar, lastCar uint16
+	used              []bool // Events' scratch: the hits a shot took
 	// Err is the last error of a frame (for the page's console).
 	Err error
 }
@@ -150,11 +173,33 @@ func (p *Page) onText(typ string, frame []byte) {
 		}
 		p.spect, p.spectOK = f, true
 		return
+	case "watched":
+		var f textframe.WatchedFrame
+		if err := json.Unmarshal(frame, &f); err != nil {
+			p.Err = fmt.Errorf("page: watched frame: %w", err)
+			return
+		}
+		p.hud = f
+		return
+	case "roster":
+		if err := p.onRoster(frame); err != nil {
+			p.Err = err
+		}
+		return
 	case "welcome":
 	default:
 		return
 	}
 	w, _ := p.c.Welcome()
+	var rules struct {
+		Respawn string `json:"respawn"`
+	}
+	if len(w.Rules) > 0 {
+		if err := json.Unmarshal(w.Rules, &rules); err != nil {
+			p.Err = fmt.Errorf("page: welcome rules: %w", err)
+		}
+	}
+	p.respawn = rules.Respawn
 	if w.Level == p.level && p.levelOK {
 		return
 	}
@@ -171,6 +216,8 @@ func (p *Page) onText(typ string, frame []byte) {
 	}
 	p.c.SetStatic(st)
 	p.planSignals(l)
+	p.lvl, p.static, p.nav, p.places = l, st, nav.New(l), ""
+	p.field = nav.Field{}
 	p.levelOK = true
 }
 
@@ -341,35 +388,13 @@ func (p *Page) View() ([]byte, int) {
 		rec[DrawOwn] = o
 		rec[DrawHP], rec[DrawMaxHP] = float32(v.HP), float32(v.MaxHP)
 		rec[DrawSpeed] = math32.Sqrt(v.Lin.X*v.Lin.X + v.Lin.Y*v.Lin.Y)
+		rec[DrawWeapon] = float32(v.Weapon)
 		for _, f := range rec {
 			p.draw = binary.LittleEndian.AppendUint32(p.draw, math.Float32bits(f))
 		}
 		n++
 	}
 	return p.draw, n
-}
-
-// Blasts returns the blasts the snapshots showed since the last call, as
-// JSON for the page ("[{"x":..,"y":..,"r":..},...]"), or "" when there
-// were none; the client's other events are let go, so that its list stays
-// short. The page calls it every frame: with no blast it allocates nothing.
-func (p *Page) Blasts() string {
-	var b []byte
-	for _, ev := range p.c.TakeEvents() {
-		if ev.Kind != uint8(components.EventBlast) {
-			continue
-		}
-		if b == nil {
-			b = append(b, '[')
-		} else {
-			b = append(b, ',')
-		}
-		b = fmt.Appendf(b, `{"x":%.2f,"y":%.2f,"r":%.2f}`, ev.Pos.X, ev.Pos.Y, ev.Amount)
-	}
-	if b == nil {
-		return ""
-	}
-	return string(append(b, ']'))
 }
 
 // driver is a vehicle a player drives.
@@ -496,12 +521,24 @@ type State struct {
 	Tiers    [wire.TierCount]int `json:"tiers"`
 	Kinds    map[string]int      `json:"kinds"`
 	Players  []PlayerInfo        `json:"players"`
-	Own      *OwnBody            `json:"own,omitempty"`
+	// Party is your party's number (the watched player's, watching), 0
+	// for none: the players of the same are your party mates.
+	Party uint16   `json:"party,omitempty"`
+	Own   *OwnBody `json:"own,omitempty"`
 	// Watched is the watched player's body (its vehicle while it drives)
 	// as the last snapshot placed it, for a client that watches another
 	// (a spectator, or a player a run took out).
 	Watched *OwnBody `json:"watched,omitempty"`
-	Err     string   `json:"err,omitempty"`
+	// Watch is what the HUD shows of the watched player: their health,
+	// Cash and stars (a client that watches another).
+	Watch *WatchHUD `json:"watch,omitempty"`
+	// Vehicle is the vehicle you (or the watched player) sit in, nil on
+	// foot.
+	Vehicle *VehicleHUD `json:"vehicle,omitempty"`
+	// Death is the death screen while you (or the watched player) lie
+	// dead, nil else.
+	Death *Death `json:"death,omitempty"`
+	Err   string `json:"err,omitempty"`
 }
 
 // PlayerInfo is a player character the client holds (every player's is
@@ -510,6 +547,8 @@ type PlayerInfo struct {
 	Player uint16 `json:"player"`
 	EID    uint16 `json:"eid"`
 	Act    uint8  `json:"act"`
+	Party  uint16 `json:"party,omitempty"` // the player's party's number, 0 none
+	Name   string `json:"name"`            // as the roster has it, else "player N"
 }
 
 // OwnBody is the body the client controls, as predicted and drawn (the
@@ -560,7 +599,7 @@ func (p *Page) State() State {
 		h.Rec.Decode(&e, h.PoseFull)
 		s.Kinds[components.Kind(e.Kind).String()]++
 		if e.Kind == wire.KindCharacter && e.Player != 0 {
-			s.Players = append(s.Players, PlayerInfo{Player: e.Player, EID: eid, Act: e.Act})
+			s.Players = append(s.Players, PlayerInfo{Player: e.Player, EID: eid, Act: e.Act, Party: e.Party, Name: p.playerName(e.Player)})
 		}
 	}
 	slices.SortFunc(s.Players, func(a, b PlayerInfo) int { return int(a.Player) - int(b.Player) })
@@ -571,7 +610,16 @@ func (p *Page) State() State {
 			Speed: math32.Sqrt(vel.Lin.X*vel.Lin.X + vel.Lin.Y*vel.Lin.Y)}
 	}
 	if s.Welcome != nil {
+		p.watchLife()
+		if me, _ := p.me(); me != 0 {
+			if e, ok := entity(store, me); ok {
+				s.Party = e.Party
+			}
+		}
 		s.Watched = p.watchedBody(s.Welcome)
+		s.Watch = p.watchHUD(s.Welcome)
+		s.Vehicle = p.vehicleHUD()
+		s.Death = p.death(s.Welcome)
 	}
 	if p.Err != nil {
 		s.Err = p.Err.Error()

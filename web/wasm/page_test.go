@@ -351,8 +351,8 @@ func BenchmarkView(b *testing.B) {
 	b.ReportMetric(float64(n), "entities")
 }
 
-// TestBlastsInRoom: a grenade thrown from the page blows once, and Blasts
-// hands the page its place and radius once; with no blast it says nothing
+// TestBlastsInRoom: a grenade thrown from the page blows once, and Events
+// hands the page its place and radius once; with no event it says nothing
 // and allocates nothing.
 func TestBlastsInRoom(t *testing.T) {
 	r := newRoom(t, "test-flat")
@@ -370,37 +370,47 @@ func TestBlastsInRoom(t *testing.T) {
 	if err := p.Command(`{"type":"debug","cmd":"give-item","item":"grenade"}`); err != nil {
 		t.Fatal(err)
 	}
-	var blasts []string
+	type event struct {
+		K    string
+		X, Y float32
+		R    float32
+		Me   bool
+	}
+	var blasts []event
 	collect := func(keys uint32, n int) {
 		for i := 0; i < n; i++ {
 			r.step(keys)
-			if b := p.Blasts(); b != "" {
-				blasts = append(blasts, b)
+			var got []event
+			if b := p.Events(); b != "" {
+				if err := json.Unmarshal([]byte(b), &got); err != nil {
+					t.Fatalf("events %q: %v", b, err)
+				}
+			}
+			for _, e := range got {
+				if e.K == "blast" {
+					blasts = append(blasts, e)
+				}
 			}
 		}
 	}
 	collect(0, 10)
 	collect(KeyPin, 20)
 	if len(blasts) != 0 {
-		t.Fatalf("blasts %q with the pin still held", blasts)
+		t.Fatalf("blasts %+v with the pin still held", blasts)
 	}
 	collect(0, 4*ecs.TickRate)
 	if len(blasts) != 1 {
-		t.Fatalf("blasts %q, want one", blasts)
-	}
-	var got []struct{ X, Y, R float32 }
-	if err := json.Unmarshal([]byte(blasts[0]), &got); err != nil || len(got) != 1 {
-		t.Fatalf("blasts %q: %v", blasts[0], err)
+		t.Fatalf("blasts %+v, want one", blasts)
 	}
 	st := p.State()
-	if got[0].R <= 0 || math32.Hypot(got[0].X-st.Own.X, got[0].Y-st.Own.Y) > 40 {
-		t.Errorf("blast %+v, thrown from (%.1f, %.1f)", got[0], st.Own.X, st.Own.Y)
+	if blasts[0].R <= 0 || math32.Hypot(blasts[0].X-st.Own.X, blasts[0].Y-st.Own.Y) > 40 {
+		t.Errorf("blast %+v, thrown from (%.1f, %.1f)", blasts[0], st.Own.X, st.Own.Y)
 	}
 	if a := testing.AllocsPerRun(100, func() {
-		if p.Blasts() != "" {
-			t.Fatal("a blast out of nothing")
+		if p.Events() != "" {
+			t.Fatal("an event out of nothing")
 		}
 	}); a != 0 {
-		t.Errorf("Blasts with no blast: %v allocations, want 0", a)
+		t.Errorf("Events with no event: %v allocations, want 0", a)
 	}
 }
