@@ -79,6 +79,7 @@ func TestBrowserCombat(t *testing.T) {
 	// An emote by number: the inventory untouched. The shots below need
 	// the pistol this gives.
 	if !run("emote_by_number", func(t *testing.T, a, _ *tab) {
+		t.Helper()
 		a.run(`foi.command('{"type":"debug","cmd":"give-item","item":"pistol"}')`)
 		a.run(`foi.command('{"type":"debug","cmd":"give-item","item":"pistol-ammo","count":24}')`)
 		a.waitFor("the pistol in slot 1", `(() => { const s = foiItems.state.inv; return s && document.querySelector('#slots .slot[data-slot="0"][data-item="pistol"]') && s.slots[1].count === 24 ? "yes" : ""; })()`, 5*time.Second)
@@ -98,6 +99,7 @@ func TestBrowserCombat(t *testing.T) {
 
 	// A party: Bo's blip on Ava's minimap is a mate's.
 	run("party_mate_blip", func(t *testing.T, a, b *tab) {
+		t.Helper()
 		a.holdKey("Tab", "Tab", 9, 50*time.Millisecond)
 		a.waitFor("Bo's Invite in the roster", `(() => { const r = [...document.querySelectorAll("#rosterTable tbody tr")].find((tr) => tr.textContent.includes("Bo"));
 		  const b = r && [...r.querySelectorAll("button")].find((x) => x.textContent === "Invite"); if (!b) return ""; b.click(); return "yes"; })()`, 5*time.Second)
@@ -115,6 +117,7 @@ func TestBrowserCombat(t *testing.T) {
 	// A spectator watching Ava sees her cash. Its tab closes with the
 	// subtest.
 	run("spectator_cash", func(t *testing.T, a, _ *tab) {
+		t.Helper()
 		c := a.newTab()
 		c.open(addr)
 		c.run(`document.getElementById("watchN").value = "1"`)
@@ -134,6 +137,7 @@ func TestBrowserCombat(t *testing.T) {
 
 	// Ava shoots Bo: her page draws the shots, his the death screen.
 	if !run("shot_tracer_hit_marker", func(t *testing.T, a, b *tab) {
+		t.Helper()
 		a.run(`foi.command('{"type":"debug","cmd":"teleport","x":-40,"y":60}')`)
 		b.run(`foi.command('{"type":"debug","cmd":"teleport","x":-28,"y":60}')`)
 		a.waitState("Ava at (-40, 60)", 5*time.Second, func(ps pageState) bool {
@@ -187,6 +191,7 @@ func TestBrowserCombat(t *testing.T) {
 	}
 
 	run("death_screen_cause", func(t *testing.T, _, b *tab) {
+		t.Helper()
 		death := b.eval(`JSON.parse(foiCombat.info()).deathText`)
 		if !strings.Contains(death, "Shot by Ava") || !strings.Contains(death, "Back at the hospital in") {
 			t.Errorf("Bo's death screen %q, want shot by Ava, back at the hospital in a few seconds", death)

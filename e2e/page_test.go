@@ -112,6 +112,7 @@ func (p *tab) newTab() *tab {
 
 // in returns p bound to test t, for a subtest: its failed waits fail t.
 func (p *tab) in(t *testing.T) *tab {
+	t.Helper()
 	q := *p
 	q.t = t
 	return &q

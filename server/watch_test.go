@@ -9,7 +9,7 @@ import (
 // again when their Cash changes; not again while nothing does. A player
 // gets none.
 func TestWatchedFrame(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	a := join(t, g, Who{})
 	b := join(t, g, Who{})
 	spec := join(t, g, Who{Spectate: true, Watch: 2})

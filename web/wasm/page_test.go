@@ -73,8 +73,12 @@ func (r *room) step(keys ...uint32) {
 		if i < len(keys) {
 			k = keys[i]
 		}
-		if _, err := p.Tick(k, float32(math.NaN())); err != nil {
+		ms, err := p.Tick(k, float32(math.NaN()))
+		if err != nil {
 			r.t.Fatalf("page %d tick: %v", i, err)
+		}
+		if ms < 5 || ms > 50 {
+			r.t.Fatalf("page %d: the next tick in %.1f ms, want about 16.7", i, ms)
 		}
 	}
 }
