@@ -20,8 +20,11 @@ type entWalk struct {
 	life  uint16    // the arena's life of the entity held
 	stamp uint16    // the call to advance that last looked at it
 	tier  uint8
-	flags uint8    // hfState | hfFull
-	_     [26]byte // pads it to 64 bytes, one cache line
+	flags uint8 // hfState | hfFull
+	// waited counts the turns its pose waited past because the frame's
+	// budget was spent (budget.go): its priority grows with each.
+	waited uint8
+	_      [25]byte // pads it to 64 bytes, one cache line
 }
 
 // The flags of an entWalk.
@@ -48,6 +51,9 @@ func (s *clientState) walk() {
 	cands := s.cands[:len(s.picks)]
 	n := pick(s.picks, moves, cands, mk, s.frame)
 	picks, walks, qpose, tick := s.picks, s.walks, s.arena.qpose, s.tick
+	if s.budget > 0 {
+		s.byPriority(cands[:n]) // the frame's budget goes to the first
+	}
 	// Room for every candidate's pose change, and the window past the
 	// last one (writePose).
 	room := n*maxPoseChange + poseWindow
@@ -67,6 +73,16 @@ func (s *clientState) walk() {
 			continue
 		}
 		// What sendPose does, in short: most changes of most frames.
+		if s.budget > 0 && s.arena.hot[wid].state&stRest == p.rest {
+			if reckoned(&qpose[wid], &w.pose, tick, w.tier) {
+				continue // the client draws it close enough: it waits
+			}
+			if len(out)-s.head >= s.budget {
+				w.waited = min(w.waited, maxWaited-1) + 1 // spent: the pose waits, its priority grows
+				continue
+			}
+		}
+		w.waited = 0
 		p.sent = tick
 		l := len(out)
 		if k := writePose((*[poseWindow]byte)(out[l:l+poseWindow]), wid, w, p, &qpose[wid], tick); k > 0 {
@@ -130,7 +146,22 @@ func (s *clientState) keep(wid uint16, slot int) {
 // and its rest is the one the client holds. A stop or a start goes at
 // once.
 func (s *clientState) poseWaits(wid uint16, tier uint8, slot int) bool {
-	return tier > 0 && !wire.Due(tier, s.frame, wid) && s.arena.hot[wid].state&stRest == s.picks[slot].rest
+	if s.arena.hot[wid].state&stRest != s.picks[slot].rest {
+		return false // a stop or a start goes at once
+	}
+	if tier > 0 && !wire.Due(tier, s.frame, wid) {
+		return true
+	}
+	if s.budget > 0 && reckoned(&s.arena.qpose[wid], &s.walks[slot].pose, s.tick, tier) {
+		return true // the client draws it close enough
+	}
+	if s.overBudget() {
+		w := &s.walks[slot]
+		w.waited = min(w.waited, maxWaited-1) + 1
+		return true
+	}
+	s.walks[slot].waited = 0
+	return false
 }
 
 // sendPose brings the quantized pose of wid, held in slot, to the arena's.
@@ -177,6 +208,7 @@ func (s *clientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]
 	putPose(&held.Rec, &s.walks[slot].pose)
 	held.PoseTick = s.tick
 	s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, from: *from})
+	s.deltaBytes += changeSize(mask)
 }
 
 // update brings wid, held in slot, to S(N) at tier.
