@@ -93,6 +93,7 @@ func runPhase(f *loadgen.Farm) string {
 }
 
 func (c *city64Runs) step(tb testing.TB) {
+	tb.Helper()
 	for _, f := range []*loadgen.Farm{c.city, c.chase, c.heist} {
 		if err := f.Step(); err != nil {
 			tb.Fatal(err)

@@ -74,6 +74,7 @@ func BenchmarkServerScale(b *testing.B) {
 }
 
 func benchScale(b *testing.B, n int, acked bool) {
+	b.Helper()
 	f := newScaleFarm(b, n, acked, runtime.GOMAXPROCS(0), 300)
 	before := make([]uint64, len(f.Bots))
 	for i, bt := range f.Bots {

@@ -59,6 +59,7 @@ type fakeConn struct {
 }
 
 func newFakeConn(t *testing.T, tok string) *fakeConn {
+	t.Helper()
 	w, err := json.Marshal(textframe.Welcome{Type: "welcome", Session: 7, Character: 3, Car: 4, Level: "test-flat", Rejoin: tok, RejoinSeconds: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -119,11 +120,11 @@ func (f *fakeConn) state() (string, []string) {
 	return f.closed, append([]string(nil), f.sent...)
 }
 
-// closeErr is a server's close with a reason, as a transport reports it.
-type closeErr struct{ reason string }
+// closeError is a server's close with a reason, as a transport reports it.
+type closeError struct{ reason string }
 
-func (e *closeErr) Error() string       { return "closed by the server: " + e.reason }
-func (e *closeErr) CloseReason() string { return e.reason }
+func (e *closeError) Error() string       { return "closed by the server: " + e.reason }
+func (e *closeError) CloseReason() string { return e.reason }
 
 // sleeps records the backoff's waits and waits none.
 type sleeps struct {
@@ -242,7 +243,7 @@ func TestRedialRefused(t *testing.T) {
 	o := Options{DropAt: 50 * time.Millisecond, Sleep: sl.sleep,
 		Redial: func(ctx context.Context, token string) (Conn, error) {
 			c := newFakeConn(t, "")
-			c.refuse = &closeErr{"your place in this room is gone: join again"}
+			c.refuse = &closeError{"your place in this room is gone: join again"}
 			return c, nil
 		}}
 	res := RunWith(context.Background(), first, 1, 10*time.Second, o)
@@ -280,7 +281,7 @@ func TestServerCloseEndsTheRun(t *testing.T) {
 	if !errors.Is(res.Err, errFakeDrop) || res.Dials != 0 {
 		t.Fatalf("err %v, %d dials", res.Err, res.Dials)
 	}
-	if _, ok := ServerClosed(fmt.Errorf("wrapped: %w", &closeErr{"kicked"})); !ok {
+	if _, ok := ServerClosed(fmt.Errorf("wrapped: %w", &closeError{"kicked"})); !ok {
 		t.Error("a wrapped close is not the server's")
 	}
 	if _, ok := ServerClosed(errFakeDrop); ok {

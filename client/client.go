@@ -99,6 +99,7 @@ type histEntry struct {
 	seq     uint32
 	sent    time.Time
 	in      wire.Input
+	view    uint32 // the server tick drawn when it was made (0: none yet)
 	presses uint64 // Stats.Presses after this tick
 	wid     uint16 // the body predicted after this tick (0: none)
 	pose    components.Pose
@@ -361,8 +362,10 @@ func (c *Client) SendText(v any) error {
 }
 
 // Tick runs one client tick with the player's controls d: it sends the
-// input (with the last few, over a lossy transport) and predicts the own
-// body one step.
+// input (with the last few, over a lossy transport), with the server tick
+// of the world drawn until now (View: what d was chosen on, which the
+// server rewinds the input's shots to), and predicts the own body one
+// step.
 func (c *Client) Tick(d components.Drive) error {
 	in := control.Quantize(&d)
 	if in.Held&uint16(components.BtnFire) != 0 && !c.trigger {
@@ -371,7 +374,7 @@ func (c *Client) Tick(d components.Drive) error {
 	c.trigger = in.Held&uint16(components.BtnFire) != 0
 	c.stats.Presses += uint64(bits.OnesCount16(in.Pressed))
 	h := &c.hist[c.seq%HistoryLen]
-	*h = histEntry{seq: c.seq, in: in, presses: c.stats.Presses}
+	*h = histEntry{seq: c.seq, in: in, presses: c.stats.Presses, view: c.remote.viewTick()}
 	if c.cfg.Now != nil {
 		h.sent = c.cfg.Now()
 	}

@@ -1,10 +1,12 @@
 package client
 
 import (
+	"math"
 	"testing"
 	"time"
 
 	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/netsync"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -158,5 +160,67 @@ func TestPressCopies(t *testing.T) {
 	}
 	if copies[5] != wire.MaxInputsPerFrame || copies[9] != wire.MaxInputsPerFrame || copies[3] != wire.InputsLossy || copies[15] != wire.InputsLossy {
 		t.Fatalf("copies: tick 3 %d, 5 (press) %d, 9 (trigger) %d, 15 %d", copies[3], copies[5], copies[9], copies[15])
+	}
+}
+
+// TestInputViews: an input carries the server tick of the world drawn when
+// it was made (wire.InputView): the render clock to the nearest tick, as
+// ticks before the frame's ack, so an input sent again in a later frame
+// carries the same tick against a newer ack. A frame with an input made
+// before anything was drawn carries none: its inputs fire at the present.
+func TestInputViews(t *testing.T) {
+	a := netsync.NewArena()
+	enc := netsync.NewEncoder(a)
+	var frames []wire.InputFrame
+	c := New(Config{Lossy: true, Send: func(b []byte, text bool) error {
+		var f wire.InputFrame
+		if err := wire.DecodeInputFrame(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+		return nil
+	}})
+	view := netsync.View{Own: [3]uint16{1}}
+	me := wire.Entity{Kind: wire.KindCharacter, Player: 1, Rot: wire.Quat{W: 1}, HP: 100, MaxHP: 100}
+	drawn := map[uint32]uint32{} // the render clock rounded, by client tick
+	for tick := 1; tick <= 60; tick++ {
+		a.Begin(uint32(tick + 20))
+		a.Put(1, &me, true)
+		a.End()
+		if tick >= 10 && tick%wire.SnapshotEvery == 0 {
+			view.LastSeq = uint32(tick)
+			if err := c.HandleFrame(enc.Encode(&view), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.remote.clock {
+			drawn[c.Seq()] = uint32(math.Round(c.remote.render))
+		}
+		if err := c.Tick(components.Drive{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withViews := 0
+	for i, f := range frames {
+		_, all := drawn[f.FirstSeq]
+		if got := f.Flags&wire.InputView != 0; got != all {
+			t.Fatalf("frame %d from tick %d: views %v, want %v", i, f.FirstSeq, got, all)
+		}
+		if !all {
+			continue
+		}
+		withViews++
+		for k := 0; k < f.Count; k++ {
+			seq := f.FirstSeq + uint32(k)
+			if got := f.Ack - uint32(f.Inputs[k].View); got != drawn[seq] {
+				t.Fatalf("tick %d in frame %d: drew %d, want %d", seq, i, got, drawn[seq])
+			}
+			if back := f.Ack - drawn[seq]; back < InterpDelayTicks-wire.SnapshotEvery || back > InterpDelayTicks+wire.SnapshotEvery {
+				t.Fatalf("tick %d drew %d ticks before the ack", seq, back)
+			}
+		}
+	}
+	if withViews < 40 {
+		t.Fatalf("%d frames with views", withViews)
 	}
 }

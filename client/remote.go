@@ -126,6 +126,16 @@ func (r *remotes) record(st *wire.Store, df *wire.DecodedFrame) {
 	}
 }
 
+// viewTick returns the server tick the render clock shows, to the
+// nearest: the world drawn, whose tick an input carries for the lag
+// compensation of its shots. It is 0 before the clock has started.
+func (r *remotes) viewTick() uint32 {
+	if !r.clock || r.render < 1 {
+		return 0
+	}
+	return uint32(r.render + 0.5)
+}
+
 // tick moves the render clock on a tick and eases the tracks' errors.
 func (r *remotes) tick() {
 	if !r.clock {

@@ -70,15 +70,24 @@ func (c *Client) inputsFor(end, from uint32) uint32 {
 	return min(n, end+1-from)
 }
 
-// sendFrame sends the inputs of the n ticks from first.
+// sendFrame sends the inputs of the n ticks from first, with the ticks
+// drawn when each was made (wire.InputView) when every one of them has
+// one: as a count of ticks before the frame's ack, 255 at most (the
+// server takes no rewind that long), 0 for a world drawn past the ack (a
+// render clock run on past the newest snapshot).
 func (c *Client) sendFrame(first, n uint32) error {
 	f := &c.frame
-	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), 0, first, int(n)
+	f.Ack, f.Flags, f.FirstSeq, f.Count = c.dec.Tick(), wire.InputView, first, int(n)
 	if c.resync || !c.dec.Synced() && c.applied {
 		f.Flags |= wire.InputResync
 	}
 	for i := uint32(0); i < n; i++ {
-		f.Inputs[i] = c.hist[(first+i)%HistoryLen].in
+		h := &c.hist[(first+i)%HistoryLen]
+		f.Inputs[i] = h.in
+		f.Inputs[i].View = uint8(min(f.Ack-min(h.view, f.Ack), 255))
+		if h.view == 0 {
+			f.Flags &^= wire.InputView // nothing drawn yet: the present
+		}
 	}
 	c.out = wire.AppendInputFrame(c.out[:0], f)
 	return c.cfg.Send(c.out, false)

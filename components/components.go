@@ -103,6 +103,11 @@ type Drive struct {
 	LookPitch float32
 	Held      Buttons // buttons down this tick
 	Pressed   Buttons // one-shot presses this tick
+	// View is the server tick whose world the player saw when it made
+	// this input, for the lag compensation of its shots; the server sets
+	// it from the input frame after checking it. 0 is the present: an
+	// NPC's, an old client's.
+	View uint64
 }
 
 // Health is an entity's hit points. At 0 a person is dead and a car wrecked.
@@ -252,6 +257,10 @@ type Event struct {
 	Pos    Vec3
 	Dir    Vec3 // unit direction of a shot
 	Amount float32
+	// View is a shot's: the tick of the world its shooter saw (the
+	// shooter's Drive.View), whose bodies it is tested against. 0 is the
+	// present.
+	View uint64
 }
 
 // Contact is one collision of the last physics step that exchanged an

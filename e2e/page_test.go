@@ -304,13 +304,13 @@ func (p *tab) holdKey(key, code string, vk int64, d time.Duration) {
 
 // screenshot saves the page's screenshot as a test artefact and logs its
 // path.
-func (p *tab) screenshot(name string) string {
+func (p *tab) screenshot(name string) {
 	t := p.t
 	t.Helper()
 	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Errorf("screenshot: %v", err)
-		return ""
+		return
 	}
 	dir := os.Getenv("FOI_ARTIFACTS")
 	if dir == "" {
@@ -318,15 +318,14 @@ func (p *tab) screenshot(name string) string {
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Errorf("screenshot: %v", err)
-		return ""
+		return
 	}
 	path := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Errorf("screenshot: %v", err)
-		return ""
+		return
 	}
 	t.Logf("screenshot: %s", path)
-	return path
 }
 
 // watcher is a spectator Go client watching one player: it reports where

@@ -139,56 +139,43 @@ func (g *Game) ForLevel(l *levels.Level) ecs.Rules {
 	return r
 }
 
-var (
-	loadOnce sync.Once
-	builtIn  []*Game
-	loadErr  error
-)
-
-// load parses the embedded games once.
-func load() ([]*Game, error) {
-	loadOnce.Do(func() {
-		common, err := data.ReadFile("data/items.json")
+// load parses the embedded games once. A failure returns the games parsed
+// before it with the error, every call.
+var load = sync.OnceValues(func() ([]*Game, error) {
+	var all []*Game
+	common, err := data.ReadFile("data/items.json")
+	if err != nil {
+		return all, err
+	}
+	entries, err := data.ReadDir("data")
+	if err != nil {
+		return all, err
+	}
+	for _, e := range entries {
+		if e.Name() == "items.json" {
+			continue
+		}
+		b, err := data.ReadFile(path.Join("data", e.Name()))
 		if err != nil {
-			loadErr = err
-			return
+			return all, err
 		}
-		entries, err := data.ReadDir("data")
+		g, err := Parse(e.Name(), common, b)
 		if err != nil {
-			loadErr = err
-			return
+			return all, err
 		}
-		for _, e := range entries {
-			if e.Name() == "items.json" {
-				continue
-			}
-			b, err := data.ReadFile(path.Join("data", e.Name()))
-			if err != nil {
-				loadErr = err
-				return
-			}
-			g, err := Parse(e.Name(), common, b)
-			if err != nil {
-				loadErr = err
-				return
-			}
-			if err := g.setRuns(builtinRuns(g.Name)); err != nil {
-				loadErr = err
-				return
-			}
-			if err := g.setMissions(builtinMissions(g.Name)); err != nil {
-				loadErr = err
-				return
-			}
-			if g.Name+".json" != e.Name() {
-				loadErr = fmt.Errorf("%w: %s: the game is named %q", ErrInvalid, e.Name(), g.Name)
-				return
-			}
-			builtIn = append(builtIn, g)
+		if err := g.setRuns(builtinRuns(g.Name)); err != nil {
+			return all, err
 		}
-	})
-	return builtIn, loadErr
-}
+		if err := g.setMissions(builtinMissions(g.Name)); err != nil {
+			return all, err
+		}
+		if g.Name+".json" != e.Name() {
+			return all, fmt.Errorf("%w: %s: the game is named %q", ErrInvalid, e.Name(), g.Name)
+		}
+		all = append(all, g)
+	}
+	return all, nil
+})
 
 // Lookup returns the built-in game named name; ErrUnknownGame (with the
 // names there are) for any other.
@@ -270,10 +257,10 @@ func strict(b []byte, v any) error {
 // Parse reads a game from its file (named name, for the errors) with the
 // common items of items (data/items.json's format) first in its catalog.
 func Parse(name string, items, game []byte) (*Game, error) {
-	wrap := func(err error) error { return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err) }
+	wrap := func(err error) error { return fmt.Errorf("%w: %s: %w", ErrInvalid, name, err) }
 	var cf itemsFile
 	if err := strict(items, &cf); err != nil {
-		return nil, wrap(fmt.Errorf("common items: %v", err))
+		return nil, wrap(fmt.Errorf("common items: %w", err))
 	}
 	var f file
 	if err := strict(game, &f); err != nil {
@@ -290,20 +277,20 @@ func Parse(name string, items, game []byte) (*Game, error) {
 		return nil, wrap(errors.New("rules: required"))
 	}
 	if err := strict(f.Rules, &g.Rules); err != nil {
-		return nil, wrap(fmt.Errorf("rules: %v", err))
+		return nil, wrap(fmt.Errorf("rules: %w", err))
 	}
 	if g.Rules.Name != "" && g.Rules.Name != g.Name {
 		return nil, wrap(fmt.Errorf("rules.name %q is not the game's name", g.Rules.Name))
 	}
 	g.Rules.Name = g.Name
 	if err := checkRules(&g.Rules); err != nil {
-		return nil, wrap(fmt.Errorf("rules.%v", err))
+		return nil, wrap(fmt.Errorf("rules.%w", err))
 	}
 	var list []catalog.Item
 	for i, d := range append(append([]ItemDef(nil), cf.Items...), f.Items...) {
 		it, err := d.item()
 		if err != nil {
-			return nil, wrap(fmt.Errorf("items[%d]: %v", i, err))
+			return nil, wrap(fmt.Errorf("items[%d]: %w", i, err))
 		}
 		list = append(list, it)
 	}

@@ -110,7 +110,7 @@ func (g *Game) Level(l *levels.Level) (*levels.Level, error) {
 	}
 	var le *levels.Error
 	if !errors.As(err, &le) {
-		return nil, fmt.Errorf("%w: game %s on level %s: %v", ErrInvalid, g.Name, l.Name, err)
+		return nil, fmt.Errorf("%w: game %s on level %s: %w", ErrInvalid, g.Name, l.Name, err)
 	}
 	// The copy's paths of the additions, as the game's file names them.
 	at := fmt.Sprintf("levels[%d]", k)

@@ -68,7 +68,7 @@ func ParseJWKS(b []byte) (map[string]crypto.PublicKey, error) {
 		Keys []jwk `json:"keys"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%w: not a JWKS: %v", ErrJWKS, err)
+		return nil, fmt.Errorf("%w: not a JWKS: %w", ErrJWKS, err)
 	}
 	keys := map[string]crypto.PublicKey{}
 	for i, k := range doc.Keys {
@@ -89,7 +89,7 @@ func ParseJWKS(b []byte) (map[string]crypto.PublicKey, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: key %d (kid %q): %v", ErrJWKS, i, k.Kid, err)
+			return nil, fmt.Errorf("%w: key %d (kid %q): %w", ErrJWKS, i, k.Kid, err)
 		}
 		if _, dup := keys[k.Kid]; dup {
 			return nil, fmt.Errorf("%w: two keys of kid %q", ErrJWKS, k.Kid)
@@ -105,21 +105,34 @@ func ParseJWKS(b []byte) (map[string]crypto.PublicKey, error) {
 var b64 = base64.RawURLEncoding
 
 func okpKey(k jwk) (crypto.PublicKey, error) {
+	// A reason ends with the decoder's error in parentheses, "<nil>" when
+	// the decoding worked and the length is wrong.
 	x, err := b64.DecodeString(k.X)
-	if err != nil || len(x) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("x: %d bytes of base64url, want %d (%v)", len(x), ed25519.PublicKeySize, err)
+	if err != nil {
+		return nil, fmt.Errorf("x: %d bytes of base64url, want %d (%w)", len(x), ed25519.PublicKeySize, err)
+	}
+	if len(x) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("x: %d bytes of base64url, want %d (<nil>)", len(x), ed25519.PublicKeySize)
 	}
 	return ed25519.PublicKey(x), nil
 }
 
 func rsaKey(k jwk) (crypto.PublicKey, error) {
+	// A reason ends with the decoder's error in parentheses, "<nil>" when
+	// the decoding worked and the length is wrong.
 	n, err := b64.DecodeString(k.N)
-	if err != nil || len(n) == 0 {
-		return nil, fmt.Errorf("n: not base64url (%v)", err)
+	if err != nil {
+		return nil, fmt.Errorf("n: not base64url (%w)", err)
+	}
+	if len(n) == 0 {
+		return nil, errors.New("n: not base64url (<nil>)")
 	}
 	e, err := b64.DecodeString(k.E)
-	if err != nil || len(e) == 0 || len(e) > 4 {
-		return nil, fmt.Errorf("e: not 1 to 4 bytes of base64url (%v)", err)
+	if err != nil {
+		return nil, fmt.Errorf("e: not 1 to 4 bytes of base64url (%w)", err)
+	}
+	if len(e) == 0 || len(e) > 4 {
+		return nil, errors.New("e: not 1 to 4 bytes of base64url (<nil>)")
 	}
 	pub := &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(new(big.Int).SetBytes(e).Int64())}
 	switch {
@@ -257,27 +270,27 @@ func (k *KeySet) fetch(ctx context.Context) (map[string]crypto.PublicKey, error)
 	if strings.HasPrefix(k.c.Source, "http://") || strings.HasPrefix(k.c.Source, "https://") {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, k.c.Source, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrJWKS, err)
+			return nil, fmt.Errorf("%w: %w", ErrJWKS, err)
 		}
 		res, err := k.c.Client.Do(req)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrJWKS, err)
+			return nil, fmt.Errorf("%w: %w", ErrJWKS, err)
 		}
 		defer res.Body.Close()
 		if res.StatusCode != http.StatusOK {
 			return nil, fmt.Errorf("%w: %s", ErrJWKS, res.Status)
 		}
 		if b, err = io.ReadAll(io.LimitReader(res.Body, MaxJWKS+1)); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrJWKS, err)
+			return nil, fmt.Errorf("%w: %w", ErrJWKS, err)
 		}
 	} else {
 		f, err := os.Open(k.c.Source)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrJWKS, err)
+			return nil, fmt.Errorf("%w: %w", ErrJWKS, err)
 		}
 		defer f.Close()
 		if b, err = io.ReadAll(io.LimitReader(f, MaxJWKS+1)); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrJWKS, err)
+			return nil, fmt.Errorf("%w: %w", ErrJWKS, err)
 		}
 	}
 	return ParseJWKS(b)

@@ -101,7 +101,7 @@ func (v *Verifier) Verify(token string, now time.Time) (Claims, error) {
 	// The algorithm first, from the header alone: the reason names it.
 	head, _, err := p.ParseUnverified(token, &tokenClaims{})
 	if err != nil && !errors.Is(err, jwt.ErrTokenUnverifiable) {
-		return Claims{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return Claims{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	if head == nil {
 		return Claims{}, ErrMalformed
@@ -111,7 +111,7 @@ func (v *Verifier) Verify(token string, now time.Time) (Claims, error) {
 		return Claims{}, fmt.Errorf("%w: alg %.16q; this server takes %s", ErrAlgorithm, alg, v.desc)
 	}
 	if err != nil {
-		return Claims{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return Claims{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	_, err = p.ParseWithClaims(token, &tc, v.key)
 	switch {
@@ -129,7 +129,7 @@ func (v *Verifier) Verify(token string, now time.Time) (Claims, error) {
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, jwt.ErrTokenUnverifiable):
 		return Claims{}, fmt.Errorf("%w (%s)", ErrSignature, alg)
 	default:
-		return Claims{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return Claims{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	return tc.claims()
 }

@@ -207,7 +207,7 @@ func (c *checker) tokenError(err error, start int64) error {
 		}
 		line, col := lineCol(c.data, off)
 		return &Error{File: c.file, Path: c.pathString(), Line: line, Col: col, Msg: "syntax error: " + syn.Error()}
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := lineCol(c.data, len(c.data))
 		msg := "unexpected end of file"
 		if len(bytes.TrimSpace(c.data)) == 0 {

@@ -114,7 +114,7 @@ func TestParseBad(t *testing.T) {
 		{"wrong type: object for list", `"spawns": [`, `"spawns": {"a": 1}, "x": [`, "spawns", "want an array, got an object", 23},
 		{"wrong type: bool", `"intersection": true`, `"intersection": 1`, "roads.nodes[0].intersection", "want true or false", 12},
 		{"wrong type: float for int", `"count": 2`, `"count": 1.5`, "npcSpawners[0].count", "want an integer", 37},
-		{"uint8 out of range", `"party": 2`, `"party": 300`, "gates[0].rule.party", "want an integer from 0 to 255", 31},
+		{"uint16 out of range", `"party": 2`, `"party": 70000`, "gates[0].rule.party", "want an integer from 0 to 65535", 31},
 		{"float32 out of range", `"height": 8`, `"height": 1e39`, "buildings[0].height", "out of the range of a float32", 7},
 		{"unknown field", `"use": "residential"`, `"use": "residential", "colour": "red"`, "buildings[0].colour", `unknown field "colour"`, 7},
 		{"field names are case-sensitive", `"name": "small"`, `"Name": "small"`, "Name", `unknown field "Name"`, 2},

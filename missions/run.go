@@ -6,8 +6,8 @@ import (
 	"github.com/fiveonit/engine/levels"
 )
 
-// A run mission is played in a run room (package runs) by a roster of
-// seats in teams, not offered by phone: the platform makes the room with
+// RunMission is a mission played in a run room (package runs) by a roster
+// of seats in teams, not offered by phone: the platform makes the room with
 // the mission and the roster, and the mission starts for every seat in
 // the world once the run goes live, as one instance.
 //

@@ -76,7 +76,12 @@ func (m *Manager) claimName(name string, o Options) error {
 		return err
 	}
 	m.log.Warn("directory: claim failed", "room", name, "err", err)
-	return fmt.Errorf("%w (%v)", ErrDirectory, context.Cause(ctx))
+	// The reason names the context's cause, "<nil>" when the directory
+	// failed before the timeout.
+	if cause := context.Cause(ctx); cause != nil {
+		return fmt.Errorf("%w (%w)", ErrDirectory, cause)
+	}
+	return fmt.Errorf("%w (<nil>)", ErrDirectory)
 }
 
 // releaseName takes room name out of the directory. m.mu is held: the
@@ -111,7 +116,7 @@ func (m *Manager) Elsewhere(name string, o Options, who server.Who) (string, err
 		addr, err := m.cfg.Directory.Where(ctx, name)
 		if err != nil {
 			m.log.Warn("directory: look-up failed", "room", name, "err", err)
-			return "", fmt.Errorf("%w (%v)", ErrDirectory, err)
+			return "", fmt.Errorf("%w (%w)", ErrDirectory, err)
 		}
 		return addr, nil
 	}

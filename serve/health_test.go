@@ -226,6 +226,7 @@ func TestHealthzStuckRoom(t *testing.T) {
 // stallRooms makes every room's tick wait until the func it returns is
 // called (or the test ends).
 func stallRooms(t *testing.T) func() {
+	t.Helper()
 	var mu sync.Mutex
 	stuck := make(chan struct{})
 	hook := func(*rooms.Room) {

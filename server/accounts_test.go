@@ -59,7 +59,7 @@ func TestAccountCash(t *testing.T) {
 	flush(t, seed)
 
 	a := newAccounts(t, mem, "p1")
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	cases := []struct {
 		name, account string
 		want          int64
@@ -104,7 +104,7 @@ func TestAccountCash(t *testing.T) {
 func TestAccountPersists(t *testing.T) {
 	mem := storetest.NewMemory()
 	a := newAccounts(t, mem, "p1")
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := joinAccount(t, g, a, "alice")
 	g.Tick()
 	flush(t, a)
@@ -140,7 +140,7 @@ func TestAccountPersists(t *testing.T) {
 	// handed over with its state.
 	p.s.Leave()
 	g.Tick()
-	g3 := newServer(t, "test-flat")
+	g3 := newServer(t)
 	p3 := joinAccount(t, g3, a, "alice")
 	g3.Tick()
 	if got := cashOf(g3, p3); got != 1300 {
@@ -151,7 +151,7 @@ func TestAccountPersists(t *testing.T) {
 	flush(t, a)
 	// A restart: another process, another room.
 	a2 := newAccounts(t, mem, "p2")
-	g2 := newServer(t, "test-flat")
+	g2 := newServer(t)
 	p2 := joinAccount(t, g2, a2, "alice")
 	g2.Tick()
 	if got := cashOf(g2, p2); got != 1300 {
@@ -164,7 +164,7 @@ func TestAccountPersists(t *testing.T) {
 func TestAccountClosedRoom(t *testing.T) {
 	mem := storetest.NewMemory()
 	a := store.NewAccounts(mem, store.AccountsConfig{Holder: "p1", WriteEvery: time.Hour})
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	var ps []*probe
 	for i := range 4 {
 		ps = append(ps, joinAccount(t, g, a, fmt.Sprint("player-", i)))
@@ -193,7 +193,7 @@ func TestAccountLost(t *testing.T) {
 	f := storetest.NewFaulty(mem)
 	a := store.NewAccounts(f, store.AccountsConfig{Holder: "p1", WriteEvery: 10 * time.Millisecond, Lease: 150 * time.Millisecond})
 	defer a.Close(context.Background())
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := joinAccount(t, g, a, "bob")
 	g.Tick()
 	f.SetDown(true)
@@ -267,7 +267,7 @@ func TestArrestFineKept(t *testing.T) {
 
 // TestDebugCash: the cash command's bounds.
 func TestDebugCash(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := join(t, g, Who{})
 	g.Tick()
 	for i, c := range []struct {

@@ -165,7 +165,7 @@ func TestAckedOverLossyLink(t *testing.T) {
 // ordered to the acked snapshots and back gets a keyframe of the new kind
 // first, each time, and follows without a refusal.
 func TestModeSwitchStartsWithKeyframe(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := newInproc(t, g, false)
 	var kinds []uint8
 	step := func(n int) {

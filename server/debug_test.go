@@ -70,7 +70,7 @@ func TestDebugSpawnCar(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g := newServer(t, "test-flat")
+			g := newServer(t)
 			p := join(t, g, Who{Debug: true})
 			g.Tick()
 			p.read()
@@ -129,7 +129,7 @@ func TestDebugSpawnCar(t *testing.T) {
 // and the character itself on foot: each is at the spot asked, at rest, a
 // vehicle facing the yaw asked.
 func TestDebugTeleport(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := join(t, g, Who{Debug: true})
 	g.Tick()
 	p.read()

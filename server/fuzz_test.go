@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/fiveonit/engine/server/servertest"
+	"github.com/fiveonit/engine/systems/lagcomp"
 )
 
 // FuzzClientFrames hands a session whatever frames the fuzzer makes (the
@@ -36,6 +37,19 @@ func FuzzClientFrames(f *testing.F) {
 	f.Add(seed([]byte(`{"type":"drop","slot":-3,"count":-1}`), []byte(`{"type":"buy","place":"x","item":"water","count":99999}`),
 		[]byte(`{"type":"open","place":"a"}`), []byte(`{"type":"take","slot":70}`), []byte(`{"type":"close"}`)))
 	f.Add(seed([]byte{7, 0, 0, 0, 0, 1, 255, 255, 255, 255, 1}))
+	// Input frames with views: sane, absurd against the round trip, from
+	// before the first tick, in the future.
+	views := func(ack uint32, back ...uint8) []byte {
+		v := wire.InputFrame{Ack: ack, Flags: wire.InputView, FirstSeq: 2, Count: len(back)}
+		fire := components.Drive{Held: components.BtnFire, Pressed: components.BtnWeapon}
+		for i, b := range back {
+			v.Inputs[i] = control.Quantize(&fire)
+			v.Inputs[i].View = b
+		}
+		return wire.AppendInputFrame(nil, &v)
+	}
+	f.Add(seed(views(1, 0), views(3, 2, 1), views(6, 255, 0, 7)))
+	f.Add(seed(views(1<<31, 0), views(0, 255), views(4, 4, 5, 6, 200)))
 	// The social commands (a vote can never pass: two players are too few).
 	f.Add(seed(good, []byte(`{"type":"chat","text":"hi <b>\u202e"}`), good, []byte(`{"type":"quickchat","line":2}`)))
 	f.Add(seed(good, []byte(`{"type":"emote","emote":1}`), good, []byte(`{"type":"vote","cmd":"kick","session":1}`)))
@@ -57,7 +71,13 @@ func FuzzClientFrames(f *testing.F) {
 			victim.Receive(data[:n], text)
 			data = data[n:]
 			bs.Receive(good, false)
+			now := g.w.Tick()
 			g.Tick()
+			// Whatever view a frame claimed, the tick run rewinds its
+			// shots to the present or at most lagcomp.MaxRewind back.
+			if d, ok := g.Drive(victim); ok && d.View != 0 && (d.View >= now || now-d.View > lagcomp.MaxRewind) {
+				t.Fatalf("tick %d ran with view %d", now, d.View)
+			}
 		}
 		for i := 0; i < 3; i++ {
 			g.Tick()

@@ -54,7 +54,8 @@ func (g *GameServer) kick(s *Session, err error) {
 	g.leave(s, err.Error())
 }
 
-// inputFrame takes an input frame: the ack, a resync request, the inputs.
+// inputFrame takes an input frame: the ack, a resync request, the inputs
+// and the ticks their client drew.
 func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	f := &s.input
 	if err := wire.DecodeInputFrame(b, f); err != nil {
@@ -76,6 +77,9 @@ func (g *GameServer) inputFrame(s *Session, b []byte) error {
 	before := s.queue.Stats()
 	for i := 0; i < f.Count; i++ {
 		in := Input{Seq: f.FirstSeq + uint32(i), Drive: control.Drive(&f.Inputs[i])}
+		if f.Flags&wire.InputView != 0 {
+			in.Drive.View = viewOf(f.Ack, f.Inputs[i].View) // checked when it runs: applyInputs
+		}
 		if err := s.queue.Push(in); err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformedFrame, err)
 		}

@@ -54,8 +54,8 @@ type InputStats struct {
 //   - inputs are taken in order, each once; the queue is bounded
 //     (InputQueueCap) and drops the oldest on overflow;
 //   - a missing input is guessed from the last one held, minus the one-shot
-//     presses and the trigger (BtnFire); a grenade with its pin out (BtnPin)
-//     stays held;
+//     presses and the trigger (BtnFire), its view (Drive.View) moved on by
+//     the ticks since; a grenade with its pin out (BtnPin) stays held;
 //   - that tick is spent: the input meant for it is too late when it comes;
 //   - a late or dropped input's one-shot presses go to the next tick run,
 //     once. A press of a button the next input presses too waits one more
@@ -231,7 +231,8 @@ func (q *InputQueue) Take() (seq uint32, d components.Drive, guessed, ok bool) {
 	return seq, d, guessed, true
 }
 
-// guess is the last input held, without its presses and its trigger.
+// guess is the last input held, without its presses and its trigger; the
+// world its client drew has moved on a tick with each tick since.
 func (q *InputQueue) guess() components.Drive {
 	if !q.haveLast {
 		return components.Drive{}
@@ -239,6 +240,9 @@ func (q *InputQueue) guess() components.Drive {
 	d := q.last
 	d.Pressed = 0
 	d.Held &^= components.BtnFire
+	if d.View != 0 {
+		d.View += uint64(q.next - q.lastSeq)
+	}
 	return d
 }
 

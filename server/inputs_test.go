@@ -12,7 +12,7 @@ import (
 // presses run and the ticks guessed while it sent nothing, at most once a
 // second.
 func TestInputsFrame(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := join(t, g, Who{})
 	tick := func(n int, send bool, d components.Drive) {
 		for range n {

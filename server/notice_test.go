@@ -37,7 +37,7 @@ func TestNoticeAndEndRun(t *testing.T) {
 	if !r.g.Over() {
 		t.Error("not over CloseTicks after EndRun")
 	}
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	if g.EndRun("x") {
 		t.Error("EndRun in a room with no run: true")
 	}

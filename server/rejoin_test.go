@@ -230,7 +230,7 @@ func TestRejoinByAccount(t *testing.T) {
 // TestNoWindowNoPlace: without a window a drop is a leave, as before, and
 // the welcome carries no token.
 func TestNoWindowNoPlace(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	a := join(t, g, Who{})
 	drive(g, 3, components.Drive{}, a)
 	if a.welcome.Rejoin != "" {

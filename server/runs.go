@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -128,7 +129,7 @@ func (f *runsFeature) admit(who Who) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	_, err := f.run.Admit(who.Account)
-	if err == runs.ErrSeatHeld && who.Rejoin != "" {
+	if errors.Is(err, runs.ErrSeatHeld) && who.Rejoin != "" {
 		return nil
 	}
 	return err

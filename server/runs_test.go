@@ -537,7 +537,7 @@ func TestRunAddSeatRefused(t *testing.T) {
 	if _, err := small.AddSeat(runs.Seat{Account: "x", Team: 1}); !errors.Is(err, runs.ErrFull) {
 		t.Errorf("past the room's size: %v", err)
 	}
-	if _, err := newServer(t, "test-flat").AddSeat(runs.Seat{Account: "x"}); !errors.Is(err, ErrRunRoster) {
+	if _, err := newServer(t).AddSeat(runs.Seat{Account: "x"}); !errors.Is(err, ErrRunRoster) {
 		t.Errorf("a room with no run: %v", err)
 	}
 	if _, err := New(Config{Room: "run", Level: runLevel(t), Run: &RunConfig{Mission: r.def,

@@ -709,6 +709,7 @@ func (g *GameServer) applyInputs(w *ecs.World) {
 			continue
 		}
 		seq, d, guessed, ok := s.queue.Take()
+		d.View = s.rtt.view(w.Tick(), d.View) // never trusted: lagcomp.go
 		act, _, drive := g.persons.Get(s.char)
 		social.Step(act, &d) // an emote plays on, or the input ends it
 		if !ok || act.Act == components.ActDead {

@@ -16,9 +16,10 @@ import (
 	"github.com/fiveonit/engine/server/servertest"
 )
 
-func newServer(t testing.TB, level string) *GameServer {
+// newServer makes a room on the level test-flat, open ground.
+func newServer(t testing.TB) *GameServer {
 	t.Helper()
-	l, err := levels.Load(level)
+	l, err := levels.Load("test-flat")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func (p *probe) lastText(typ string) map[string]any {
 }
 
 func TestJoinDriveLeave(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	a := join(t, g, Who{})
 	b := join(t, g, Who{Name: "Bea", Party: "crew"})
 	for i := 0; i < 3; i++ {
@@ -167,7 +168,7 @@ func TestJoinDriveLeave(t *testing.T) {
 }
 
 func TestLeaveKeepsOccupiedCar(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	a := join(t, g, Who{})
 	b := join(t, g, Who{})
 	g.Tick()
@@ -218,7 +219,7 @@ func TestBadFramesDisconnect(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g := newServer(t, "test-flat")
+			g := newServer(t)
 			good := join(t, g, Who{})
 			bad := join(t, g, Who{})
 			g.Tick()
@@ -251,7 +252,7 @@ func TestSlowClientDoesNotStallRoom(t *testing.T) {
 	// text frames of the first snapshot tick, the keys frame the last),
 	// counted on a twin room: what comes next is a snapshot, dropped.
 	room := func(limit int) (g *GameServer, good *probe, c *servertest.MemConn, slow *Session) {
-		g = newServer(t, "test-flat")
+		g = newServer(t)
 		good = join(t, g, Who{})
 		c = servertest.NewMemConn(false, limit)
 		slow, _ = g.Join(c, Who{})
@@ -344,7 +345,7 @@ func TestDebugCommands(t *testing.T) {
 // TestSpectator: a spectator has no character, owns nothing (no full
 // pose), and its area of interest follows the player it watches.
 func TestSpectator(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	a := join(t, g, Who{})
 	b := join(t, g, Who{})
 	spec := join(t, g, Who{Spectate: true, Watch: 2})
@@ -526,7 +527,7 @@ func TestTextSendFullMidNotify(t *testing.T) {
 // client has applied it (or after its round trip and RoundTripMargin, if
 // it was lost or refused).
 func TestResyncHonouredOnce(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := join(t, g, Who{})
 	for i := 0; i < 9; i++ {
 		p.send(components.Drive{})
@@ -629,7 +630,7 @@ func TestWantedFrames(t *testing.T) {
 // check) on different ticks, each at its own phase, but for their
 // keyframes: a room's clients do not all pay for it in one tick.
 func TestChecksSpread(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	var ps []*probe
 	for range 6 {
 		ps = append(ps, join(t, g, Who{}))
@@ -671,7 +672,7 @@ func TestChecksSpread(t *testing.T) {
 // for another in every input frame; the next goes once a round trip and
 // RoundTripMargin have passed, 13 ticks, not after ResyncTimeout (30).
 func TestRefusedKeyframeAskedAgainSoon(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := join(t, g, Who{})
 	for range 7 { // the welcome's way there, the first input's way back
 		g.Tick()

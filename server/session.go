@@ -16,8 +16,8 @@ import (
 // disconnected with the reason; the room goes on.
 const (
 	// MaxBinaryFrame is the largest binary frame a client may send: an
-	// input frame with wire.MaxInputsPerFrame inputs.
-	MaxBinaryFrame = wire.InputHeaderBytes + wire.MaxInputsPerFrame*wire.InputBytes
+	// input frame with wire.MaxInputsPerFrame inputs and their views.
+	MaxBinaryFrame = wire.InputHeaderBytes + wire.MaxInputsPerFrame*wire.InputViewBytes
 	// MaxTextFrame is the largest text frame (a JSON command): 4 KiB.
 	MaxTextFrame = 4096
 	// FramesPerSecond and FrameBurst bound the frames a client sends: a

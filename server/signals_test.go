@@ -159,7 +159,7 @@ func TestWelcomeListsRacesAndZones(t *testing.T) {
 		t.Errorf("%d restricted zones in the welcome, want 2 (police-lot, yard): %+v", restricted, p.welcome.Zones)
 	}
 
-	flat := newServer(t, "test-flat")
+	flat := newServer(t)
 	q := join(t, flat, Who{})
 	for i := 0; i < 3; i++ {
 		flat.Tick()

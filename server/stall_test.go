@@ -18,7 +18,7 @@ import (
 // measured again. Over both transports.
 func TestClientCatchesUpAfterStall(t *testing.T) {
 	for _, lossy := range []bool{false, true} {
-		g := newServer(t, "test-flat")
+		g := newServer(t)
 		p := newInproc(t, g, lossy)
 		clock := time.Unix(0, 0)
 		// [skipped, resumed) are the ticks the client skipped: no input

@@ -440,7 +440,7 @@ func TestYardSeenAndChased(t *testing.T) {
 // TestNoStealthFramesWithoutGuards: a room with neither guards nor cameras
 // (test-flat) sends no stealth frames and no stealth readout.
 func TestNoStealthFramesWithoutGuards(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := join(t, g, Who{})
 	for range 2 * ReadoutEvery {
 		p.send(components.Drive{})

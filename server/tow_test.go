@@ -19,7 +19,7 @@ import (
 // to the drawn car, their pivots within 5 cm. A client that stepped the
 // car alone was corrected at every snapshot.
 func TestTrailerPredicted(t *testing.T) {
-	g := newServer(t, "test-flat")
+	g := newServer(t)
 	p := newInproc(t, g, false)
 	g.Tick()
 	p.deliver(t)

@@ -41,7 +41,7 @@ func TestEntriesOrder(t *testing.T) {
 			ecs.PhasePreStep:  {"spawners", "gates", "signals", "police", "pedestrians", "stealth", "ai"},
 			ecs.PhaseStep:     {"physics"},
 			ecs.PhasePostStep: {"damage", "city", "items"},
-			ecs.PhaseSync:     {"sync", "pedestrians-watch"},
+			ecs.PhaseSync:     {"lagcomp", "sync", "pedestrians-watch"},
 		}},
 		{"no police", ecs.Rules{}, map[ecs.Phase][]string{
 			ecs.PhasePreStep: {"spawners", "gates", "signals", "pedestrians", "stealth", "ai"},

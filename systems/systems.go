@@ -19,6 +19,7 @@ import (
 	"github.com/fiveonit/engine/systems/damage"
 	"github.com/fiveonit/engine/systems/gates"
 	"github.com/fiveonit/engine/systems/items"
+	"github.com/fiveonit/engine/systems/lagcomp"
 	"github.com/fiveonit/engine/systems/missionhost"
 	"github.com/fiveonit/engine/systems/motion"
 	"github.com/fiveonit/engine/systems/pedestrians"
@@ -70,9 +71,11 @@ type Options struct {
 //	           pickups and containers out, shuts containers left),
 //	           missions (the MissionHost: the game's missions, when it
 //	           has any)
-//	sync       sync (replicate: the world into the arena), pedestrians-watch
-//	           (keeps the tick's dangers for the pedestrians, since the
-//	           events are emptied next tick)
+//	sync       lagcomp (the bodies a round can hit, for the shots
+//	           rewound to what their shooter saw), sync (replicate: the
+//	           world into the arena), pedestrians-watch (keeps the tick's
+//	           dangers for the pedestrians, since the events are emptied
+//	           next tick)
 func Entries(w *ecs.World, o Options) []ecs.Entry {
 	var list []ecs.Entry
 	add := func(name string, phase ecs.Phase, s ecs.System) {
@@ -113,8 +116,12 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 		add(ai.Name, ecs.PhasePreStep, ai.NewWithMap(w, m, o.Static))
 	}
 	add(motion.Name, ecs.PhaseStep, motion.New(w, o.Static))
+	var past *lagcomp.History
 	if o.Level != nil {
-		add(damage.Name, ecs.PhasePostStep, damage.New(w, z, o.Static))
+		past = lagcomp.New(w)
+		dm := damage.New(w, z, o.Static)
+		dm.Rewind = past // the players' shots hit what they saw
+		add(damage.Name, ecs.PhasePostStep, dm)
 		add(city.Name, ecs.PhasePostStep, city.New(w, o.Level, o.Static, z))
 		add(items.Name, ecs.PhasePostStep, it)
 		if len(o.Missions) > 0 || o.Run {
@@ -124,6 +131,9 @@ func Entries(w *ecs.World, o Options) []ecs.Entry {
 			it.UsePhone = h.UsePhone
 			add(missionhost.Name, ecs.PhasePostStep, h)
 		}
+	}
+	if past != nil {
+		add(lagcomp.Name, ecs.PhaseSync, past)
 	}
 	if o.Arena != nil {
 		add(replicate.Name, ecs.PhaseSync, replicate.New(w, o.Arena))

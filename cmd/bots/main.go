@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -100,7 +101,7 @@ func parseFlags(args []string) (config, error) {
 func main() {
 	c, err := parseFlags(os.Args[1:])
 	if err != nil {
-		if err != flag.ErrHelp {
+		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "bots:", err)
 		}
 		os.Exit(2)

@@ -78,6 +78,7 @@ func newClient(t *testing.T, addr string, cfg agones.Config) (*agones.Client, *l
 }
 
 func ctxT(t *testing.T) context.Context {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return ctx

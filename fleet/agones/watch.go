@@ -128,7 +128,7 @@ func readLines(r io.Reader, fn func([]byte) error) error {
 			return fmt.Errorf("%w: a watch line past %d bytes", ErrBadAnswer, MaxLine)
 		}
 		line = append(line, frag...)
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
 		if err != nil {

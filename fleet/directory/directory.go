@@ -54,9 +54,13 @@ type HeldError struct {
 	Addr string // the holder's public address
 }
 
+// Error names the room and its holder's address.
 func (e *HeldError) Error() string {
 	return fmt.Sprintf("room %s is on another server: %s", e.Room, e.Addr)
 }
+
+// Is reports whether target is ErrHeld: errors.Is(err, ErrHeld) holds for
+// a *HeldError.
 func (e *HeldError) Is(target error) bool { return target == ErrHeld }
 
 // Bounds and defaults.

@@ -92,11 +92,11 @@ func (d *Delivery) Step(h missions.Host) {
 	}
 }
 
-// Phone: the delivery opens no screen.
+// Phone refuses every command: the delivery opens no screen.
 func (d *Delivery) Phone(h missions.Host, p missions.Player, c missions.Command) error {
 	return errNoScreen
 }
 
-// Leave: the delivery goes on while one of its players is left; a carrier
-// who leaves takes the parcel with them, which Step finds.
+// Leave does nothing: the delivery goes on while one of its players is
+// left. A carrier who leaves takes the parcel with them, which Step finds.
 func (d *Delivery) Leave(h missions.Host, p missions.Player) {}

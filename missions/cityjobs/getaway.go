@@ -102,10 +102,11 @@ func (g *Getaway) Step(h missions.Host) {
 	}
 }
 
-// Phone: the getaway opens no screen.
+// Phone refuses every command: the getaway opens no screen.
 func (g *Getaway) Phone(h missions.Host, p missions.Player, c missions.Command) error {
 	return errNoScreen
 }
 
-// Leave: the chasers of a player who left chase nobody; the others go on.
+// Leave does nothing: the chasers of a player who left chase nobody, and
+// the others go on.
 func (g *Getaway) Leave(h missions.Host, p missions.Player) {}

@@ -139,12 +139,12 @@ func (k *Pickup) Step(h missions.Host) {
 	}
 }
 
-// Phone: the party job opens no screen.
+// Phone refuses every command: the party job opens no screen.
 func (k *Pickup) Phone(h missions.Host, p missions.Player, c missions.Command) error {
 	return errNoScreen
 }
 
-// Leave: it takes two; a member who leaves ends it.
+// Leave fails the job when a member leaves: it takes two.
 func (k *Pickup) Leave(h missions.Host, p missions.Player) {
 	if p.Char == k.driver || p.Char == k.collector {
 		h.Fail("Your partner left: the job's off.")

@@ -146,10 +146,10 @@ func (r *Race) Step(h missions.Host) {
 	}
 }
 
-// Phone: the race opens no screen.
+// Phone refuses every command: the race opens no screen.
 func (r *Race) Phone(h missions.Host, p missions.Player, c missions.Command) error {
 	return errNoScreen
 }
 
-// Leave: the race goes on for whoever is left.
+// Leave does nothing: the race goes on for whoever is left.
 func (r *Race) Leave(h missions.Host, p missions.Player) {}

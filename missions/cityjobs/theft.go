@@ -206,8 +206,8 @@ func (t *Theft) Phone(h missions.Host, p missions.Player, c missions.Command) er
 	return nil
 }
 
-// Leave: the job goes on for whoever is left; a carrier who leaves takes
-// the ledger with them, which Step finds.
+// Leave does nothing: the job goes on for whoever is left. A carrier who
+// leaves takes the ledger with them, which Step finds.
 func (t *Theft) Leave(h missions.Host, p missions.Player) {}
 
 // levelGate returns where the level's gate id stands.

@@ -160,11 +160,11 @@ func (c *Chase) pay(h missions.RunHost, team int) {
 	}
 }
 
-// Phone: the chase opens no screen.
+// Phone refuses every command: the chase opens no screen.
 func (c *Chase) Phone(h missions.RunHost, p missions.Player, cmd missions.Command) error {
 	return errNoScreen
 }
 
-// Leave: the run goes on; a team whose every seat is gone forfeits (the
-// host ends the run).
+// Leave does nothing: the run goes on. A team whose every seat is gone
+// forfeits, and the host ends the run.
 func (c *Chase) Leave(h missions.RunHost, p missions.Player) {}

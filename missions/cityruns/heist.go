@@ -218,11 +218,11 @@ func (t *Heist) lying(h missions.RunHost) bool {
 	return ok
 }
 
-// Phone: the heist opens no screen.
+// Phone refuses every command: the heist opens no screen.
 func (t *Heist) Phone(h missions.RunHost, p missions.Player, c missions.Command) error {
 	return errNoScreen
 }
 
-// Leave: the job goes on for whoever is left; a carrier who leaves takes
-// the strongbox with them, which Step finds.
+// Leave does nothing: the job goes on for whoever is left. A carrier who
+// leaves takes the strongbox with them, which Step finds.
 func (t *Heist) Leave(h missions.RunHost, p missions.Player) {}

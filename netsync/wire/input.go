@@ -7,20 +7,29 @@ import "encoding/binary"
 //	u8 kind=7 | u32 ack | u8 flags | u32 firstSeq | u8 count | input*count
 //	input = u8 throttle | u8 brake | i8 steer | i8 moveX | i8 moveY
 //	        | u16 lookYaw | i8 lookPitch | u16 held | u16 pressed
+//	        [| u8 view, with InputView]
 //
 // ack is the newest snapshot tick the client applied (the acked snapshots'
 // base; the ordered ones ignore it). The inputs are the client's ticks
 // firstSeq, firstSeq+1, ... firstSeq+count-1, oldest first: the last one over
 // an ordered transport, the last InputsLossy over a lossy one, so that a lost
 // frame's inputs come again in the next.
+//
+// With InputView set, each input ends with a u8 view: the server tick whose
+// world the client drew when it made the input is ack less view (the lag
+// compensation of its shots). A frame without it is an old client's: its
+// shots hit the present.
 
 // Input frame flags.
 const (
 	// InputResync asks the server for a keyframe (the client's decoder
 	// found a wrong check or a base it does not hold).
 	InputResync uint8 = 1
+	// InputView says each input carries its view: the server tick the
+	// client drew, as a count of ticks before ack.
+	InputView uint8 = 2
 	// InputReserved are the flags no frame may set yet.
-	InputReserved uint8 = ^InputResync
+	InputReserved uint8 = ^(InputResync | InputView)
 )
 
 // Inputs per frame.
@@ -36,9 +45,11 @@ const (
 	MaxInputsPerFrame = 8
 )
 
-// InputBytes is one input's size, InputHeaderBytes the frame's header's.
+// InputBytes is one input's size, InputHeaderBytes the frame's header's;
+// InputViewBytes is an input's with InputView.
 const (
 	InputBytes       = 12
+	InputViewBytes   = InputBytes + 1
 	InputHeaderBytes = 11
 )
 
@@ -55,6 +66,9 @@ type Input struct {
 	LookPitch int8
 	Held      uint16
 	Pressed   uint16
+	// View is how many ticks before the frame's ack the server tick the
+	// client drew is (0..255); 0 in a frame without InputView.
+	View uint8
 }
 
 // InputFrame is a decoded input frame.
@@ -80,8 +94,19 @@ func AppendInputFrame(b []byte, f *InputFrame) []byte {
 		b = append(b, uint8(in.LookPitch))
 		b = binary.LittleEndian.AppendUint16(b, in.Held)
 		b = binary.LittleEndian.AppendUint16(b, in.Pressed)
+		if f.Flags&InputView != 0 {
+			b = append(b, in.View)
+		}
 	}
 	return b
+}
+
+// inputSize returns the bytes of one input in a frame of flags.
+func inputSize(flags uint8) int {
+	if flags&InputView != 0 {
+		return InputViewBytes
+	}
+	return InputBytes
 }
 
 // DecodeInputFrame decodes an input frame into f. A frame of another kind,
@@ -104,7 +129,8 @@ func DecodeInputFrame(b []byte, f *InputFrame) error {
 	if f.Count == 0 || f.Count > MaxInputsPerFrame {
 		return malformed("%d inputs in a frame", f.Count)
 	}
-	if len(b) != InputHeaderBytes+f.Count*InputBytes {
+	size := inputSize(f.Flags)
+	if len(b) != InputHeaderBytes+f.Count*size {
 		return malformed("input frame of %d bytes for %d inputs", len(b), f.Count)
 	}
 	p := b[InputHeaderBytes:]
@@ -116,7 +142,11 @@ func DecodeInputFrame(b []byte, f *InputFrame) error {
 		in.LookPitch = int8(p[7])
 		in.Held = binary.LittleEndian.Uint16(p[8:])
 		in.Pressed = binary.LittleEndian.Uint16(p[10:])
-		p = p[InputBytes:]
+		in.View = 0
+		if size == InputViewBytes {
+			in.View = p[12]
+		}
+		p = p[size:]
 	}
 	return nil
 }

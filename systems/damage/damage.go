@@ -16,7 +16,10 @@
 // Shots (EventShot, from the weapons system) are resolved here too: the
 // round flies from the muzzle along its direction up to ShotRange and hits
 // the first body in its way, unless a building is nearer; the body takes
-// the round's harm (the event's Amount) under the same rules.
+// the round's harm (the event's Amount) under the same rules. A player's
+// shot is tested against the bodies as the player saw them (the event's
+// View, lag compensation: package lagcomp), the buildings as they are; the
+// harm is done now.
 //
 // It runs in the post-step phase, right after the physics (it reads
 // w.Contacts, the step's collisions).
@@ -31,6 +34,7 @@ import (
 	"github.com/fiveonit/engine/ecs"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/city/zones"
+	"github.com/fiveonit/engine/systems/lagcomp"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -80,6 +84,11 @@ const ShotRange = 60
 
 // System is the damage system. Make it with New.
 type System struct {
+	// Rewind is the history of the bodies a shot with a view (a
+	// player's) is tested against; nil tests every shot against the
+	// bodies as they are.
+	Rewind *lagcomp.History
+
 	zones  *zones.Zones
 	static *phys.Static
 
@@ -471,22 +480,36 @@ func (s *System) shot(w *ecs.World, ev *components.Event) {
 		}
 	}
 	best, bestT := ecs.Entity{}, float32(ShotRange)
-	q := s.all.Query(w.Arche)
-	for q.Next() {
-		_, pose, _ := q.Get()
-		e := q.Entity()
-		if e == ev.Source || e == vehicle {
-			continue
+	if past, ok := s.past(w, ev); ok {
+		// What the shooter saw: the bodies of that tick still alive.
+		for i := range past {
+			h := &past[i]
+			if h.E == ev.Source || h.E == vehicle || !w.Arche.Alive(h.E) {
+				continue
+			}
+			if t, ok := h.Ray(o, d); ok && t < bestT {
+				best, bestT = h.E, t
+			}
 		}
-		b := s.bodyOf.Get(e)
-		if b == nil {
-			continue
-		}
-		if sd := s.seated.Get(e); sd != nil && !sd.Vehicle.IsZero() {
-			continue // inside a vehicle: the vehicle takes the round
-		}
-		if t, ok := rayHits(o, d, pose, b); ok && t < bestT {
-			best, bestT = e, t
+	} else {
+		q := s.all.Query(w.Arche)
+		for q.Next() {
+			_, pose, _ := q.Get()
+			e := q.Entity()
+			if e == ev.Source || e == vehicle {
+				continue
+			}
+			b := s.bodyOf.Get(e)
+			if b == nil {
+				continue
+			}
+			if sd := s.seated.Get(e); sd != nil && !sd.Vehicle.IsZero() {
+				continue // inside a vehicle: the vehicle takes the round
+			}
+			h := lagcomp.Box(e, pose, b)
+			if t, ok := h.Ray(o, d); ok && t < bestT {
+				best, bestT = e, t
+			}
 		}
 	}
 	if best.IsZero() {
@@ -500,45 +523,12 @@ func (s *System) shot(w *ecs.World, ev *components.Event) {
 	s.harm(w, best, ev.Source, s.responsible(w, ev.Source), ev.Amount, hit)
 }
 
-// rayHits returns where along the ray o + t*d (d a unit vector, t >= 0)
-// it first meets the body's shape.
-func rayHits(o, d phys.Vec, pose *components.Pose, b *components.Body) (float32, bool) {
-	c := phys.Flat(pose.Pos)
-	rel := o.Sub(c)
-	if b.Shape == components.ShapeCircle {
-		// |rel + t d|² = r²: t² + 2 (rel·d) t + |rel|² - r² = 0.
-		bb := rel.Dot(d)
-		cc := rel.Dot(rel) - b.Radius*b.Radius
-		disc := bb*bb - cc
-		if disc < 0 {
-			return 0, false
-		}
-		t := -bb - math32.Sqrt(disc)
-		if t < 0 {
-			return 0, false // behind, or starting inside
-		}
-		return t, true
+// past returns the hitboxes the shot of ev is tested against when it is
+// rewound (lagcomp.History.Past), and false when it is tested against the
+// present.
+func (s *System) past(w *ecs.World, ev *components.Event) ([]lagcomp.Hitbox, bool) {
+	if s.Rewind == nil {
+		return nil, false
 	}
-	co, si := pose.Rot.Heading()
-	lo := phys.Vec{X: rel.X*co + rel.Y*si, Y: -rel.X*si + rel.Y*co}
-	ld := phys.Vec{X: d.X*co + d.Y*si, Y: -d.X*si + d.Y*co}
-	t0, t1 := float32(0), float32(math32.MaxFloat32)
-	if !slab(lo.X, ld.X, b.HalfX, &t0, &t1) || !slab(lo.Y, ld.Y, b.HalfY, &t0, &t1) {
-		return 0, false
-	}
-	return t0, true
-}
-
-// slab narrows [t0, t1] to where o + t*d lies within [-h, h].
-func slab(o, d, h float32, t0, t1 *float32) bool {
-	if d == 0 {
-		return o >= -h && o <= h
-	}
-	a, b := (-h-o)/d, (h-o)/d
-	if a > b {
-		a, b = b, a
-	}
-	*t0 = max(*t0, a)
-	*t1 = min(*t1, b)
-	return *t0 <= *t1
+	return s.Rewind.Past(w.Tick(), ev.View)
 }

@@ -363,7 +363,7 @@ func (s *System) look(w *ecs.World) {
 			wt.Arrest = 0
 		}
 		if wt.Arrest >= ArrestTicks {
-			s.arrest(w, e, wt)
+			s.arrest(e, wt)
 		}
 		if wt.Stars > 0 {
 			s.wanted = append(s.wanted, target{e: e, wid: id.WireID, pos: p, stars: wt.Stars})
@@ -374,7 +374,7 @@ func (s *System) look(w *ecs.World) {
 
 // arrest takes the fine of the player's stars from their Cash (never below
 // 0) and clears the stars. Wanted.Fine is what was taken.
-func (s *System) arrest(w *ecs.World, e ecs.Entity, wt *components.Wanted) {
+func (s *System) arrest(e ecs.Entity, wt *components.Wanted) {
 	fine := Fines[min(wt.Stars, MaxStars)]
 	if c := s.cash.Get(e); c != nil {
 		fine = min(fine, max(c.Amount, 0))

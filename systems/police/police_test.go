@@ -34,6 +34,7 @@ const level = `{
 }`
 
 func rig(t testing.TB, rules ecs.Rules) *citytest.Rig {
+	t.Helper()
 	return citytest.New(t, systemstest.Parse(t, "test-police", level), citytest.Options{Seed: 1, Rules: rules})
 }
 
@@ -113,6 +114,7 @@ func TestHeatFades(t *testing.T) {
 
 // units lists the police cars chasing target.
 func units(t *testing.T, r *citytest.Rig, target ecs.Entity) int {
+	t.Helper()
 	n := 0
 	for _, e := range policeCars(r) {
 		c := ecstest.Get[components.Chaser](r.W, e)

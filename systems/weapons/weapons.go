@@ -8,7 +8,9 @@
 // the shooter, Pos the muzzle, Dir the direction, Amount the harm it does);
 // the damage system, after the step, finds what it hits and does the harm
 // (so the safe zones, the ghosts and the players-hurt rule apply to shots
-// as to crashes). A shot by a player is a CrimeShooting. BtnWeapon draws
+// as to crashes). The shot's View is the shooter's Drive.View: the tick
+// of the world the player saw, which the damage system rewinds the
+// targets to (package lagcomp). A shot by a player is a CrimeShooting. BtnWeapon draws
 // the first gun the person carries, or holsters the one in hand.
 //
 // A person who carries an inventory (a player's character) draws only a
@@ -248,7 +250,8 @@ func (s *System) fire(w *ecs.World) {
 		sn, co := math32.Sincos(drive.LookYaw)
 		dir := components.Vec3{X: co, Y: sn}
 		at := components.Vec3{X: pose.Pos.X + co*muzzle, Y: pose.Pos.Y + sn*muzzle, Z: pose.Pos.Z}
-		w.Events = append(w.Events, components.Event{Kind: components.EventShot, Source: sh.e, Pos: at, Dir: dir, Amount: Guns[sh.gun].Harm})
+		w.Events = append(w.Events, components.Event{Kind: components.EventShot, Source: sh.e, Pos: at, Dir: dir, Amount: Guns[sh.gun].Harm,
+			View: drive.View})
 		if s.playerOf.Get(sh.e) != nil {
 			w.Crimes = append(w.Crimes, components.Crime{Kind: components.CrimeShooting, Offender: sh.e, Pos: at})
 		}
