@@ -17,10 +17,12 @@ import (
 // The budget goes by priority (Fiedler's priority accumulator): a frame
 // looks at the poses whose turn it is in the order of a key that grows
 // with the entity's nearness (its tier: 8 for tier 0, then 4, 2 and 1)
-// times one more than the turns it waited (entWalk.waited). A pose that
-// waited long thus goes before a newer one of its tier, and a near one
-// before a far one that waited less. Every player still comes to every
-// client: far ones come less often, and sooner the longer they wait.
+// times one more than the frames it waited (entWalk.waited: each turn
+// missed counts the frames to the tier's next turn). A pose that missed a
+// turn thus goes before any that missed none, and among those that
+// missed, the near before the far of the same wait. Every player still
+// comes to every client: far ones come less often, and sooner the longer
+// they wait.
 //
 // A budget bounds the pose changes, not the frame: a keyframe, a frame
 // full of newcomers and the acked frames built against an old base are as
@@ -28,8 +30,13 @@ import (
 // by skipping its snapshots when it is over its bytes (server.Session's
 // credit).
 
-// maxWaited is the most turns an entWalk counts.
+// maxWaited is the most frames an entWalk counts.
 const maxWaited = 255
+
+// wait counts a turn w's pose waited past: the frames to its next turn.
+func (w *entWalk) wait() {
+	w.waited = uint8(min(int(w.waited)+int(wire.TierEvery[w.tier&(wire.TierCount-1)]), maxWaited))
+}
 
 // SetBudget sets the bytes a frame's changes may take before the poses
 // that may wait wait (0: no bound), from the next frame on.
@@ -54,7 +61,7 @@ func (s *clientState) overBudget() bool {
 
 // priority returns the key the frame's budget goes by for the entity in
 // slot: its tier's weight (8 for tier 0 down to 1) times one more than
-// the turns it waited, at most 255.
+// the frames it waited, at most 255.
 func (s *clientState) priority(slot int32) int {
 	w := &s.walks[slot]
 	return min((int(w.waited)+1)<<(wire.TierCount-1-int(w.tier&(wire.TierCount-1))), 255)
@@ -85,12 +92,32 @@ func (s *clientState) byPriority(cands []int32) {
 	copy(cands, order)
 }
 
-// changeSize returns the bytes a change of mask takes in a frame: the id,
-// the mask and its groups, the position whole.
-func changeSize(mask uint16) int {
+// changeSize returns the bytes a change of mask takes in an ordered
+// frame (appendChange): the id, the mask and its groups, the position as
+// small steps from from when they fit. So an acked frame's changes count
+// as the ordered frame's, and both encoders pick the same changes.
+func changeSize(mask uint16, rec *wire.Record, from *[3]int32) int {
 	n := 4
 	for m := mask & wire.MaskGroups; m != 0; m &= m - 1 {
 		n += wire.GroupBytes(bits.TrailingZeros16(m))
 	}
+	if mask&(1<<wire.GroupPosition) != 0 {
+		p := rec[wire.PositionAt:]
+		if fitsStep(int64(int32(le.Uint32(p)))-int64(from[0])) &&
+			fitsStep(int64(int32(le.Uint32(p[4:])))-int64(from[1])) &&
+			fitsStep(int64(int32(le.Uint32(p[8:])))-int64(from[2])) {
+			n += wire.SmallStepBytes - wire.PositionBytes
+		}
+	}
 	return n
+}
+
+// sameHealth reports whether the health the client holds in held is rec's.
+func sameHealth(held, rec *wire.Record) bool {
+	return string(held[wire.HPAt:wire.MaxHPAt+2]) == string(rec[wire.HPAt:wire.MaxHPAt+2])
+}
+
+// sameGroup reports whether group g of held is rec's.
+func sameGroup(held, rec *wire.Record, g int) bool {
+	return string(held.Group(g)) == string(rec.Group(g))
 }

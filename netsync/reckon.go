@@ -14,6 +14,18 @@ import (
 // 0, its heading changed. Stops and starts go at once as ever. A car that
 // cruises costs a few poses a second, a turning one every turn.
 
+// A person seated in a vehicle (driving or a passenger) rides it: a client
+// draws them at their vehicle, not at their own pose, so with a budget
+// their pose is never worth sending while they sit; it goes with the
+// state when they get out.
+
+// rides reports whether the record of wid is a person sitting in a
+// vehicle.
+func (a *Arena) rides(wid uint16) bool {
+	act := a.recs[wid][wire.ActAt]
+	return act == wire.ActDriving || act == wire.ActPassenger
+}
+
 // ReckonTolerance (m), ReckonVelocity (m/s) and ReckonAge (ticks) are the
 // tolerances of dead reckoning, by tier: tight near, loose far, where an
 // error of a metre is a pixel.

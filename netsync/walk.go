@@ -21,7 +21,7 @@ type entWalk struct {
 	stamp uint16    // the call to advance that last looked at it
 	tier  uint8
 	flags uint8 // hfState | hfFull
-	// waited counts the turns its pose waited past because the frame's
+	// waited counts the frames its pose waited because the frame's
 	// budget was spent (budget.go): its priority grows with each.
 	waited uint8
 	_      [25]byte // pads it to 64 bytes, one cache line
@@ -33,6 +33,9 @@ const (
 	hfState = stPresent | stAlways
 	// hfFull is set when the pose mode is the full pose.
 	hfFull uint8 = 1 << 5
+	// hfDrive is set when the drive group the client holds may be older
+	// than the arena's: its change waited (a far entity's, budget.go).
+	hfDrive uint8 = 1 << 6
 )
 
 // walk looks at the entities held that may have changed, in slot order,
@@ -74,11 +77,11 @@ func (s *clientState) walk() {
 		}
 		// What sendPose does, in short: most changes of most frames.
 		if s.budget > 0 && s.arena.hot[wid].state&stRest == p.rest {
-			if reckoned(&qpose[wid], &w.pose, tick, w.tier) {
+			if s.arena.rides(wid) || reckoned(&qpose[wid], &w.pose, tick, w.tier) {
 				continue // the client draws it close enough: it waits
 			}
 			if len(out)-s.head >= s.budget {
-				w.waited = min(w.waited, maxWaited-1) + 1 // spent: the pose waits, its priority grows
+				w.wait() // spent: the pose waits, its priority grows
 				continue
 			}
 		}
@@ -152,12 +155,11 @@ func (s *clientState) poseWaits(wid uint16, tier uint8, slot int) bool {
 	if tier > 0 && !wire.Due(tier, s.frame, wid) {
 		return true
 	}
-	if s.budget > 0 && reckoned(&s.arena.qpose[wid], &s.walks[slot].pose, s.tick, tier) {
-		return true // the client draws it close enough
+	if s.budget > 0 && (s.arena.rides(wid) || reckoned(&s.arena.qpose[wid], &s.walks[slot].pose, s.tick, tier)) {
+		return true // the client draws it close enough, or at its vehicle
 	}
 	if s.overBudget() {
-		w := &s.walks[slot]
-		w.waited = min(w.waited, maxWaited-1) + 1
+		s.walks[slot].wait()
 		return true
 	}
 	s.walks[slot].waited = 0
@@ -208,7 +210,7 @@ func (s *clientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]
 	putPose(&held.Rec, &s.walks[slot].pose)
 	held.PoseTick = s.tick
 	s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, from: *from})
-	s.deltaBytes += changeSize(mask)
+	s.deltaBytes += changeSize(mask, &held.Rec, from)
 }
 
 // update brings wid, held in slot, to S(N) at tier.
@@ -231,6 +233,9 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 		}
 		if h.stateAt > s.lastTick {
 			maybe |= wire.MaskState
+		}
+		if w.flags&hfDrive != 0 {
+			maybe |= 1 << wire.GroupDrive // a change that waited
 		}
 		cand &= maybe
 		if !own && cand&wire.MaskQuantPose != 0 && s.poseWaits(wid, tier, slot) {
@@ -258,6 +263,23 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 		at := &a.groupAt[wid]
 		for ; m != 0; m &= m - 1 {
 			g := lowBit(m)
+			if g == wire.GroupDrive && !own && s.budget > 0 {
+				// A far entity's throttle, brake, steer and buttons wait
+				// (a client uses them to predict only what is near), its
+				// health does not: so the bytes are compared, not the
+				// tick (the client may hold an older drive).
+				if tier > 0 && sameHealth(&held.Rec, rec) {
+					if !sameGroup(&held.Rec, rec, g) {
+						w.flags |= hfDrive
+					}
+					continue
+				}
+				w.flags &^= hfDrive
+				if wire.CopyGroup(&held.Rec, rec, g) {
+					diff |= 1 << g
+				}
+				continue
+			}
 			if own == full && wire.MaskState&(1<<g) != 0 {
 				// The client holds the arena's group as of its last
 				// frame, so it goes when it changed since. It is

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"github.com/chewxy/math32"
@@ -8,6 +9,7 @@ import (
 	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -18,15 +20,18 @@ const (
 	BandFar  = 200
 )
 
-// movingSpeed (m/s) is the speed above which an entity counts as moving
-// for Drawn's gap: one at rest rightly gets no new pose.
-const movingSpeed = 0.5
+// movedAway (m) is how far the server's entity must be from the pose a
+// client holds for the time since that pose to count as a gap: an entity
+// that stayed where it was (at rest, or pushing against a wall) rightly
+// gets no new pose.
+const movedAway = 0.5
 
 // Drawn measures what the bots draw against the server's world: for each
 // remote entity a client draws, the distance between where it draws it
 // and where the server has it at that moment, by the entity's distance
-// from the client's own character (the bands); and the longest a moving
-// entity a client held went without a newer pose than the one it holds.
+// from the client's own character (the bands); and the longest an entity
+// a client held went without a newer pose than the one it holds while
+// the server's had moved on from it (by more than movedAway).
 type Drawn struct {
 	// Near, Mid and Far are the errors in metres, one per entity drawn
 	// per sample.
@@ -39,6 +44,7 @@ type Drawn struct {
 
 	buf   []client.Visible
 	poses *generic.Map2[components.Pose, components.Velocity]
+	since map[uint32]uint32 // by bot and wire id: the tick its held pose was first found off
 }
 
 // SampleDrawn adds the bots' drawn errors of now to d: call it between
@@ -50,7 +56,10 @@ func (f *Farm) SampleDrawn(d *Drawn) {
 		d.poses = &m
 	}
 	tick := uint32(w.Tick())
-	for _, b := range f.Bots {
+	if d.since == nil {
+		d.since = map[uint32]uint32{}
+	}
+	for bi, b := range f.Bots {
 		wl, ok := b.Client.Welcome()
 		if !ok {
 			continue
@@ -64,14 +73,14 @@ func (f *Farm) SampleDrawn(d *Drawn) {
 		st := b.Client.Decoder().Store()
 		for i := range d.buf {
 			v := &d.buf[i]
-			if v.Predicted || v.EID == wl.Character || v.EID == wl.Car {
-				continue
+			if v.Predicted || v.EID == wl.Character || v.EID == wl.Car || v.Act == wire.ActDriving || v.Act == wire.ActPassenger {
+				continue // its own, or a person drawn at the vehicle it sits in
 			}
 			e, ok := w.ByWireID(v.EID)
 			if !ok {
 				continue // gone on the server: its removal is on its way
 			}
-			pose, vel := d.poses.Get(e)
+			pose, _ := d.poses.Get(e)
 			if pose == nil {
 				continue
 			}
@@ -85,11 +94,28 @@ func (f *Farm) SampleDrawn(d *Drawn) {
 			default:
 				d.Far = append(d.Far, err)
 			}
-			if vel == nil || math32.Hypot(vel.Lin.X, vel.Lin.Y) < movingSpeed {
+			h := st.Get(v.EID)
+			if h == nil || h.PoseFull {
 				continue
 			}
-			if h := st.Get(v.EID); h != nil && h.PoseTick != 0 && tick > h.PoseTick && tick-h.PoseTick > d.MaxGapTicks {
-				d.MaxGapTicks, d.MaxGapBand = tick-h.PoseTick, band
+			// Off since when: the first sample that found the held pose
+			// more than movedAway from the server's.
+			key := uint32(bi)<<16 | uint32(v.EID)
+			hx := float32(int32(binary.LittleEndian.Uint32(h.Rec[wire.PositionAt:]))) / wire.PositionScale
+			hy := float32(int32(binary.LittleEndian.Uint32(h.Rec[wire.PositionAt+4:]))) / wire.PositionScale
+			if math32.Hypot(pose.Pos.X-hx, pose.Pos.Y-hy) <= movedAway || h.PoseTick > d.since[key] {
+				delete(d.since, key) // held where it is, or a newer pose came
+			}
+			if math32.Hypot(pose.Pos.X-hx, pose.Pos.Y-hy) <= movedAway {
+				continue
+			}
+			since, ok := d.since[key]
+			if !ok {
+				d.since[key] = tick
+				continue
+			}
+			if tick-since > d.MaxGapTicks {
+				d.MaxGapTicks, d.MaxGapBand = tick-since, band
 			}
 		}
 	}
