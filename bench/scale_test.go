@@ -54,8 +54,9 @@ func newScaleFarm(tb testing.TB, n int, acked bool, workers int, warm int) *load
 // -scale.players, all on the ordered snapshots and with a quarter on the
 // acked ones: 300 ticks of warm-up, then each op one server tick timed
 // with the server's own tick times. It reports the tick's p50 and p99,
-// the server's allocations per tick and each client's downstream bytes per
-// second (p50 and p99 over the clients). GOMAXPROCS sets the cores; the
+// the server's allocations per tick, each client's downstream bytes per
+// second (p50 and p99 over the clients) and the drawn error by band
+// (loadgen.Drawn, sampled every 30 ticks). GOMAXPROCS sets the cores; the
 // room encodes on as many.
 func BenchmarkServerScale(b *testing.B) {
 	for _, s := range strings.Split(*scalePlayers, ",") {
@@ -81,10 +82,16 @@ func benchScale(b *testing.B, n int, acked bool) {
 		before[i] = bt.Session.Stats().BytesOut
 	}
 	f.Record = true
+	var d loadgen.Drawn
 	b.ResetTimer()
-	for range b.N {
+	for i := range b.N {
 		if err := f.Step(); err != nil {
 			b.Fatal(err)
+		}
+		if i%30 == 0 {
+			b.StopTimer()
+			f.SampleDrawn(&d)
+			b.StartTimer()
 		}
 	}
 	b.StopTimer()
@@ -100,4 +107,5 @@ func benchScale(b *testing.B, n int, acked bool) {
 	b.ReportMetric(rates[len(rates)/2]*8/1000, "p50-kbps/client")
 	b.ReportMetric(rates[len(rates)*99/100]*8/1000, "p99-kbps/client")
 	b.ReportMetric(serverAllocs(f), "server-allocs/tick")
+	reportDrawn(b, &d)
 }

@@ -112,12 +112,11 @@ func changeSize(mask uint16, rec *wire.Record, from *[3]int32) int {
 	return n
 }
 
-// sameHealth reports whether the health the client holds in held is rec's.
-func sameHealth(held, rec *wire.Record) bool {
-	return string(held[wire.HPAt:wire.MaxHPAt+2]) == string(rec[wire.HPAt:wire.MaxHPAt+2])
-}
-
-// sameGroup reports whether group g of held is rec's.
-func sameGroup(held, rec *wire.Record, g int) bool {
-	return string(held.Group(g)) == string(rec.Group(g))
+// controlsOnly reports whether, of the groups other than the pose, only
+// the drive group's controls of wid changed since the client's last
+// frame: its throttle, brake, steer and buttons, not its health.
+func (s *clientState) controlsOnly(wid uint16) bool {
+	at := &s.arena.groupAt[wid]
+	last := s.lastTick
+	return at[1] <= last && at[2] <= last && at[3] <= last && at[healthAt] <= last
 }

@@ -263,3 +263,13 @@ func TestBudgetNearFirst(t *testing.T) {
 		}
 	}
 }
+
+// sameHealth reports whether the health the client holds in held is rec's.
+func sameHealth(held, rec *wire.Record) bool {
+	return string(held[wire.HPAt:wire.MaxHPAt+2]) == string(rec[wire.HPAt:wire.MaxHPAt+2])
+}
+
+// sameGroup reports whether group g of held is rec's.
+func sameGroup(held, rec *wire.Record, g int) bool {
+	return string(held.Group(g)) == string(rec.Group(g))
+}

@@ -132,7 +132,12 @@ func (s *clientState) keep(wid uint16, slot int) {
 	m := &s.arena.moves[wid]
 	s.setThr(slot, s.threshold(d2, tier, own, bound), m.odo)
 	w.flags = w.flags&^hfState | h.state&hfState
-	if h.stateAt <= s.lastTick && tier == w.tier && own == (w.flags&hfFull != 0) {
+	stateNew := h.stateAt > s.lastTick
+	if stateNew && s.budget > 0 && !own && tier > 0 && tier == w.tier && w.flags&hfFull == 0 && s.controlsOnly(wid) {
+		w.flags |= hfDrive // its throttle and steering wait (budget.go)
+		stateNew = false
+	}
+	if !stateNew && tier == w.tier && own == (w.flags&hfFull != 0) {
 		switch {
 		case m.poseAt <= s.picks[slot].sent, !own && s.poseWaits(wid, tier, slot):
 			return // nothing new since the client last held all of it, or only a far pose not its turn
@@ -266,16 +271,20 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 			if g == wire.GroupDrive && !own && s.budget > 0 {
 				// A far entity's throttle, brake, steer and buttons wait
 				// (a client uses them to predict only what is near), its
-				// health does not: so the bytes are compared, not the
-				// tick (the client may hold an older drive).
-				if tier > 0 && sameHealth(&held.Rec, rec) {
-					if !sameGroup(&held.Rec, rec, g) {
+				// health does not. The client holds the health as of its
+				// last frame, the rest maybe older (hfDrive).
+				switch {
+				case tier > 0 && at[healthAt] <= s.lastTick:
+					if at[0] > s.lastTick {
 						w.flags |= hfDrive
 					}
-					continue
-				}
-				w.flags &^= hfDrive
-				if wire.CopyGroup(&held.Rec, rec, g) {
+				case w.flags&hfDrive != 0:
+					w.flags &^= hfDrive
+					if wire.CopyGroup(&held.Rec, rec, g) {
+						diff |= 1 << g
+					}
+				case at[0] > s.lastTick:
+					copy(held.Rec.Group(g), rec.Group(g))
 					diff |= 1 << g
 				}
 				continue
