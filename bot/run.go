@@ -68,6 +68,9 @@ type Result struct {
 	ReconnectFailed   bool
 	// Dials counts Redial's calls.
 	Dials int
+	// BytesPerSecond holds the bytes the bot received in each whole
+	// second of its run (Rate), over all its connections.
+	BytesPerSecond []uint32
 }
 
 // Options are a bot's settings beyond its connection and its seed.
@@ -245,6 +248,7 @@ func RunWith(ctx context.Context, conn Conn, seed uint64, d time.Duration, o Opt
 	var stallGuessed0, stallTicks uint64
 	var firstTick uint32
 	lastResync := time.Time{}
+	var rate Rate
 	t := time.NewTimer(client.Nominal)
 	defer t.Stop()
 loop:
@@ -287,6 +291,9 @@ loop:
 			}
 		}
 		res.Events += uint64(len(c.TakeEvents()))
+		if now := time.Since(r.start); rate.Due(now) {
+			rate.Add(now, c.Stats().BytesIn)
+		}
 		if tick := c.Decoder().Tick(); tick != 0 {
 			if firstTick == 0 {
 				firstTick = tick
@@ -359,6 +366,7 @@ loop:
 		}
 	}
 	res.Seconds = time.Since(r.start).Seconds()
+	res.BytesPerSecond = rate.Seconds
 	res.Desynced = !lastResync.IsZero() && time.Since(lastResync) < 2*time.Second
 	if brain == nil && res.Err == nil {
 		res.Err = errors.New("bot: no welcome")

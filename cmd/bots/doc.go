@@ -6,6 +6,7 @@
 //	go run ./cmd/bots -transport webrtc -loss 0.1 -n 16
 //	go run ./cmd/bots -n 16 -duration 60s -delay 50ms -jitter 10ms -stall 1s
 //	go run ./cmd/bots -n 16 -duration 60s -drop-every 20s
+//	go run ./cmd/bots -thin -n 256 -duration 5m
 //
 // To watch bots play, start the server, then the bots:
 //
@@ -26,9 +27,19 @@
 // bot's run with the reason. A bot that ends its run sends the leave
 // command and closes normally: the room holds no place for it.
 //
+// -thin runs thin bots instead (package bot/thin): each decodes its
+// snapshots (ordered and acked), acknowledges them, asks for a keyframe when
+// it refuses one, and sends an input frame per tick from a simple driver (a
+// seeded throttle and steering wave), with no prediction, reconciliation or
+// interpolation. One process puts hundreds on real sockets: 256 against one
+// room is the soak of bench/RESULTS.md. A thin bot does not come back after a
+// drop, and takes no -stall or -drop-every.
+//
 // A bot's error goes to stderr as it happens. At the end the command prints
 // one summary line for all the bots: clients, failed, snapshots, bytes per
-// client per second, keyframes and keyframes per join, check mismatches,
+// client per second (the mean, then bytes/client/s-p50 and -p99: the median
+// and the p99 of every bot's whole seconds, each second's bytes received by
+// one bot), keyframes and keyframes per join, check mismatches,
 // desynced, ticks skipped (a bot that fell behind the server skips the ticks
 // it ran without it), reconciliations and the own body's corrections of
 // 1 cm or more (their share, the corrections' p99 and largest), presses
@@ -38,6 +49,15 @@
 // and the longest), and the input round trip. It exits 1 if a bot failed
 // to connect, gave up coming back after a drop or was still refusing
 // snapshots (a kept desync) at the end, 2 on bad flags.
+//
+// The thin bots' line: clients, failed (no connection, or no snapshot),
+// ended-early (an error after snapshots came: a drop, the server's close),
+// snapshots, the bytes per client per second as above, keyframes and
+// keyframes per join, check mismatches (frames refused), desynced (a frame
+// refused in the last 2 s), the input frames sent, the ticks skipped to
+// catch up with the server, and from the server's inputs frames the ticks
+// it ran on a guess, the inputs that came late and the ticks whose input
+// never came. It exits 1 if a bot failed, ended early or desynced.
 //
 // The same link runs in-process on a simulated clock (bench/loadgen:
 // NewWith and Advance), where a run is repeatable:
@@ -81,4 +101,6 @@
 //     connection (a WebSocket with no close frame, a WebRTC connection
 //     closed) every this long, the first time at a seeded time in the
 //     second half of the first interval; it needs -reconnect.
+//   - -thin, FOI_BOTS_THIN, default false: thin bots (package bot/thin)
+//     instead of full ones; not with -stall or -drop-every.
 package main

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -34,6 +35,7 @@ type config struct {
 	seed      uint64
 	reconnect bool
 	dropEvery time.Duration
+	thin      bool
 }
 
 // envFlags pairs each flag with the environment variable that sets its
@@ -50,6 +52,7 @@ var envFlags = [][2]string{
 	{"seed", "FOI_BOTS_SEED"},
 	{"reconnect", "FOI_BOTS_RECONNECT"},
 	{"drop-every", "FOI_BOTS_DROP_EVERY"},
+	{"thin", "FOI_BOTS_THIN"},
 }
 
 // parseFlags reads the flags in args over the environment's defaults
@@ -69,6 +72,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 1, "seeds the bots' brains, their loss and their link (env FOI_BOTS_SEED)")
 	fs.BoolVar(&c.reconnect, "reconnect", true, "a bot whose connection drops comes back to its place with its reconnect token (env FOI_BOTS_RECONNECT)")
 	fs.DurationVar(&c.dropEvery, "drop-every", 0, "drop each bot's connection every this long, the first time at a seeded time within the first interval (env FOI_BOTS_DROP_EVERY)")
+	fs.BoolVar(&c.thin, "thin", false, "thin bots: decode, acknowledge and send inputs from a simple driver, no prediction; hundreds per process (env FOI_BOTS_THIN)")
 	if err := envflag.Set(fs, envFlags); err != nil {
 		return c, err
 	}
@@ -94,6 +98,10 @@ func parseFlags(args []string) (config, error) {
 		return c, fmt.Errorf("-drop-every %s: not negative", c.dropEvery)
 	case c.dropEvery > 0 && !c.reconnect:
 		return c, fmt.Errorf("-drop-every %s: needs -reconnect", c.dropEvery)
+	case c.thin && c.stall > 0:
+		return c, fmt.Errorf("-stall %s: not with -thin", c.stall)
+	case c.thin && c.dropEvery > 0:
+		return c, fmt.Errorf("-drop-every %s: not with -thin (a thin bot does not come back)", c.dropEvery)
 	}
 	return c, nil
 }
@@ -108,6 +116,19 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if c.thin {
+		res, failed := runThin(ctx, c)
+		fmt.Println(thinSummary(res, failed))
+		if failed > 0 {
+			os.Exit(1)
+		}
+		for _, r := range res {
+			if r.Desynced || r.Err != nil {
+				os.Exit(1)
+			}
+		}
+		return
+	}
 	res, failed := run(ctx, c)
 	fmt.Println(summary(res, failed))
 	if failed > 0 {
@@ -266,18 +287,20 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 	return res, failed
 }
 
-// summary is the one line printed at the end: the transport's counters,
-// then the netcode's figures: corrections of the own body of 1 cm or more
-// as a share of the reconciliations and the corrections' p99 and largest,
-// the largest jump of the own body as drawn (outside teleports) and the
-// teleports,
-// the keyframes a join took, the presses made and run, the ticks whose
-// input never came (skipped, or every copy lost), the ticks the server guessed after a stall (-stall: the
-// mean over the bots that stalled, and the most), the connections dropped,
-// the reconnections made and given up and how long one took (from the drop
-// to the new welcome: the median and the longest), and the input round
-// trip.
+// summary is the one line printed at the end: the transport's counters
+// (bytes per client per second: the mean, then the median and the p99 of
+// every bot's whole seconds), then the netcode's figures: corrections of
+// the own body of 1 cm or more as a share of the reconciliations and the
+// corrections' p99 and largest, the largest jump of the own body as drawn
+// (outside teleports) and the teleports, the keyframes a join took, the
+// presses made and run, the ticks whose input never came (skipped, or
+// every copy lost), the ticks the server guessed after a stall (-stall:
+// the mean over the bots that stalled, and the most), the connections
+// dropped, the reconnections made and given up and how long one took (from
+// the drop to the new welcome: the median and the longest), and the input
+// round trip.
 func summary(res []bot.Result, failed int) string {
+	var perSecond []uint32
 	var snaps, keys, resyncs, big, bytes, skipped, recon, joinKeys, made, run, lost uint64
 	var corr, jumps client.Hist
 	var teleports uint64
@@ -305,6 +328,7 @@ func summary(res []bot.Result, failed int) string {
 		run += r.Inputs.Presses
 		lost += r.Inputs.Missed
 		rtt = append(rtt, s.RTT...)
+		perSecond = append(perSecond, r.BytesPerSecond...)
 		if r.Desynced {
 			desync++
 		}
@@ -322,6 +346,7 @@ func summary(res []bot.Result, failed int) string {
 	}
 	slices.Sort(rtt)
 	slices.Sort(took)
+	slices.Sort(perSecond)
 	pct := func(p float64) time.Duration { return quantile(rtt, p) }
 	bps := 0.0
 	if secs > 0 {
@@ -334,8 +359,8 @@ func summary(res []bot.Result, failed int) string {
 	if len(res) > 0 {
 		perJoin = float64(joinKeys) / float64(len(res)+back) // a reconnection is a join
 	}
-	line := fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f keyframes=%d keyframes/join=%.2f check-mismatches=%d desynced=%d skipped-ticks=%d",
-		len(res), failed, snaps, bps, keys, perJoin, resyncs, desync, skipped)
+	line := fmt.Sprintf("clients=%d failed=%d snapshots=%d bytes/client/s=%.0f bytes/client/s-p50=%d bytes/client/s-p99=%d keyframes=%d keyframes/join=%.2f check-mismatches=%d desynced=%d skipped-ticks=%d",
+		len(res), failed, snaps, bps, quantile(perSecond, 0.5), quantile(perSecond, 0.99), keys, perJoin, resyncs, desync, skipped)
 	line += fmt.Sprintf(" reconciles=%d corrections>=1cm=%d (%.2f%%) correction-p99=%.1fcm correction-max=%.1fcm drawn-jump-max=%.1fcm teleports=%d presses-made=%d presses-run=%d inputs-missed=%d",
 		recon, big, share, 100*corr.Quantile(0.99), 100*corr.MaxVal, 100*jumps.MaxVal, teleports, made, run, lost)
 	if stalls > 0 {
@@ -348,11 +373,12 @@ func summary(res []bot.Result, failed int) string {
 	return line + fmt.Sprintf(" rtt-p50=%s rtt-p99=%s", pct(0.5).Round(100*time.Microsecond), pct(0.99).Round(100*time.Microsecond))
 }
 
-// quantile returns the duration under which a share p of the sorted ds
-// fall (1: the largest), 0 for none.
-func quantile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
+// quantile returns the value under which a share p of the sorted xs fall
+// (1: the largest), 0 for none.
+func quantile[T cmp.Ordered](xs []T, p float64) T {
+	if len(xs) == 0 {
+		var zero T
+		return zero
 	}
-	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
+	return xs[min(len(xs)-1, int(p*float64(len(xs))))]
 }

@@ -51,6 +51,14 @@ func TestFlagsAndEnv(t *testing.T) {
 			args: []string{"-n", "5", "-loss", "0.5"},
 			want: config{url: def.url, n: 5, duration: def.duration, transport: "ws", loss: 0.5, seed: 1, reconnect: true},
 		},
+		{
+			name: "thin",
+			env:  map[string]string{"FOI_BOTS_THIN": "1", "FOI_BOTS_N": "256"},
+			want: config{url: def.url, n: 256, duration: def.duration, transport: "ws", seed: 1, reconnect: true, thin: true},
+		},
+		{name: "bad env thin", env: map[string]string{"FOI_BOTS_THIN": "thin"}, wantErr: "FOI_BOTS_THIN"},
+		{name: "thin bots do not stall", args: []string{"-thin", "-duration", "10s", "-stall", "1s"}, wantErr: "-stall"},
+		{name: "thin bots do not come back", env: map[string]string{"FOI_BOTS_THIN": "true"}, args: []string{"-drop-every", "10s"}, wantErr: "-drop-every"},
 		{name: "bad env n", env: map[string]string{"FOI_BOTS_N": "many"}, wantErr: "FOI_BOTS_N"},
 		{name: "bad env duration", env: map[string]string{"FOI_BOTS_DURATION": "10"}, wantErr: "FOI_BOTS_DURATION"},
 		{name: "env loss out of range", env: map[string]string{"FOI_BOTS_LOSS": "1.5"}, wantErr: "-loss"},
@@ -160,11 +168,17 @@ func TestSummaryCounts(t *testing.T) {
 	b.Corr.Add(0.5)
 	b.Jumps.Add(0.03)
 	b.Teleports = 1
-	res := []bot.Result{
-		{Stats: a, PressesMade: 7, Inputs: textframe.InputsFrame{Presses: 7, Missed: 1}, Stalled: true, StallGuessed: 12, StallGuessedOK: true},
-		{Stats: b, Desynced: true, PressesMade: 3, Inputs: textframe.InputsFrame{Presses: 2}, Stalled: true, StallGuessed: 20, StallGuessedOK: true},
+	a.BytesIn = 300000
+	// The bots' whole seconds pooled: 500, then 1,000 to 100,000 by 1,000.
+	var perSecond []uint32
+	for i := 100; i >= 1; i-- {
+		perSecond = append(perSecond, uint32(1000*i))
 	}
-	want := "clients=2 failed=1 snapshots=30 bytes/client/s=0 keyframes=3 keyframes/join=1.50 check-mismatches=2 desynced=1 skipped-ticks=9" +
+	res := []bot.Result{
+		{Stats: a, Seconds: 10, BytesPerSecond: perSecond, PressesMade: 7, Inputs: textframe.InputsFrame{Presses: 7, Missed: 1}, Stalled: true, StallGuessed: 12, StallGuessedOK: true},
+		{Stats: b, Seconds: 20, BytesPerSecond: []uint32{500}, Desynced: true, PressesMade: 3, Inputs: textframe.InputsFrame{Presses: 2}, Stalled: true, StallGuessed: 20, StallGuessedOK: true},
+	}
+	want := "clients=2 failed=1 snapshots=30 bytes/client/s=10000 bytes/client/s-p50=50000 bytes/client/s-p99=99000 keyframes=3 keyframes/join=1.50 check-mismatches=2 desynced=1 skipped-ticks=9" +
 		" reconciles=300 corrections>=1cm=3 (1.00%) correction-p99=10.2cm correction-max=50.0cm drawn-jump-max=3.0cm teleports=1 presses-made=10 presses-run=9 inputs-missed=1" +
 		" stall-guessed-mean=16.0 stall-guessed-max=20 rtt-p50=0s rtt-p99=0s"
 	if got := summary(res, 1); got != want {

@@ -118,7 +118,8 @@ func (u *Undo) AddAbsent(eid uint16) {
 // Add notes that eid was held as before, keeping the groups of before that
 // differ from what it is after the frame (every group not zero when it is
 // not held after: NonZeroGroups). brk says its life after is another one
-// (or none).
+// (or none). A client that cannot tell, having made the entity whole, sets
+// it too: a later frame then takes no life change for one after this frame.
 func (u *Undo) Add(eid uint16, before *Held, groups uint16, brk bool) {
 	fl := byte(undoHeld)
 	if before.PoseFull {

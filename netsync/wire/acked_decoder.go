@@ -74,7 +74,8 @@ const (
 	ackInU     = 1 << iota // in u
 	ackRemoved             // in the frame's removed list
 	ackChanged             // changed by the frame
-	ackBroke               // its life changed between the base and the last frame shown
+	ackBroke               // its life may have changed between the base and the last frame shown
+	ackWhole               // the frame made it onto zeros: removed, not held by the base, or a keyframe
 )
 
 // AckedStats counts what an AckedDecoder did with the frames it was given.
@@ -377,6 +378,7 @@ func (d *AckedDecoder) applyFrame(h *Header) error {
 		held := d.cur.Get(c.EID)
 		if held == nil {
 			held = d.cur.At(d.cur.Add(c.EID))
+			d.flags[c.EID] |= ackWhole
 		}
 		ApplyChange(&held.Rec, c)
 		held.Tier = TierOf(c.Mask)
@@ -456,19 +458,27 @@ func (d *AckedDecoder) report(undo *Undo, tick uint32, key bool) {
 			// A new life against the last frame shown: the frame says the
 			// life changed since its base and the frames after the base
 			// do not (so it changed after the last shown), or the
-			// generation or the kind differ. A life that changed both
-			// before and after the last shown, with the same generation
-			// and kind, passes for the same.
+			// generation or the kind differ. A life that may have changed
+			// both before and after the last shown, with the same
+			// generation and kind, passes for the same.
 			newLife := !key && fl&ackRemoved != 0 && fl&ackBroke == 0 ||
 				old.Rec.Gen() != now.Rec.Gen() || old.Rec.Kind() != now.Rec.Kind()
+			groups := DiffGroups(&old.Rec, &now.Rec)
 			if newLife {
 				fr.Removed = append(fr.Removed, Removed{EID: eid, Gen: old.Rec.Gen(), NewLife: true})
 				d.reportNew(eid, now, tick)
-				undo.Add(eid, old, DiffGroups(&old.Rec, &now.Rec), true)
+				undo.Add(eid, old, groups, true)
 				continue
 			}
-			groups := DiffGroups(&old.Rec, &now.Rec)
+			// Made onto zeros, it may be a new life taken for the same:
+			// its undo says the life may have changed. A later frame onto
+			// an older base that removes it then passes it for the same
+			// too, rather than telling a new life that is not.
+			whole := fl&ackWhole != 0
 			if groups == 0 && old.Tier == now.Tier && old.PoseFull == now.PoseFull && old.PoseTick == now.PoseTick {
+				if whole {
+					undo.Add(eid, old, 0, true)
+				}
 				continue
 			}
 			mask := groups | MaskTierOf(now.Tier)
@@ -482,7 +492,7 @@ func (d *AckedDecoder) report(undo *Undo, tick uint32, key bool) {
 				}
 			}
 			fr.Changed = append(fr.Changed, Changed{EID: eid, Mask: mask, Tier: now.Tier})
-			undo.Add(eid, old, groups, false)
+			undo.Add(eid, old, groups, whole)
 		}
 	}
 }

@@ -174,6 +174,47 @@ func TestAckedDecoderAgainstLastShown(t *testing.T) {
 	}
 }
 
+// TestAckedDecoderGuessedLife: a life the client took for the same, not
+// knowing, stays uncertain. The character comes at 13, goes at 16 (lost) and
+// comes back at 19, of the same generation, onto a base (10) that never held
+// it: against 13 the client cannot tell a new life, and shows the same. A
+// frame onto 13 then removes it and makes it whole, for its life changed
+// after 13. Against 19, the last shown, it is the same life and no new one is
+// told. A life that changes after the last frame shown, with no frame held
+// after the base, is still told.
+func TestAckedDecoderGuessedLife(t *testing.T) {
+	var f ackedBuilder
+	d := NewAckedDecoder()
+	const whole = MaskState | MaskFullPose | PoseFull
+	back, hurt := manB, manB
+	back.Pos.X += 4
+	hurt.Pos, hurt.HP = back.Pos, 20
+	car := testChange{eid: 5, mask: allQuant, rec: recordOf(carA)}
+	mustApply(t, d, f.frame(10, 0, nil, []testChange{car}, 0, nil, true))
+	fr := mustApply(t, d, f.frame(13, 10, nil, []testChange{{eid: 2, mask: whole, rec: recordOf(manB)}}, 0, nil, true))
+	if len(fr.Changed) != 1 || !fr.Changed[0].New {
+		t.Fatalf("13 told %+v", fr)
+	}
+	// 16 removed the character: lost. 19 onto 10: whole again.
+	fr = mustApply(t, d, f.frame(19, 10, nil, []testChange{{eid: 2, mask: whole, rec: recordOf(back)}}, 0, nil, true))
+	if len(fr.Removed) != 0 || len(fr.Changed) != 1 || fr.Changed[0].New {
+		t.Fatalf("19 told removed %+v changed %+v, want the same life, moved", fr.Removed, fr.Changed)
+	}
+	// 22 onto 13: the life changed since 13, not since 19.
+	fr = mustApply(t, d, f.frame(22, 13, []uint16{2}, []testChange{{eid: 2, mask: whole, rec: recordOf(hurt)}}, 0, nil, true))
+	if len(fr.Removed) != 0 || len(fr.Changed) != 1 || fr.Changed[0].New || fr.Changed[0].Mask&MaskGroups != 1<<GroupDrive {
+		t.Fatalf("22 told removed %+v changed %+v, want the same life, hurt", fr.Removed, fr.Changed)
+	}
+	if ok, eid := d.Store().EqualRecords(f.states[22]); !ok {
+		t.Fatalf("entity %d differs", eid)
+	}
+	// 25 onto 22: a new life after the last shown, no frame held between.
+	fr = mustApply(t, d, f.frame(25, 22, []uint16{2}, []testChange{{eid: 2, mask: whole, rec: recordOf(hurt)}}, 0, nil, true))
+	if len(fr.Removed) != 1 || fr.Removed[0] != (Removed{EID: 2, Gen: manB.Gen, NewLife: true}) || len(fr.Changed) != 1 || !fr.Changed[0].New {
+		t.Fatalf("25 told removed %+v changed %+v, want a new life", fr.Removed, fr.Changed)
+	}
+}
+
 // TestAckedDecoderDrops: a frame not newer than the last shown and one onto a
 // base not held are dropped without a word; HeldRing frames are held.
 func TestAckedDecoderDrops(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync/atomic"
 
@@ -110,6 +111,43 @@ func (c *ClientConn) Read(ctx context.Context) (frame []byte, text bool, err err
 			continue
 		}
 		return data, typ == websocket.MessageText, nil
+	}
+}
+
+// ReadInto is Read into buf's room: the frame is buf grown as needed, to
+// be used before the next call, so that a client that reads hundreds of
+// frames a second (a thin bot) allocates nothing for them. A ctx with no
+// Done channel (context.Background) sets no timer either; the read then
+// ends when the connection does (Close, Drop, the server's close).
+func (c *ClientConn) ReadInto(ctx context.Context, buf []byte) (frame []byte, text bool, err error) {
+	for {
+		typ, r, err := c.ws.Reader(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if errors.As(err, &ce) {
+				return buf[:0], false, &CloseError{Code: int(ce.Code), Reason: ce.Reason}
+			}
+			return buf[:0], false, err
+		}
+		buf = buf[:0]
+		for {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)] // room to read into
+			}
+			n, rerr := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if rerr == io.EOF {
+				break
+			}
+			if rerr != nil {
+				return buf[:0], false, rerr
+			}
+		}
+		if typ == websocket.MessageBinary && c.sim.Drop() {
+			c.LostIn.Add(1)
+			continue
+		}
+		return buf, typ == websocket.MessageText, nil
 	}
 }
 

@@ -602,3 +602,71 @@ func TestClosedStalledClientEndsAfterGrace(t *testing.T) {
 		t.Fatalf("ended %v after the close, want CloseGrace (%v)", d, websocket.CloseGrace)
 	}
 }
+
+// TestReadInto: ReadInto returns each frame whole into the caller's buffer,
+// grown as a frame needs and reused after, text and binary told apart; the
+// simulated loss drops binary frames as Read's does; the server's close
+// comes with its reason.
+func TestReadInto(t *testing.T) {
+	sizes := []int{0, 1, 5000, 100}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := cws.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		ctx := r.Context()
+		for i, n := range sizes {
+			b := make([]byte, n)
+			for k := range b {
+				b[k] = byte(i + k)
+			}
+			ws.Write(ctx, cws.MessageBinary, b)
+		}
+		ws.Write(ctx, cws.MessageText, []byte(`{"type":"t"}`))
+		ws.Close(cws.StatusPolicyViolation, "kicked")
+	}))
+	defer srv.Close()
+	for _, loss := range []float64{0, 1} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		c, err := websocket.DialWith(ctx, wsURL(srv), websocket.DialOptions{Loss: loss, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 0, 16)
+		var big []byte
+		for i, n := range sizes {
+			if loss == 1 {
+				break
+			}
+			frame, text, err := c.ReadInto(ctx, buf)
+			if err != nil || text || len(frame) != n {
+				t.Fatalf("frame %d: %d bytes, text %v, %v; want %d binary", i, len(frame), text, err, n)
+			}
+			for k, b := range frame {
+				if b != byte(i+k) {
+					t.Fatalf("frame %d: byte %d is %d, want %d", i, k, b, byte(i+k))
+				}
+			}
+			if n == 5000 {
+				big = frame
+			}
+			if n == 100 && &frame[0] != &big[0] {
+				t.Error("the frame after the large one did not reuse its room")
+			}
+			buf = frame[:0]
+		}
+		frame, text, err := c.ReadInto(ctx, buf)
+		if err != nil || !text || string(frame) != `{"type":"t"}` {
+			t.Fatalf("loss %v: %q, text %v, %v; want the text frame", loss, frame, text, err)
+		}
+		if loss == 1 && c.LostIn.Load() != uint64(len(sizes)) {
+			t.Errorf("loss 1: %d frames lost in, want %d", c.LostIn.Load(), len(sizes))
+		}
+		var ce *websocket.CloseError
+		if _, _, err := c.ReadInto(ctx, buf); !errors.As(err, &ce) || ce.Reason != "kicked" {
+			t.Errorf("loss %v: the close read %v, want the server's with its reason", loss, err)
+		}
+		cancel()
+	}
+}
