@@ -10,7 +10,7 @@ import (
 	"github.com/fiveonit/engine/server"
 )
 
-var budgetKbps = flag.Int("budget.kbps", server.DefaultClientKbps, "BenchmarkCity64Budget's client budget in kbps (8000: as good as none)")
+var budgetKbps = flag.Int("budget.kbps", server.DefaultClientKbps, "the client budget in kbps of BenchmarkCity64Budget and BenchmarkServerScale (8000: as good as none)")
 
 // BenchmarkCity64Budget is city-64 with each client's budget at
 // -budget.kbps: one op is one server tick. It reports each client's

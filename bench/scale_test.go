@@ -29,7 +29,7 @@ func newScaleFarm(tb testing.TB, n int, acked bool, workers int, warm int) *load
 	}
 	rules := ecs.FreeRoam()
 	rules.Traffic, rules.Pedestrians = 40, 200
-	g, err := server.New(server.Config{Room: "scale", Level: l, Seed: 35, Rules: rules, MaxPlayers: n, EncodeWorkers: workers})
+	g, err := server.New(server.Config{Room: "scale", Level: l, Seed: 35, Rules: rules, MaxPlayers: n, EncodeWorkers: workers, ClientKbps: *budgetKbps})
 	if err != nil {
 		tb.Fatal(err)
 	}

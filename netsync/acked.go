@@ -66,6 +66,12 @@ type AckedEncoder struct {
 	base []baseEnt
 	mark []uint16
 
+	// undoMost is the room each undo is given when it is reused: a quarter
+	// more than the largest undo yet. An undo grows at once to what the
+	// others needed, rather than each of the SentRing doubling its way
+	// there: a steady tick allocates nothing sooner.
+	undoMost int
+
 	stats AckedStats
 }
 
@@ -264,6 +270,9 @@ const markRemoved = 0xFFFF
 // S(N). Only the entities of the frame's delta are touched.
 func (e *AckedEncoder) record(u *wire.Undo) {
 	u.Reset()
+	if u.Cap() < e.undoMost {
+		u.Grow(e.undoMost)
+	}
 	cur := &e.state.store
 	for _, eid := range e.delta.removed {
 		e.mark[eid] = markRemoved
@@ -294,6 +303,7 @@ func (e *AckedEncoder) record(u *wire.Undo) {
 	for _, eid := range e.delta.removed {
 		e.mark[eid] = 0
 	}
+	e.undoMost = max(e.undoMost, u.Len()+u.Len()/4)
 }
 
 // appendKeyframe appends every entity of S(N) whole.
