@@ -494,7 +494,7 @@ func (e *Encoder) MemBytes() int {
 
 func (s *clientState) memBytes() int {
 	return s.store.MemBytes() + cap(s.picks)*int(unsafe.Sizeof(entPick{})) + cap(s.walks)*int(unsafe.Sizeof(entWalk{})) +
-		cap(s.has)*8 + cap(s.kinds) + cap(s.cands)*4 + cap(s.keys)*2 + cap(s.owned)*4 + cap(s.out) + cap(s.spans)*4 +
+		cap(s.has)*8 + cap(s.kinds) + cap(s.cands)*4 + cap(s.order)*4 + cap(s.prio) + cap(s.keys)*2 + cap(s.owned)*4 + cap(s.out) + cap(s.spans)*4 +
 		cap(s.watch)*int(unsafe.Sizeof(watchEnt{}))
 }
 

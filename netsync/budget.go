@@ -69,23 +69,27 @@ func (s *clientState) priority(slot int32) int {
 
 // byPriority orders cands, slots, by priority, the highest first, and in
 // slot order within one: a counting sort into s.order, which it reuses,
-// copied back. It allocates nothing once s.order holds the picks.
+// copied back. Each candidate's key is read once (its entWalk is a cache
+// miss) into s.prio. It allocates nothing once s.order holds the picks.
 func (s *clientState) byPriority(cands []int32) {
+	if cap(s.order) < len(cands) {
+		s.order = make([]int32, len(cands), cap(s.cands))
+		s.prio = make([]uint8, len(cands), cap(s.cands))
+	}
+	order, prio := s.order[:len(cands)], s.prio[:len(cands)]
 	var count [256]int32
-	for _, c := range cands {
-		count[255-s.priority(c)]++
+	for i, c := range cands {
+		k := uint8(255 - s.priority(c))
+		prio[i] = k
+		count[k]++
 	}
 	at := int32(0)
 	for k, n := range count {
 		count[k] = at
 		at += n
 	}
-	if cap(s.order) < len(cands) {
-		s.order = make([]int32, len(cands), cap(s.cands))
-	}
-	order := s.order[:len(cands)]
-	for _, c := range cands {
-		k := 255 - s.priority(c)
+	for i, c := range cands {
+		k := prio[i]
 		order[count[k]] = c
 		count[k]++
 	}

@@ -78,6 +78,7 @@ type clientState struct {
 	kinds []uint8  // by wire id: the kind of the record held, for the check's canonical order
 	cands []int32  // scratch: the slots a frame looks closer at
 	order []int32  // scratch of byPriority
+	prio  []uint8  // scratch of byPriority: each candidate's key
 	keys  []uint16 // scratch: the ids held in the canonical order (check)
 	owned []int32  // scratch: the slots of the client's own, looked at first
 	stamp uint16   // numbers the calls to advance
