@@ -100,3 +100,38 @@ type Crime struct {
 	Victim   ecs.Entity
 	Pos      Vec3
 }
+
+// DeathCause says what killed a player.
+type DeathCause uint8
+
+// The causes of a player's death.
+const (
+	// DeathUnknown is a death no system saw the cause of: a mission's,
+	// a debug command's.
+	DeathUnknown   DeathCause = iota
+	DeathShot                 // a round
+	DeathRunOver              // a vehicle hit them on foot
+	DeathCrash                // another collision: thrown against a wall
+	DeathExplosion            // a grenade's blast, or another vehicle's wreck blowing up
+	DeathWreck                // the vehicle they sat in was wrecked and blew up
+)
+
+// Death is how a player last died, on their character: the damage system
+// writes the cause and who was answerable as the harm that kills them
+// lands; the city system writes when they come back. It stays until their
+// next death.
+type Death struct {
+	Cause DeathCause
+	// By is the kind of what killed them: KindCharacter for a player (on
+	// foot, or at the wheel of the vehicle that did it), the vehicle's
+	// kind for one no player drove, the shooter's for a round; for their
+	// wreck, what wrecked it. KindNone when nothing else did: they crashed
+	// into a wall by themselves.
+	By Kind
+	// Player is the number (Identity.Player) of the player who killed
+	// them when By is KindCharacter, else 0. It may be their own.
+	Player uint16
+	// Tick is the tick they died; Back the tick they come back, 0 while
+	// the rules leave them dead.
+	Tick, Back uint64
+}

@@ -50,7 +50,8 @@ type GaragePrice struct {
 
 // FreeRoam returns the rules of free roam: police, players hurt each other,
 // respawn at a hospital, three seconds a ghost, noon at an hour a minute,
-// no phone. The game free-roam (package games) plays them.
+// no phone. The game free-roam (package games) plays them, with its
+// shops' prices and its garage's.
 func FreeRoam() Rules {
 	return Rules{
 		Name: "free-roam", PlayersHurt: "on", Police: true, Respawn: "hospital",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fiveonit/engine/catalog"
 	"github.com/fiveonit/engine/levels"
+	"github.com/fiveonit/engine/prefab"
 )
 
 func TestBuiltInGames(t *testing.T) {
@@ -151,5 +152,50 @@ func TestFormatNamesEveryKind(t *testing.T) {
 	}
 	if want := catalog.KindNames(); !slices.Equal(got, want) {
 		t.Fatalf("FORMAT.md names the kinds %q, the catalog %q", got, want)
+	}
+}
+
+// TestFreeRoamShopsAndGarage: what free roam sells in main-city's shops
+// has a use there (nothing of no use of its own, no phone's), and a new
+// player who buys any one of it can still keep a car in the garage.
+func TestFreeRoamShopsAndGarage(t *testing.T) {
+	fr, err := Lookup("free-roam")
+	if err != nil {
+		t.Fatal(err)
+	}
+	city, err := levels.Load("main-city")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dearest int64
+	sold := 0
+	for _, sh := range city.Shops {
+		for _, name := range sh.Items {
+			id, _ := fr.Items.ByName(name)
+			price, ok := fr.Price(id)
+			if !ok {
+				continue
+			}
+			sold++
+			if it := fr.Items.Get(id); it.Kind == catalog.KindMisc || it.Kind == catalog.KindPhone {
+				t.Errorf("%s sells %s in free roam: of no use there", sh.ID, name)
+			}
+			dearest = max(dearest, price)
+		}
+	}
+	if sold < 6 {
+		t.Fatalf("free roam sells %d things in main-city: the test proves little", sold)
+	}
+	garage := int64(-1)
+	for _, gp := range fr.Rules.Garages {
+		if gp.Garage == "garage" {
+			garage = gp.Price
+		}
+	}
+	if garage < 0 {
+		t.Fatal("free roam prices no garage of main-city: the level's price stands")
+	}
+	if dearest+garage > prefab.StartCash {
+		t.Fatalf("the dearest thing (%d) and the garage (%d) cost more than a new player holds (%d)", dearest, garage, prefab.StartCash)
 	}
 }

@@ -58,7 +58,7 @@ func Components(w *ecs.World, a Archetype) []arche.ID {
 	case Character:
 		return append(Components(w, Person),
 			id[components.Player](aw), id[components.Wanted](aw), id[components.Cash](aw),
-			id[components.Inventory](aw),
+			id[components.Inventory](aw), id[components.Death](aw),
 		)
 	case Item:
 		return []arche.ID{

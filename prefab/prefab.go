@@ -8,7 +8,7 @@
 //	vehicle:   Kind Identity Pose Velocity Drive Health Flags Body Seats Replicated CarLock
 //	trailer:   the vehicle's and TrailerLink
 //	person:    Kind Identity Pose Velocity Drive Health Flags Body PersonAction SeatedIn Replicated
-//	character: the person's and Player Wanted Cash Inventory
+//	character: the person's and Player Wanted Cash Inventory Death
 //	item:      Kind Identity Pose Velocity Replicated Loose (a KindItem lying loose)
 //	container: Pose Container (a crate or locker of the level; not replicated)
 //	thrown:    Kind Identity Pose Velocity Body Replicated Projectile (a grenade in flight)

@@ -214,8 +214,7 @@ func TestStalled(t *testing.T) {
 		t.Fatalf("stalled at start: %v", s)
 	}
 	stalled.Store(true)
-	time.Sleep(400 * time.Millisecond)
-	s := m.Stalled(200 * time.Millisecond)
+	s := stallsUntil(t, m, func(s []Stall) bool { return len(s) > 0 })
 	if len(s) != 1 || s[0].Room != "default" || s[0].For < 200*time.Millisecond {
 		t.Errorf("stuck: %v", s)
 	}
@@ -223,15 +222,29 @@ func TestStalled(t *testing.T) {
 	stalled.Store(false)
 	wake.Broadcast()
 	wake.L.Unlock()
-	time.Sleep(100 * time.Millisecond)
-	if s := m.Stalled(200 * time.Millisecond); len(s) != 0 {
-		t.Errorf("ticking again: %v", s)
-	}
+	stallsUntil(t, m, func(s []Stall) bool { return len(s) == 0 })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	m.Shutdown(ctx, "over")
 	if s := m.Stalled(0); s != nil {
 		t.Errorf("shut down: %v", s)
+	}
+}
+
+// stallsUntil polls m's stalls of 200 ms until done holds, for at most
+// 5 s, and returns the last.
+func stallsUntil(t *testing.T, m *Manager, done func([]Stall) bool) []Stall {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s := m.Stalled(200 * time.Millisecond)
+		if done(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stalls after 5 s: %v", s)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

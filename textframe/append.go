@@ -55,6 +55,22 @@ func (f *StatusFrame) AppendJSON(b []byte) []byte {
 	if f.Dead {
 		b = append(b, `,"dead":true`...)
 	}
+	if f.Cause != "" {
+		b = append(b, `,"cause":`...)
+		b = appendString(b, f.Cause)
+	}
+	if f.By != "" {
+		b = append(b, `,"by":`...)
+		b = appendString(b, f.By)
+	}
+	if f.ByPlayer != 0 {
+		b = append(b, `,"byPlayer":`...)
+		b = strconv.AppendUint(b, uint64(f.ByPlayer), 10)
+	}
+	if f.RespawnIn != 0 {
+		b = append(b, `,"respawnIn":`...)
+		b = appendFloat(b, f.RespawnIn, 64)
+	}
 	return append(b, '}')
 }
 

@@ -37,6 +37,9 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 		b = w.AppendJSON(b[:0])
 		check("wanted", b, w)
 		s := StatusFrame{Type: "status", HP: uint16(rng.Uint32()), MaxHP: uint16(rng.Uint32()), Cash: -rng.Int64(), Dead: i%2 == 1}
+		if i%4 == 1 {
+			s.Cause, s.By, s.ByPlayer, s.RespawnIn = "wreck", "police", uint16(rng.IntN(3)), f
+		}
 		b = s.AppendJSON(b[:0])
 		check("status", b, s)
 	}
@@ -50,7 +53,7 @@ func TestAppendJSONAllocatesNothing(t *testing.T) {
 	b := make([]byte, 0, 256)
 	w := WantedFrame{Type: "wanted", Stars: 3, Heat: 0.731, Cash: 1200}
 	c := ClockFrame{Type: "clock", Minutes: 731.5, Pace: 1, Tick: 99}
-	s := StatusFrame{Type: "status", HP: 80, MaxHP: 100, Cash: 5}
+	s := StatusFrame{Type: "status", HP: 0, MaxHP: 100, Cash: 5, Dead: true, Cause: "shot", By: "player", ByPlayer: 3, RespawnIn: 4.5}
 	if n := testing.AllocsPerRun(100, func() {
 		b = w.AppendJSON(b[:0])
 		b = c.AppendJSON(b[:0])

@@ -78,13 +78,28 @@ type WantedFrame struct {
 	Cash     int64   `json:"cash"`
 }
 
-// StatusFrame tells a player their own state when it changes: health, cash.
+// StatusFrame tells a player their own state when it changes: health,
+// cash; and when they die, what killed them and when they come back.
 type StatusFrame struct {
 	Type  string `json:"type"` // "status"
 	HP    uint16 `json:"hp"`
 	MaxHP uint16 `json:"maxHp"`
 	Cash  int64  `json:"cash"`
 	Dead  bool   `json:"dead,omitempty"`
+	// Cause is what killed a dead player: "shot", "run-over" (a vehicle
+	// hit them on foot), "crash" (another collision), "explosion" (a
+	// grenade, or a wreck blowing up beside them), "wreck" (the vehicle
+	// they sat in was wrecked and blew up); "" unknown.
+	Cause string `json:"cause,omitempty"`
+	// By is who killed them: "player" (ByPlayer is their number in the
+	// room, the roster's; it may be their own), "police", "guard", "car"
+	// (one no player drove), "pedestrian"; for a wreck, what wrecked it;
+	// "" nothing but themselves.
+	By       string `json:"by,omitempty"`
+	ByPlayer uint16 `json:"byPlayer,omitempty"`
+	// RespawnIn is the seconds until they come back, from this frame; 0
+	// (left out) when the rules leave them dead.
+	RespawnIn float64 `json:"respawnIn,omitempty"`
 }
 
 // ReplyFrame answers a command: OK, or the reason it was refused.

@@ -45,7 +45,7 @@ var (
 	garageBlock   = [2]int{2, 2}
 	yardBlock     = [2]int{6, 6}
 	parkBlock     = [2]int{3, 3}
-	shopBlocks    = [][2]int{{5, 4}, {2, 5}}
+	shopBlocks    = [][2]int{{5, 4}, {2, 5}, {4, 5}}
 )
 
 // major reports whether road line i is a major road (two lanes each way):
@@ -154,6 +154,7 @@ func city() *levels.Level {
 	b.playerSpawns()
 	b.blocks()
 	b.trafficSpawns()
+	b.policeBeats()
 	b.cameras()
 	b.missionSpawns() // missions.go
 	b.keys()          // keys.go
@@ -295,6 +296,22 @@ func (b *builder) trafficSpawns() {
 	}
 }
 
+// policeBeats puts a police spawn area over each quarter of the city, the
+// ring road's stretch of it included: the police station alone is 500 m
+// and more from the far quarters, a drive longer than two stars last
+// unseen, so a police car sent after a player comes out of a lane of
+// their quarter (round a corner from them: systems/police).
+func (b *builder) policeBeats() {
+	edge := half + margin/2 // between the ring road and the level's edge
+	for _, q := range []struct {
+		id     string
+		sx, sy float64
+	}{{"police-beat-sw", -1, -1}, {"police-beat-se", 1, -1}, {"police-beat-nw", -1, 1}, {"police-beat-ne", 1, 1}} {
+		r := rect{min(0, q.sx*edge), min(0, q.sy*edge), max(0, q.sx*edge), max(0, q.sy*edge)}
+		b.l.SpawnAreas = append(b.l.SpawnAreas, levels.SpawnArea{ID: q.id, Role: levels.RolePolice, Polygon: r.poly()})
+	}
+}
+
 // building adds a building.
 func (b *builder) building(id string, footprint []levels.Vec2, height float64, use levels.BuildingUse) {
 	b.l.Buildings = append(b.l.Buildings, levels.Building{ID: id, Footprint: footprint, Height: float32(height), Use: use})
@@ -419,8 +436,11 @@ var shopStock = []struct {
 	id    string
 	items []string
 }{
-	{"corner-shop", []string{"water", "snack", "bandage", "phone-card"}},
+	{"corner-shop", []string{"water", "snack", "bandage"}},
 	{"pharmacy", []string{"bandage", "medkit", "painkillers"}},
+	// By the first player spawn: what a player new to the city wants
+	// first, to force a locked car and to fight back.
+	{"pawn-shop", []string{"crowbar", "pistol", "pistol-ammo"}},
 }
 
 // shop puts shop k's building on lot r, its counter in front of it (south)

@@ -21,7 +21,10 @@
 //     turns, takes them through the crossings by the traffic signals
 //     (stopping at amber and red: the components.Signals resource the
 //     signals system writes) and the junction rules of junction.go, and
-//     takes them away far from every player, unseen. A car
+//     takes them away far from every player, unseen. The count is the
+//     room's, shared by its players (share.go): a player with under three
+//     quarters of their fair part round them gets the new cars, and the
+//     cars of one over their part make room for them, unseen. A car
 //     whose driver is no longer its NPC (carjacked) is released: it becomes
 //     an ordinary car, and its driver, on foot, a pedestrian (the
 //     pedestrian system makes them flee). A spawner's driver (RoleDriver)
@@ -29,7 +32,8 @@
 //   - The crowd. It keeps the room's pedestrians count around the players:
 //     new ones on the pavements near a player (drawn at random) but out of
 //     sight, with a role (walker, jogger, idler); those far from every
-//     player, unseen, are taken off. The pedestrian system
+//     player, unseen, are taken off; the count is shared by the players
+//     as the traffic's is. The pedestrian system
 //     (systems/pedestrians) walks them.
 //   - Chasers. Every vehicle with a components.Chaser (the police give it)
 //     is driven after its Target: along the road graph's shortest way
@@ -199,14 +203,20 @@ type System struct {
 	// driveChasers: the ambient traffic gives them room in its count, so
 	// that a room's cars stay within what its rules budget.
 	guardCars int
-	readout   Readout
+	// pops share the traffic's and the crowd's budgets among the
+	// players this tick (share.go).
+	pops    [popCount]pop
+	readout Readout
 }
 
-// player is a player's character this tick.
+// player is a player's character this tick, and the ambient cars and
+// pedestrians that count for them (share.go).
 type player struct {
-	e   ecs.Entity
-	wid uint16
-	pos nav.Vec
+	e     ecs.Entity
+	wid   uint16
+	pos   nav.Vec
+	n     [popCount]int32
+	lacks [popCount]bool
 }
 
 // body is one body of this tick (a vehicle, or a person on foot), for the

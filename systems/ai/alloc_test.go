@@ -145,3 +145,16 @@ func BenchmarkSystems(b *testing.B) {
 		})
 	}
 }
+
+// TestSharedTickAllocatesNothing: the steady city with a second player
+// far from the first, the count shared between them: a tick with no spawn
+// allocates nothing.
+func TestSharedTickAllocatesNothing(t *testing.T) {
+	r := steadyCity(t, 40, 200)
+	r.Character(t, 250, 250, 0)
+	r.Step(120)
+	allocs := testing.AllocsPerRun(200, func() { r.W.Step() })
+	if allocs != 0 {
+		t.Fatalf("%v allocations per tick", allocs)
+	}
+}

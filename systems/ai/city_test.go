@@ -196,3 +196,46 @@ func TestCrowdKeptRoundPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestPopulationShared: one player holds main-city's whole count of cars
+// and pedestrians round them; a second player comes 480 m away. Within a
+// few seconds each has three quarters of their fair part (half the count)
+// round them, and the room keeps its count.
+func TestPopulationShared(t *testing.T) {
+	l := systemstest.Load(t, "main-city")
+	const cars, peds = 20, 40
+	r := newRig(t, l, ecs.Rules{Traffic: cars, Pedestrians: peds}, 7, nil)
+	a := r.Character(t, -336, -190.25, 0)
+	r.Step(60 * 10)
+	tune := ai.DefaultTuning()
+	round := func(p ecs.Entity) (nc, np int) {
+		at := r.Pos(p)
+		for _, e := range npcs(r.W, true, components.RoleTraffic) {
+			if r.Pos(e).Sub(at).Len() <= tune.TrafficSpawnMax {
+				nc++
+			}
+		}
+		for _, e := range npcs(r.W, false, crowdRoles...) {
+			if r.Pos(e).Sub(at).Len() <= tune.PedSpawnMax {
+				np++
+			}
+		}
+		return nc, np
+	}
+	if nc, np := round(a); nc < cars-2 || np < peds-4 {
+		t.Fatalf("alone: %d cars and %d pedestrians round the player, want nearly %d and %d", nc, np, cars, peds)
+	}
+	b := r.Character(t, 48, 97.75, 0)
+	if d := r.Pos(b).Sub(r.Pos(a)).Len(); d < 450 {
+		t.Fatalf("the players are %.0f m apart", d)
+	}
+	r.Step(60 * 3)
+	for _, p := range []ecs.Entity{a, b} {
+		if nc, np := round(p); 4*nc < 3*cars/2 || 4*np < 3*peds/2 {
+			t.Errorf("player at %v: %d cars and %d pedestrians round them, want %d and %d at least", r.Pos(p), nc, np, 3*cars/8, 3*peds/8)
+		}
+	}
+	if ro := r.ai.Readout(); ro.Traffic > cars || ro.Pedestrians > peds {
+		t.Errorf("%d cars and %d pedestrians in the room, over its %d and %d", ro.Traffic, ro.Pedestrians, cars, peds)
+	}
+}

@@ -33,8 +33,11 @@ func isCrowd(npc *components.NPC) bool {
 }
 
 // countCrowd counts the crowd and takes away those far from every player,
-// dead ones out of sight, and those over the count, unseen.
+// dead ones out of sight, those over the count, unseen, and those of a
+// player over their part of the crowd while another lacks (share.go),
+// unseen.
 func (s *System) countCrowd(w *ecs.World) {
+	s.tallyCrowd(w)
 	s.crowd = 0
 	q := s.crowdQ.Query(w.Arche)
 	for q.Next() {
@@ -51,9 +54,10 @@ func (s *System) countCrowd(w *ecs.World) {
 			continue
 		}
 		p := phys.Flat(pose.Pos)
-		d, any := s.nearestPlayer(p)
-		far := any && d > s.Tuning.PedDespawn
-		if (far || dead) && !s.seen(p, s.Tuning.PedSight) {
+		i, d := s.nearest(p)
+		far := i >= 0 && d > s.Tuning.PedDespawn
+		if (far || dead || s.pops[popPeds].spare > 0) && !s.seen(p, s.Tuning.PedSight) &&
+			(far || dead || s.moveOff(popPeds, i, d, s.Tuning.PedSpawnMin)) {
 			s.gone = append(s.gone, victim{e, id.WireID})
 			continue
 		}
@@ -64,6 +68,28 @@ func (s *System) countCrowd(w *ecs.World) {
 	if s.crowd > s.crowdWant {
 		s.trimCrowd(w)
 	}
+}
+
+// tallyCrowd counts the crowd on foot and alive for their nearest players
+// and shares the crowd's budget.
+func (s *System) tallyCrowd(w *ecs.World) {
+	if len(s.players) < 2 {
+		s.pops[popPeds] = pop{}
+		return
+	}
+	have := 0
+	q := s.crowdQ.Query(w.Arche)
+	for q.Next() {
+		npc, _, pose, in, hp := q.Get()
+		if !isCrowd(npc) || !in.Vehicle.IsZero() || hp.HP == 0 {
+			continue
+		}
+		if k, _ := s.nearest(phys.Flat(pose.Pos)); k >= 0 {
+			s.players[k].n[popPeds]++
+			have++
+		}
+	}
+	s.share(popPeds, s.crowdWant, have)
 }
 
 // trimCrowd takes away pedestrians over the count (the room's option
@@ -114,7 +140,7 @@ func (s *System) spawnTraffic(w *ecs.World) {
 		if d, any := s.nearestPlayer(p); any && (d < s.Tuning.TrafficSpawnMin || d > s.Tuning.TrafficSpawnMax) {
 			continue
 		}
-		if s.free(p, CarRoom) {
+		if s.forLacking(popCars, p) && s.free(p, CarRoom) {
 			s.wids = append(s.wids, int32(i))
 		}
 	}
@@ -137,7 +163,7 @@ func (s *System) spawnTraffic(w *ecs.World) {
 	// lane near a player, or anywhere on the lanes when there is none.
 	for try := 0; try < carTries*need && need > 0 && len(s.nav.Lanes) > 0; try++ {
 		sp, ok := s.lanePoint(w)
-		if !ok || !s.spawnable(sp.pos, s.Tuning.TrafficSpawnMin, s.Tuning.TrafficSpawnMax, s.Tuning.SightRange, CarRoom) {
+		if !ok || !s.forLacking(popCars, sp.pos) || !s.spawnable(sp.pos, s.Tuning.TrafficSpawnMin, s.Tuning.TrafficSpawnMax, s.Tuning.SightRange, CarRoom) {
 			continue
 		}
 		if !s.spawnCar(w, sp) {
@@ -160,7 +186,7 @@ func (s *System) areaCandidates() {
 			if any && (d < s.Tuning.TrafficSpawnMin || d > s.Tuning.TrafficSpawnMax) || best >= 0 && d >= bestD {
 				continue
 			}
-			if s.free(p, CarRoom) {
+			if s.forLacking(popCars, p) && s.free(p, CarRoom) {
 				best, bestD = i, d
 			}
 		}
@@ -192,7 +218,7 @@ func (s *System) lanePoint(w *ecs.World) (spawnPoint, bool) {
 	if len(s.players) == 0 {
 		lane = int32(w.RNG.IntN(len(m.Lanes)))
 	} else {
-		pl := s.players[w.RNG.IntN(len(s.players))].pos
+		pl := s.spawnPlayer(w, popCars).pos
 		sn, cs := math32.Sincos(w.RNG.Float32() * 2 * math32.Pi)
 		rad := s.Tuning.TrafficSpawnMin + w.RNG.Float32()*(s.Tuning.TrafficSpawnMax-s.Tuning.TrafficSpawnMin)
 		lane, _ = m.NearestLane(pl.Add(nav.Vec{X: cs * rad, Y: sn * rad}), nav.Vec{}, 2*nav.LaneCell, 0, true)
@@ -236,7 +262,7 @@ func (s *System) spawnCrowd(w *ecs.World) {
 		var pav int32
 		var along float32
 		if len(s.players) > 0 {
-			pl := s.players[w.RNG.IntN(len(s.players))].pos
+			pl := s.spawnPlayer(w, popPeds).pos
 			sn, cs := math32.Sincos(w.RNG.Float32() * 2 * math32.Pi)
 			rad := s.Tuning.PedSpawnMin + w.RNG.Float32()*(s.Tuning.PedSpawnMax-s.Tuning.PedSpawnMin)
 			pav, along, _ = m.NearestPavement(pl.Add(nav.Vec{X: cs * rad, Y: sn * rad}), 2*nav.PavementCell)
@@ -247,7 +273,7 @@ func (s *System) spawnCrowd(w *ecs.World) {
 			continue
 		}
 		p, dir := m.PavementAt(pav, along)
-		if !s.spawnable(p, s.Tuning.PedSpawnMin, s.Tuning.PedSpawnMax+2*nav.PavementCell, s.Tuning.PedSight, PedRoom) {
+		if !s.forLacking(popPeds, p) || !s.spawnable(p, s.Tuning.PedSpawnMin, s.Tuning.PedSpawnMax+2*nav.PavementCell, s.Tuning.PedSight, PedRoom) {
 			continue
 		}
 		if s.static != nil && s.static.Overlaps(p, phys.DefaultWalker.Radius) {

@@ -64,6 +64,7 @@ func (s *System) driveTraffic(w *ecs.World) {
 	for i := range s.cars {
 		s.planCar(w, int32(i))
 	}
+	s.tallyCars()
 	for i := range s.cars {
 		if c := &s.cars[i]; c.driven && !c.reversing {
 			s.scan(c)
@@ -597,14 +598,16 @@ func (s *System) finishCar(w *ecs.World, c *car) {
 }
 
 // trafficGone reports whether an ambient car may be taken away now: far
-// from every player, or stuck, or lost, or one too many; and seen by none.
+// from every player, or stuck, or lost, or one too many, or one of a
+// player over their part of the budget while another lacks (share.go);
+// and seen by none.
 func (s *System) trafficGone(c *car, b *body) bool {
-	d, any := s.nearestPlayer(b.pos)
-	far := any && d > s.Tuning.TrafficDespawn
+	i, d := s.nearest(b.pos)
+	far := i >= 0 && d > s.Tuning.TrafficDespawn
 	stuck := c.route.Waited > s.Tuning.WaitDespawn || c.route.Mode == ModeLost
 	extra := s.traffic+s.guardCars >= s.trafficWant
-	if !far && !stuck && !extra {
+	if !far && !stuck && !extra && s.pops[popCars].spare == 0 || s.seen(b.pos, s.Tuning.SightRange) {
 		return false
 	}
-	return !s.seen(b.pos, s.Tuning.SightRange)
+	return far || stuck || extra || s.moveOff(popCars, i, d, s.Tuning.TrafficSpawnMin)
 }

@@ -7,7 +7,9 @@
 //     the hospital spawn point nearest to where they died (a player spawn
 //     when the level has no hospital), "spawn", at a player spawn point;
 //     "" leaves them dead. RespawnAt, when set, may name another place
-//     (a co-op run's checkpoint). They come back on foot, out of any vehicle, with
+//     (a co-op run's checkpoint). The player's components.Death says when
+//     (Back; a death the damage system did not see, a debug command's or
+//     a mission's, gets DeathUnknown). They come back on foot, out of any vehicle, with
 //     full health, and a ghost for ecs.Rules.GhostSeconds: components.Ghost
 //     and FlagGhost (no damage: the damage system asks), and their Body on
 //     LayerGhost colliding only with the world's props (gates) and
@@ -102,6 +104,7 @@ type System struct {
 	person  generic.Map8[components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn]
 	seats   generic.Map1[components.Seats]
 	ghostOf generic.Map1[components.Ghost]
+	deaths  generic.Map1[components.Death]
 }
 
 // pstate is what the city keeps of a player between ticks.
@@ -139,6 +142,7 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static, z *zones.Zones) *Sy
 		person:  generic.NewMap8[components.Pose, components.Velocity, components.Drive, components.Health, components.Flags, components.Body, components.PersonAction, components.SeatedIn](w.Arche),
 		seats:   generic.NewMap1[components.Seats](w.Arche),
 		ghostOf: generic.NewMap1[components.Ghost](w.Arche),
+		deaths:  generic.NewMap1[components.Death](w.Arche),
 	}
 	s.chars.Register(w.Arche)
 	s.ghosts.Register(w.Arche)
@@ -183,6 +187,7 @@ func (s *System) Update(w *ecs.World) {
 		if hp.HP == 0 {
 			if !st.dead {
 				st.dead, st.deadAt = true, tick
+				s.died(e, tick, back)
 			}
 			if back && tick-st.deadAt >= RespawnTicks {
 				s.respawns = append(s.respawns, respawn{e, id.WireID})
@@ -201,6 +206,23 @@ func (s *System) Update(w *ecs.World) {
 		s.respawn(w, r.e)
 	}
 	s.expireGhosts(w)
+}
+
+// died writes on the Death of player e, who died this tick, when they
+// come back (back: the rules bring them back); a death the damage system
+// did not record this tick has no known cause.
+func (s *System) died(e ecs.Entity, tick uint64, back bool) {
+	d := s.deaths.Get(e)
+	if d == nil {
+		return
+	}
+	if d.Tick != tick {
+		*d = components.Death{Tick: tick}
+	}
+	d.Back = 0
+	if back {
+		d.Back = tick + RespawnTicks
+	}
 }
 
 // stateOf returns e's state, new (and fresh) when e was not seen before.

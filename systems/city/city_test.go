@@ -100,12 +100,27 @@ func TestRespawn(t *testing.T) {
 			r.Step(1)
 			ecstest.Get[components.Health](r.W, p).HP = 0
 			ecstest.Get[components.PersonAction](r.W, p).Act = components.ActDead
-			r.Step(city.RespawnTicks)
+			// A death the damage system did not see: no cause, and when
+			// they come back.
+			ecstest.Get[components.Death](r.W, p).Cause = components.DeathShot // an earlier death's
+			r.Step(1)
+			d := *ecstest.Get[components.Death](r.W, p)
+			wantBack := uint64(0)
+			if c.back {
+				wantBack = d.Tick + city.RespawnTicks
+			}
+			if d.Cause != components.DeathUnknown || d.By != components.KindNone || d.Tick != r.W.Tick()-1 || d.Back != wantBack {
+				t.Fatalf("death %+v at tick %d, want no cause and back at %d", d, r.W.Tick()-1, wantBack)
+			}
+			r.Step(city.RespawnTicks - 1)
 			if hp := ecstest.Get[components.Health](r.W, p).HP; hp != 0 {
 				t.Fatal("back before the respawn time")
 			}
 			r.Step(1)
 			hp := ecstest.Get[components.Health](r.W, p)
+			if c.back && r.W.Tick()-1 != d.Back {
+				t.Fatalf("back at tick %d, the death said %d", r.W.Tick()-1, d.Back)
+			}
 			if !c.back {
 				r.Step(10 * city.RespawnTicks)
 				if hp.HP != 0 {

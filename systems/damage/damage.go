@@ -9,6 +9,11 @@
 // Nobody is hurt inside a safe zone or while a ghost (just respawned); a
 // player hurts another player only where the game's rules let them.
 //
+// A player it kills is told how (components.Death): shot, run over,
+// crashed, caught in a blast, or in the vehicle they sat in when it blew
+// up; and by what: the player answerable, else the kind of what did it (the
+// vehicle, the shooter; for a wreck, what wrecked it).
+//
 // A thrown grenade (a components.Projectile) blows here when its fuse runs
 // out (Projectile.Blast): a blast like a wreck's, of its own radius and
 // harm, the thrower the offender of what it does; the grenade is gone.
@@ -78,6 +83,11 @@ const (
 	BlastPush    = 6
 )
 
+// RamMemory (ticks) is how long a vehicle rammed by another keeps the
+// rammer's blame for its wreck: a car shoved into a wall is put down to
+// whoever shoved it, two seconds on.
+const RamMemory = 2 * ecs.TickRate
+
 // ShotRange (m) is how far a round flies: a block and a half of main-city,
 // farther than anyone aims at what they see.
 const ShotRange = 60
@@ -103,6 +113,7 @@ type System struct {
 	seated   generic.Map1[components.SeatedIn]
 	playerOf generic.Map1[components.Player]
 	ghostOf  generic.Map1[components.Ghost]
+	deaths   generic.Map1[components.Death]
 
 	moving *generic.Filter3[components.Flags, components.Velocity, components.Seats]
 	all    *generic.Filter3[components.Kind, components.Pose, components.Health]
@@ -111,17 +122,37 @@ type System struct {
 	blasts []pending
 	due    []pending
 	near   []nearby
+	rammed []ram
+}
+
+// ram is a vehicle rammed at tick at, and who rammed it.
+type ram struct {
+	e  ecs.Entity
+	c  cause
+	at uint64
 }
 
 // pending is a wrecked car (or a grenade) waiting to explode; by is the
 // player who wrecked it or threw it (the offender of what the blast
-// does), or zero. A grenade's blast has its own radius and harm.
+// does), or zero; blame is who a death by its blast is put down to (what
+// wrecked it, or the thrower). A grenade's blast has its own radius and
+// harm.
 type pending struct {
 	car    ecs.Entity
 	at     uint64
 	by     ecs.Entity
+	blame  cause
 	radius float32
 	person float32
+}
+
+// cause is how a harm came about, for the Death of a player it kills:
+// what caused it, and the kind and player number of who is answerable
+// (components.Death's By and Player).
+type cause struct {
+	how    components.DeathCause
+	by     components.Kind
+	player uint16
 }
 
 // roomWrecks and roomNear are the room made once for the wrecks waiting to
@@ -154,6 +185,7 @@ func New(w *ecs.World, z *zones.Zones, static *phys.Static) *System {
 		seated:   generic.NewMap1[components.SeatedIn](w.Arche),
 		playerOf: generic.NewMap1[components.Player](w.Arche),
 		ghostOf:  generic.NewMap1[components.Ghost](w.Arche),
+		deaths:   generic.NewMap1[components.Death](w.Arche),
 		moving:   generic.NewFilter3[components.Flags, components.Velocity, components.Seats](),
 		all:      generic.NewFilter3[components.Kind, components.Pose, components.Health](),
 		fused:    generic.NewFilter2[components.Projectile, components.Pose](),
@@ -163,6 +195,7 @@ func New(w *ecs.World, z *zones.Zones, static *phys.Static) *System {
 		blasts: make([]pending, 0, roomWrecks),
 		due:    make([]pending, 0, roomWrecks),
 		near:   make([]nearby, 0, roomNear),
+		rammed: make([]ram, 0, roomWrecks),
 	}
 	s.moving.Register(w.Arche)
 	s.all.Register(w.Arche)
@@ -176,6 +209,13 @@ func (s *System) Pending() int { return len(s.blasts) }
 // Update hurts what the tick's shots and the last step's collisions hurt,
 // sets off the blasts that are due and slows the wrecks.
 func (s *System) Update(w *ecs.World) {
+	keep := s.rammed[:0]
+	for _, r := range s.rammed {
+		if w.Tick()-r.at < RamMemory {
+			keep = append(keep, r)
+		}
+	}
+	s.rammed = keep
 	for i, n := 0, len(w.Events); i < n; i++ {
 		if ev := w.Events[i]; ev.Kind == components.EventShot {
 			s.shot(w, &ev)
@@ -245,10 +285,54 @@ func (s *System) hurtBy(w *ecs.World, victim, other ecs.Entity, impulse float32,
 		return
 	}
 	offender := s.responsible(w, other)
-	if kind.IsVehicle() && !otherRams {
+	c := s.blame(w, other)
+	c.how = components.DeathCrash
+	switch {
+	case kind.IsVehicle() && !otherRams:
 		offender = ecs.Entity{}
+		c = s.rammedBy(w, victim) // its own crash, unless it was shoved
+	case kind.IsVehicle() && c.by != components.KindNone:
+		s.noteRam(w, victim, c)
 	}
-	s.harm(w, victim, other, offender, (impulse-threshold)*per, at)
+	if !other.IsZero() && s.kinds.Get(other).IsVehicle() && kind.IsPerson() {
+		c.how = components.DeathRunOver
+	}
+	s.harm(w, victim, other, offender, (impulse-threshold)*per, at, c)
+}
+
+// noteRam notes that vehicle e was rammed this tick, as c says.
+func (s *System) noteRam(w *ecs.World, e ecs.Entity, c cause) {
+	for i := range s.rammed {
+		if s.rammed[i].e == e {
+			s.rammed[i].c, s.rammed[i].at = c, w.Tick()
+			return
+		}
+	}
+	s.rammed = append(s.rammed, ram{e: e, c: c, at: w.Tick()})
+}
+
+// rammedBy returns who a crash of vehicle e is put down to: whoever
+// rammed it within RamMemory, else nobody.
+func (s *System) rammedBy(w *ecs.World, e ecs.Entity) cause {
+	for _, r := range s.rammed {
+		if r.e == e {
+			return r.c
+		}
+	}
+	return cause{how: components.DeathCrash}
+}
+
+// blame returns who a harm by e is put down to: the player answerable for
+// it (its character, or the player at its wheel), else e's kind; none for
+// nothing (a building).
+func (s *System) blame(w *ecs.World, e ecs.Entity) cause {
+	if !s.alive(w, e) {
+		return cause{}
+	}
+	if p := s.responsible(w, e); !p.IsZero() {
+		return cause{by: components.KindCharacter, player: s.ids.Get(p).Player}
+	}
+	return cause{by: *s.kinds.Get(e)}
 }
 
 // responsible returns the player answerable for what e does: e itself when
@@ -270,10 +354,11 @@ func (s *System) responsible(w *ecs.World, e ecs.Entity) ecs.Entity {
 }
 
 // harm takes amount hit points from victim (hit by source, through
-// offender's doing), records the hit, the death or the wreck, and the
-// crime. It does nothing to the dead, the wrecked, ghosts, what stands in
-// a safe zone, or a player another player may not hurt.
-func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount float32, at components.Vec3) {
+// offender's doing, as c says), records the hit, the death (a player's
+// Death) or the wreck, and the crime. It does nothing to the dead, the
+// wrecked, ghosts, what stands in a safe zone, or a player another player
+// may not hurt.
+func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount float32, at components.Vec3, c cause) {
 	h := s.health.Get(victim)
 	if h == nil || h.HP == 0 {
 		return
@@ -310,12 +395,15 @@ func (s *System) harm(w *ecs.World, victim, source, offender ecs.Entity, amount 
 			if sd := s.seated.Get(victim); sd.Vehicle.IsZero() {
 				*vel = components.Velocity{}
 			}
+			if d := s.deaths.Get(victim); d != nil {
+				*d = components.Death{Cause: c.how, By: c.by, Player: c.player, Tick: w.Tick()}
+			}
 		} else if kind == components.KindCamera {
 			fl.Bits |= components.FlagWrecked // shot out: the stealth system blinds it
 		} else if fl != nil {
 			fl.Bits |= components.FlagWrecked
 			fl.Bits &^= components.FlagSiren | components.FlagHorn
-			s.blasts = append(s.blasts, pending{car: victim, at: w.Tick() + BlastDelay, by: offender, radius: BlastRadius, person: BlastPerson})
+			s.blasts = append(s.blasts, pending{car: victim, at: w.Tick() + BlastDelay, by: offender, blame: c, radius: BlastRadius, person: BlastPerson})
 		}
 	}
 	s.crime(w, kind, victim, offender, killed, at)
@@ -352,7 +440,7 @@ func (s *System) explode(w *ecs.World) {
 	for q.Next() {
 		p, _ := q.Get()
 		if p.Blast <= tick {
-			s.due = append(s.due, pending{car: q.Entity(), at: p.Blast, by: p.By, radius: p.Radius, person: p.Harm})
+			s.due = append(s.due, pending{car: q.Entity(), at: p.Blast, by: p.By, blame: s.blame(w, p.By), radius: p.Radius, person: p.Harm})
 		}
 	}
 	if len(s.due) > 1 {
@@ -406,11 +494,16 @@ func (s *System) blast(w *ecs.World, p pending) {
 		}
 		f := 1 - n.dist/r
 		kind := *s.kinds.Get(n.e)
+		how := p.blame
+		how.how = components.DeathExplosion
+		if sd := s.seated.Get(n.e); sd != nil && sd.Vehicle == p.car {
+			how.how = components.DeathWreck
+		}
 		switch {
 		case kind.IsPerson():
-			s.harm(w, n.e, p.car, p.by, p.person*f, c)
+			s.harm(w, n.e, p.car, p.by, p.person*f, c, how)
 		case kind.IsVehicle():
-			s.harm(w, n.e, p.car, p.by, p.person*BlastVehicle/BlastPerson*f, c)
+			s.harm(w, n.e, p.car, p.by, p.person*BlastVehicle/BlastPerson*f, c, how)
 		default:
 			continue
 		}
@@ -520,7 +613,9 @@ func (s *System) shot(w *ecs.World, ev *components.Event) {
 		return // a building first
 	}
 	hit := components.Vec3{X: at.X, Y: at.Y, Z: ev.Pos.Z}
-	s.harm(w, best, ev.Source, s.responsible(w, ev.Source), ev.Amount, hit)
+	c := s.blame(w, ev.Source)
+	c.how = components.DeathShot
+	s.harm(w, best, ev.Source, s.responsible(w, ev.Source), ev.Amount, hit, c)
 }
 
 // past returns the hitboxes the shot of ev is tested against when it is

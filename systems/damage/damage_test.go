@@ -282,3 +282,82 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per tick", allocs)
 	}
 }
+
+// TestDeathCause: a player killed is told how and by whom
+// (components.Death), each way a player dies here.
+func TestDeathCause(t *testing.T) {
+	type setup func(t *testing.T, r *citytest.Rig) (victim ecs.Entity, by uint16)
+	cases := []struct {
+		name  string
+		setup setup
+		ticks int
+		cause components.DeathCause
+		kind  components.Kind
+	}{
+		{"run over by a player", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			_, driver := drivenCar(t, r, 0, 0, 30, 0)
+			return r.Character(t, 8, 0, 0), ecstest.Get[components.Identity](r.W, driver).Player
+		}, 60, components.DeathRunOver, components.KindCharacter},
+		{"run over by a car nobody drives", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, 0, 0)
+			ecstest.Get[components.Velocity](r.W, car).Lin.X = 30
+			return r.Character(t, 8, 0, 0), 0
+		}, 60, components.DeathRunOver, components.KindCar},
+		{"in their car, wrecked against a wall", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			_, driver := drivenCar(t, r, 40, 0, 40, 1)
+			return driver, 0
+		}, 120 + damage.BlastDelay, components.DeathWreck, components.KindNone},
+		{"in their car, rammed by the police", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			// Their car stands against the wall: the police car
+			// crushes it there.
+			cop := r.Vehicle(t, components.KindPoliceCar, phys.ModelPolice, 20, 0, 0)
+			ecstest.Get[components.Velocity](r.W, cop).Lin.X = 45
+			car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 57, 0, 0)
+			p := r.Character(t, 57, 3, 0)
+			r.Seat(p, car)
+			return p, 0
+		}, 60 + damage.BlastDelay, components.DeathWreck, components.KindPoliceCar},
+		{"beside a wreck", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			drivenCar(t, r, 40, 0, 40, 1)
+			return r.Character(t, 58, 1.8, 0), 0
+		}, 120 + damage.BlastDelay, components.DeathExplosion, components.KindNone},
+		{"a player's grenade", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			thrower := r.Character(t, -30, 0, 0)
+			victim := r.Character(t, 0, 0, 0)
+			if _, err := r.B.Thrown(components.Vec3{X: 1}, components.Vec3{}, components.Projectile{By: thrower, Blast: 2, Radius: 8, Harm: 500}); err != nil {
+				t.Fatal(err)
+			}
+			return victim, ecstest.Get[components.Identity](r.W, thrower).Player
+		}, 10, components.DeathExplosion, components.KindCharacter},
+		{"a guard's rounds", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			guard, err := r.B.NPCPerson(components.KindGuard, components.RoleGuard, -1, components.Vec3{X: -10}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			victim := r.Character(t, 0, 0, 0)
+			// A round a tick from the guard at the victim, as the
+			// weapons system would fire it.
+			r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+				if e == victim {
+					r.W.Events = append(r.W.Events, components.Event{Kind: components.EventShot, Source: guard,
+						Pos: components.Vec3{X: -9.5}, Dir: components.Vec3{X: 1}, Amount: 40})
+				}
+			}
+			return victim, 0
+		}, 5, components.DeathShot, components.KindGuard},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rig(t, ecs.Rules{PlayersHurt: "on"})
+			victim, by := c.setup(t, r)
+			r.Step(c.ticks)
+			if hp := ecstest.Get[components.Health](r.W, victim).HP; hp != 0 {
+				t.Fatalf("the victim lives, %d hp", hp)
+			}
+			d := ecstest.Get[components.Death](r.W, victim)
+			if d.Cause != c.cause || d.By != c.kind || d.Player != by || d.Tick == 0 {
+				t.Fatalf("death %+v, want cause %d by %v player %d", *d, c.cause, c.kind, by)
+			}
+		})
+	}
+}

@@ -4,9 +4,11 @@
 // restricted zone entered, a police car rammed, a car broken into) build each offending
 // player's Heat up to the next star (0 to MaxStars); the stars bring police
 // cars out of the level's police spawn points (or a lane of its police
-// spawn areas: levels.SpawnArea), each with an officer at the wheel and a
+// spawn areas, levels.SpawnArea: round a corner from the player, out of
+// their sight, on a lane that runs toward them), each with an officer at the wheel and a
 // components.Chaser after the player, which the AI drives; the stars decay
-// while no police sees the player; the chasers are recalled (and taken out
+// while no police sees the player, but hold while a unit sent after them
+// is on its way (coming nearer, not yet in sight of them); the chasers are recalled (and taken out
 // of the world once no player sees them) when the stars are gone; and a
 // player who stands stopped beside an officer or a police car for
 // ArrestTicks is arrested: the fine of their stars is taken from their
@@ -115,6 +117,14 @@ const (
 	RecallSight = 80
 	// RecallTicks is the longest a recalled car stays: a minute.
 	RecallTicks = 60 * ecs.TickRate
+	// HoldTicks is the longest a unit on its way holds its player's
+	// stars: forty seconds, a drive across main-city. ProgressTicks and
+	// ProgressStep (m): a unit is on its way while it has come
+	// ProgressStep nearer its player within the last ProgressTicks (two
+	// seconds), so one that stands, or is stuck, holds nothing.
+	HoldTicks     = 40 * ecs.TickRate
+	ProgressTicks = 2 * ecs.TickRate
+	ProgressStep  = 1
 )
 
 // System is the police system. Make it with New.
@@ -152,18 +162,23 @@ type System struct {
 
 // unit is a police car this system made, its officer and the player it
 // chases; a recalled unit has lost its Chaser and waits to be taken away.
+// since is the tick it came out; closest the nearest it has come to its
+// player, closerAt the tick it last came ProgressStep nearer (0: never);
+// arrived says it has had its player in sight.
 type unit struct {
 	car, officer, target ecs.Entity
 	wid                  uint16
-	recalled             bool
-	recallAt             uint64
+	recalled, arrived    bool
+	recallAt, since      uint64
+	closerAt             uint64
+	closest              float32
 }
 
 // areaPoint is a lane point of a police spawn area: where a car comes
 // out, facing the lane's way.
 type areaPoint struct {
-	pos phys.Vec
-	yaw float32
+	pos, dir phys.Vec
+	yaw      float32
 }
 
 // spot is where a police car comes out: a spawn point (point, an index
@@ -230,7 +245,7 @@ func New(w *ecs.World, l *levels.Level, static *phys.Static) *System {
 		}
 		var pts []areaPoint
 		for _, lp := range l.LanePointsIn(a.Polygon, AreaStep, AreaEnd) {
-			pts = append(pts, areaPoint{pos: phys.Vec{X: lp.Pos.X, Y: lp.Pos.Y}, yaw: math32.Atan2(lp.Dir.Y, lp.Dir.X)})
+			pts = append(pts, areaPoint{pos: phys.Vec{X: lp.Pos.X, Y: lp.Pos.Y}, dir: phys.Vec{X: lp.Dir.X, Y: lp.Dir.Y}, yaw: math32.Atan2(lp.Dir.Y, lp.Dir.X)})
 		}
 		if len(pts) > 0 {
 			s.areas = append(s.areas, pts)
@@ -326,6 +341,7 @@ func AddHeat(wt *components.Wanted, heat float32) {
 func (s *System) look(w *ecs.World) {
 	tick := w.Tick()
 	police := w.Rules.Police
+	s.progress(w)
 	s.wanted = s.wanted[:0]
 	s.players = s.players[:0]
 	q := s.chars.Query(w.Arche)
@@ -342,7 +358,7 @@ func (s *System) look(w *ecs.World) {
 		if !police {
 			continue
 		}
-		if wt.Unseen < 1<<31 {
+		if wt.Unseen < 1<<31 && (wt.Stars == 0 || !s.onTheWay(e, tick)) {
 			wt.Unseen++
 		}
 		if wt.Stars == 0 {
@@ -385,6 +401,40 @@ func (s *System) arrest(e ecs.Entity, wt *components.Wanted) {
 	wt.Fine = fine
 	wt.Arrests++
 	wt.Stars, wt.Heat, wt.Unseen, wt.Arrest = 0, 0, 0, 0
+}
+
+// progress notes, for every unit chasing, whether it has its player in
+// sight (the AI's Chaser.Sees) and whether it came nearer them.
+func (s *System) progress(w *ecs.World) {
+	tick := w.Tick()
+	for i := range s.units {
+		u := &s.units[i]
+		if u.recalled || u.arrived || !alive(w, u.car) || !alive(w, u.target) {
+			continue
+		}
+		if c := s.chaserOf.Get(u.car); c != nil && c.Sees {
+			u.arrived = true
+			continue
+		}
+		d := phys.Flat(s.poses.Get(u.car).Pos).Sub(phys.Flat(s.poses.Get(u.target).Pos)).Len()
+		if d <= u.closest-ProgressStep {
+			u.closest, u.closerAt = d, tick
+		}
+	}
+}
+
+// onTheWay reports whether a unit is on its way to the player e: chasing
+// them, not yet in sight of them, out for less than HoldTicks and come
+// nearer within the last ProgressTicks.
+func (s *System) onTheWay(e ecs.Entity, tick uint64) bool {
+	for i := range s.units {
+		u := &s.units[i]
+		if u.target == e && !u.recalled && !u.arrived && u.closerAt != 0 &&
+			tick-u.closerAt <= ProgressTicks && tick-u.since < HoldTicks {
+			return true
+		}
+	}
+	return false
 }
 
 func speed(v *components.Velocity) float32 {
@@ -573,7 +623,7 @@ func (s *System) recall(w *ecs.World, u *unit) {
 // dispatch sends police cars after the wanted players, one car each
 // SpawnEvery ticks at most for each, out of the free police spawn point
 // nearest to the player (or a spawn area's lane point nearer, AreaMin away
-// at least), and recalls a player's cars beyond what their
+// at least: freeSpawn), and recalls a player's cars beyond what their
 // stars ask for (the farthest first).
 func (s *System) dispatch(w *ecs.World) {
 	spawnTick := w.Tick()%SpawnEvery == 0
@@ -645,8 +695,10 @@ func (s *System) gatherBodies(w *ecs.World) {
 
 // freeSpawn returns the police spawn point nearest to p that has
 // SpawnClear metres free of bodies and was not used this tick; or, nearer
-// still, the lane point of a spawn area not used this tick nearest to p,
-// at least AreaMin from it, with the room. false when there is none. The
+// still, a lane point of a spawn area not used this tick, on a lane that
+// runs toward p (a car coming out there need not turn round), at least
+// AreaMin from p, with the room: the nearest one out of sight of p (a
+// building between them), else the nearest one. false when there is none. The
 // spawn points win a tie, and an area's earlier point.
 func (s *System) freeSpawn(p phys.Vec) (spot, bool) {
 	best, bestD := spot{point: -1, area: -1}, float32(0)
@@ -664,6 +716,11 @@ func (s *System) freeSpawn(p phys.Vec) (spot, bool) {
 			best, bestD = spot{pos: c, yaw: sp.Yaw, point: i, area: -1}, d2
 		}
 	}
+	found := best.point >= 0
+	// The areas' nearest point out of sight, and their nearest point in
+	// sight; each only when nearer than the best spawn point.
+	hidden, hiddenD, hasHidden := best, bestD, found
+	seen, seenD, hasSeen := best, bestD, found
 	for a, pts := range s.areas {
 		if s.usedIn[a] {
 			continue
@@ -671,13 +728,28 @@ func (s *System) freeSpawn(p phys.Vec) (spot, bool) {
 		for _, ap := range pts {
 			d := ap.pos.Sub(p)
 			d2 := d.Dot(d)
-			if d2 < AreaMin*AreaMin || (best.point >= 0 || best.area >= 0) && d2 >= bestD || !s.roomAt(ap.pos) {
+			if d2 < AreaMin*AreaMin || hasHidden && d2 >= hiddenD && hasSeen && d2 >= seenD || d.Dot(ap.dir) > 0 {
 				continue
 			}
-			best, bestD = spot{pos: ap.pos, yaw: ap.yaw, point: -1, area: a}, d2
+			sp := spot{pos: ap.pos, yaw: ap.yaw, point: -1, area: a}
+			if s.static != nil && !s.static.SegmentClear(p, ap.pos) {
+				if (!hasHidden || d2 < hiddenD) && s.roomAt(ap.pos) {
+					hidden, hiddenD, hasHidden = sp, d2, true
+				}
+				continue
+			}
+			if (!hasSeen || d2 < seenD) && s.roomAt(ap.pos) {
+				seen, seenD, hasSeen = sp, d2, true
+			}
 		}
 	}
-	return best, best.point >= 0 || best.area >= 0
+	switch {
+	case hidden.area >= 0:
+		return hidden, true
+	case seen.area >= 0:
+		return seen, true
+	}
+	return best, found
 }
 
 func (s *System) roomAt(c phys.Vec) bool {
@@ -703,7 +775,8 @@ func (s *System) spawn(w *ecs.World, sp spot, e ecs.Entity) {
 		s.usedIn[sp.area] = true
 	}
 	s.bodies = append(s.bodies, phys.Flat(pos))
-	u := unit{car: car, officer: officer, target: e, wid: s.ids.Get(car).WireID}
+	u := unit{car: car, officer: officer, target: e, wid: s.ids.Get(car).WireID, since: w.Tick(),
+		closest: sp.pos.Sub(phys.Flat(s.poses.Get(e).Pos)).Len()}
 	at, _ := slices.BinarySearchFunc(s.units, u.wid, func(x unit, wid uint16) int { return int(x.wid) - int(wid) })
 	s.units = slices.Insert(s.units, at, u)
 }

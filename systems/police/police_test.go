@@ -390,9 +390,9 @@ const areaLevel = `{
 
 // TestSpawnAreaBringsPolice: a police car comes out of a police spawn
 // area when a lane point of it is nearer to the wanted player than every
-// free spawn point: the point nearest to the player, on a lane, facing its
-// way; not within AreaMin of the player; one car per area a tick. A spawn
-// point nearer than the area is taken first.
+// free spawn point: the point nearest to the player, on a lane that runs
+// toward them, facing its way; not within AreaMin of the player; one car
+// per area a tick. A spawn point nearer than the area is taken first.
 func TestSpawnAreaBringsPolice(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -400,9 +400,10 @@ func TestSpawnAreaBringsPolice(t *testing.T) {
 		want    phys.Vec // the first car
 		wantYaw float32
 	}{
-		// From (20, 0) the area's nearest lane point is the first of
-		// lane 0 past x = 100 (lane points every AreaStep from -240).
-		{"west of the area", phys.Vec{X: 20, Y: 0}, phys.Vec{X: 100, Y: -1.75}, 0},
+		// From (20, 0) the area's nearest lane point that faces the
+		// player is the last of lane 1 (westward) before x = 100 (lane
+		// points every AreaStep from 240); lane 0 runs away from them.
+		{"west of the area", phys.Vec{X: 20, Y: 0}, phys.Vec{X: 100, Y: 1.75}, math32.Pi},
 		// At x = 160 inside the area: the nearest point AreaMin away,
 		// west of it on lane 0, and east of it on lane 1 is as far: the
 		// earlier lane wins.
@@ -449,5 +450,51 @@ func TestSpawnAreaBringsPolice(t *testing.T) {
 	}
 	if inArea != 1 || atPoint != 1 {
 		t.Fatalf("%d cars out of the area and %d out of the spawn point, want 1 and 1", inArea, atPoint)
+	}
+}
+
+// TestStarsHoldWhileOnTheWay: a player's stars hold while a police car
+// sent after them comes nearer, unseen by it, HoldTicks at most; a car
+// that stands (no AI) holds nothing. The player stands 390 m from the
+// station, and the stand-in chaser drives slowly, so it is never in sight
+// of them within the test.
+func TestStarsHoldWhileOnTheWay(t *testing.T) {
+	cases := []struct {
+		name  string
+		chase float32
+		hold  bool
+	}{
+		{"on the way", 0.07, true},
+		{"standing", 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rig(t, policeRules())
+			r.Chase = c.chase
+			at := phys.Vec{X: -290}
+			p := r.Character(t, at.X, at.Y, 0)
+			commit(r.W, p, components.CrimeKillPedestrian)
+			check := func(when string, stars uint8) {
+				t.Helper()
+				for _, e := range policeCars(r) {
+					if d := phys.Flat(ecstest.Get[components.Pose](r.W, e).Pos).Sub(at).Len(); d <= police.SightRange {
+						t.Fatalf("%s: a police car %.0f m from the player: the test proves less than it says", when, d)
+					}
+				}
+				if got := wanted(r, p).Stars; got != stars {
+					t.Fatalf("%s: %d stars, want %d", when, got, stars)
+				}
+			}
+			r.Step(police.DecayTicks + 2*ecs.TickRate)
+			if !c.hold {
+				check("a decay time after", 0)
+				return
+			}
+			check("a decay time after", 1)
+			r.Step(police.HoldTicks - police.DecayTicks - 3*ecs.TickRate)
+			check("just before the hold's end", 1)
+			r.Step(police.DecayTicks + 2*ecs.TickRate)
+			check("a decay time after the hold's end", 0)
+		})
 	}
 }

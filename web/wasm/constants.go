@@ -10,6 +10,7 @@ import (
 	"github.com/fiveonit/engine/systems/cars"
 	"github.com/fiveonit/engine/systems/items"
 	"github.com/fiveonit/engine/systems/motion"
+	"github.com/fiveonit/engine/systems/seats"
 	"github.com/fiveonit/engine/systems/weapons"
 )
 
@@ -28,6 +29,7 @@ import (
 //	key, draw, own  the page's key bits, draw list and draw list's own bits
 //	items         systems/items: reach
 //	cars          systems/cars: garageReach
+//	seats         systems/seats: reach (m from a vehicle's body, where E gets in)
 //	grenade       systems/weapons' throw and blast, systems/motion's gravity
 //	reconnect     the page's backoff after a drop: Reconnect*, in ms
 func Constants() map[string]any {
@@ -81,6 +83,7 @@ func Constants() map[string]any {
 		},
 		"items": map[string]any{"reach": float64(items.Reach)},
 		"cars":  map[string]any{"garageReach": float64(cars.GarageReach)},
+		"seats": map[string]any{"reach": float64(seats.Reach)},
 		"grenade": map[string]any{
 			"throwMin": float64(weapons.ThrowMin), "throwMax": float64(weapons.ThrowMax),
 			"throwAngle": float64(weapons.ThrowAngle), "throwHeight": float64(weapons.ThrowHeight),
