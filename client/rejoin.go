@@ -61,7 +61,6 @@ func (c *Client) Reconnect() {
 // reset forgets every track and the render clock; the tables keep their
 // room.
 func (r *remotes) reset() {
-	clear(r.tracks)
-	r.easing = r.easing[:0]
+	r.forget()
 	r.latest, r.render, r.clock = 0, 0, false
 }

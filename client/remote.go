@@ -63,10 +63,14 @@ func (t *track) push(s sample) {
 	t.n++
 }
 
-// remotes keeps the tracks of every entity held, by wire id, and the
-// render clock.
+// remotes keeps the tracks of every entity held, and the render clock.
+// The tracks are dense, as many as the entities held; slot finds an id's.
+// A server gives ids round its whole space, so a table by id would grow
+// as long as a world churns: this one grows only with what is held.
 type remotes struct {
-	tracks []track  // by wire id, grown to the highest id held
+	slot   []uint16 // by wire id: its track's index in tracks, 0 for none
+	tracks []track  // tracks[0] is unused
+	free   []uint16 // indexes of tracks let go, to reuse
 	easing []uint16 // the ids whose drawn error is easing out
 	latest uint32
 	render float64 // the render clock, in server ticks
@@ -75,13 +79,52 @@ type remotes struct {
 	ent    wire.Entity
 }
 
-// get returns eid's track, growing the table for it.
+// get returns eid's track, taking one for it when it has none.
 func (r *remotes) get(eid uint16) *track {
-	if int(eid) >= len(r.tracks) {
-		n := min(max(int(eid)+1, 2*len(r.tracks), 256), 1<<16)
-		r.tracks = append(r.tracks, make([]track, n-len(r.tracks))...)
+	if r.slot == nil {
+		r.slot = make([]uint16, 1<<16)
+		r.tracks = make([]track, 1, 256)
+		r.free = make([]uint16, 0, 256)
 	}
-	return &r.tracks[eid]
+	i := r.slot[eid]
+	if i == 0 {
+		if n := len(r.free); n > 0 {
+			i, r.free = r.free[n-1], r.free[:n-1]
+		} else {
+			i = uint16(len(r.tracks))
+			r.tracks = append(r.tracks, track{})
+		}
+		r.slot[eid] = i
+		r.tracks[i] = track{}
+	}
+	return &r.tracks[i]
+}
+
+// forget lets every track go; the tables keep their room.
+func (r *remotes) forget() {
+	clear(r.slot)
+	if len(r.tracks) > 0 {
+		r.tracks = r.tracks[:1]
+	}
+	r.free = r.free[:0]
+	r.easing = r.easing[:0]
+}
+
+// drop lets eid's track go.
+func (r *remotes) drop(eid uint16) {
+	if r.slot == nil || r.slot[eid] == 0 {
+		return
+	}
+	r.free = append(r.free, r.slot[eid])
+	r.slot[eid] = 0
+}
+
+// track returns eid's track, nil when it has none.
+func (r *remotes) track(eid uint16) *track {
+	if r.slot == nil || r.slot[eid] == 0 {
+		return nil
+	}
+	return &r.tracks[r.slot[eid]]
 }
 
 func (r *remotes) record(st *wire.Store, df *wire.DecodedFrame) {
@@ -92,11 +135,10 @@ func (r *remotes) record(st *wire.Store, df *wire.DecodedFrame) {
 		r.render += (target - r.render) * ClockSteer
 	}
 	if isKeyframe(df) {
-		clear(r.tracks)
-		r.easing = r.easing[:0]
+		r.forget()
 	}
 	for _, rm := range df.Removed {
-		*r.get(rm.EID) = track{}
+		r.drop(rm.EID)
 	}
 	for _, m := range df.Measured {
 		h := st.Get(m.EID)
@@ -145,8 +187,8 @@ func (r *remotes) tick() {
 	r.ticks++
 	k := 0
 	for _, eid := range r.easing {
-		t := &r.tracks[eid]
-		if t.off == (wire.Vec3{}) && t.turn == 0 || t.eased == r.ticks {
+		t := r.track(eid)
+		if t == nil || t.off == (wire.Vec3{}) && t.turn == 0 || t.eased == r.ticks {
 			continue // gone, reset, or listed twice
 		}
 		t.eased = r.ticks
@@ -204,10 +246,11 @@ func (t *track) drawnAt(tick float64) (wire.Vec3, wire.Quat, bool) {
 // at returns the pose of eid drawn at tick, and false when the client
 // holds no measured pose of it.
 func (r *remotes) at(eid uint16, tick float64) (wire.Vec3, wire.Quat, bool) {
-	if int(eid) >= len(r.tracks) {
+	t := r.track(eid)
+	if t == nil {
 		return wire.Vec3{}, wire.Quat{}, false
 	}
-	return r.tracks[eid].drawnAt(tick)
+	return t.drawnAt(tick)
 }
 
 func lerp3(a, b wire.Vec3, f float32) wire.Vec3 {

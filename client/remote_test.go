@@ -95,3 +95,40 @@ func TestFarCarDrawnMoving(t *testing.T) {
 		}
 	}
 }
+
+// TestTracksFollowWhatIsHeld: a server gives wire ids round its whole
+// space, so a world that churns reaches every id. The tracks grow with
+// the entities held, not with the highest id: 100 held at a time while
+// the ids go round twice allocate nothing after the first hundred.
+func TestTracksFollowWhatIsHeld(t *testing.T) {
+	var r remotes
+	const held = 100
+	var ring [held]uint16
+	id := uint16(0)
+	for k := range ring {
+		id++
+		ring[k] = id
+		r.get(id).n = int(id)
+	}
+	k := 0
+	allocs := testing.AllocsPerRun(2*(1<<16), func() {
+		r.drop(ring[k])
+		if id++; id == 0 {
+			id = 1
+		}
+		ring[k], k = id, (k+1)%held
+		r.get(id).n = int(id)
+	})
+	if allocs != 0 {
+		t.Errorf("%.3f allocations per new id", allocs)
+	}
+	if len(r.tracks) > held+1 {
+		t.Errorf("%d tracks for %d held", len(r.tracks), held)
+	}
+	if tr := r.track(id); tr == nil || tr.n != int(id) {
+		t.Errorf("the track of %d is %+v", id, tr)
+	}
+	if tr := r.track(id - held); tr != nil {
+		t.Errorf("the track of %d, let go, is %+v", id-held, tr)
+	}
+}

@@ -3,8 +3,9 @@ package server
 import (
 	"math/rand/v2"
 
-	"github.com/chewxy/math32"
 	"testing"
+
+	"github.com/chewxy/math32"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"

@@ -14,11 +14,13 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// steadyCity returns main-city with traffic cars and pedestrians round a
-// player, a police car chasing them, run until the counts are reached;
-// nothing is taken away (so nothing new comes either): the steady state.
-func steadyCity(t testing.TB, traffic, peds int) *rig {
+// steadyCity returns main-city with 40 traffic cars and 200 pedestrians
+// round a player, a police car chasing them, run until the counts are
+// reached; nothing is taken away (so nothing new comes either): the
+// steady state.
+func steadyCity(t testing.TB) *rig {
 	t.Helper()
+	const traffic, peds = 40, 200
 	r := newRig(t, systemstest.Load(t, "main-city"), ecs.Rules{Traffic: traffic, Pedestrians: peds}, 9, func(tu *ai.Tuning) {
 		tu.CheckEvery = 1 << 62 // never due: nothing taken away
 		tu.CarsPerTick, tu.PedsPerTick = 8, 16
@@ -43,7 +45,7 @@ func steadyCity(t testing.TB, traffic, peds int) *rig {
 // cars, 200 pedestrians and a chase on main-city: a tick with no spawn
 // allocates nothing.
 func TestSteadyTickAllocatesNothing(t *testing.T) {
-	r := steadyCity(t, 40, 200)
+	r := steadyCity(t)
 	allocs := testing.AllocsPerRun(200, func() { r.W.Step() })
 	if allocs != 0 {
 		t.Fatalf("%v allocations per tick", allocs)
@@ -109,7 +111,7 @@ func TestDeterminism(t *testing.T) {
 // a chase, and reports the AI's and the pedestrian system's time per tick
 // (and the physics' for scale).
 func BenchmarkCity(b *testing.B) {
-	r := steadyCity(b, 40, 200)
+	r := steadyCity(b)
 	b.ReportAllocs()
 	before := map[string]int64{}
 	for _, tm := range r.W.Sched.Timings() {
@@ -131,7 +133,7 @@ func BenchmarkCity(b *testing.B) {
 // BenchmarkSystems times one Update of each system alone on the steady
 // city (the world does not move between them).
 func BenchmarkSystems(b *testing.B) {
-	r := steadyCity(b, 40, 200)
+	r := steadyCity(b)
 	for _, c := range []struct {
 		name string
 		sys  ecs.System
@@ -150,7 +152,7 @@ func BenchmarkSystems(b *testing.B) {
 // far from the first, the count shared between them: a tick with no spawn
 // allocates nothing.
 func TestSharedTickAllocatesNothing(t *testing.T) {
-	r := steadyCity(t, 40, 200)
+	r := steadyCity(t)
 	r.Character(t, 250, 250, 0)
 	r.Step(120)
 	allocs := testing.AllocsPerRun(200, func() { r.W.Step() })

@@ -290,7 +290,7 @@ func (s *System) hurtBy(w *ecs.World, victim, other ecs.Entity, impulse float32,
 	switch {
 	case kind.IsVehicle() && !otherRams:
 		offender = ecs.Entity{}
-		c = s.rammedBy(w, victim) // its own crash, unless it was shoved
+		c = s.rammedBy(victim) // its own crash, unless it was shoved
 	case kind.IsVehicle() && c.by != components.KindNone:
 		s.noteRam(w, victim, c)
 	}
@@ -313,7 +313,7 @@ func (s *System) noteRam(w *ecs.World, e ecs.Entity, c cause) {
 
 // rammedBy returns who a crash of vehicle e is put down to: whoever
 // rammed it within RamMemory, else nobody.
-func (s *System) rammedBy(w *ecs.World, e ecs.Entity) cause {
+func (s *System) rammedBy(e ecs.Entity) cause {
 	for _, r := range s.rammed {
 		if r.e == e {
 			return r.c

@@ -295,19 +295,23 @@ func TestDeathCause(t *testing.T) {
 		kind  components.Kind
 	}{
 		{"run over by a player", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			t.Helper()
 			_, driver := drivenCar(t, r, 0, 0, 30, 0)
 			return r.Character(t, 8, 0, 0), ecstest.Get[components.Identity](r.W, driver).Player
 		}, 60, components.DeathRunOver, components.KindCharacter},
 		{"run over by a car nobody drives", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			t.Helper()
 			car := r.Vehicle(t, components.KindCar, phys.ModelSedan, 0, 0, 0)
 			ecstest.Get[components.Velocity](r.W, car).Lin.X = 30
 			return r.Character(t, 8, 0, 0), 0
 		}, 60, components.DeathRunOver, components.KindCar},
 		{"in their car, wrecked against a wall", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			t.Helper()
 			_, driver := drivenCar(t, r, 40, 0, 40, 1)
 			return driver, 0
 		}, 120 + damage.BlastDelay, components.DeathWreck, components.KindNone},
 		{"in their car, rammed by the police", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			t.Helper()
 			// Their car stands against the wall: the police car
 			// crushes it there.
 			cop := r.Vehicle(t, components.KindPoliceCar, phys.ModelPolice, 20, 0, 0)
@@ -318,10 +322,12 @@ func TestDeathCause(t *testing.T) {
 			return p, 0
 		}, 60 + damage.BlastDelay, components.DeathWreck, components.KindPoliceCar},
 		{"beside a wreck", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			t.Helper()
 			drivenCar(t, r, 40, 0, 40, 1)
 			return r.Character(t, 58, 1.8, 0), 0
 		}, 120 + damage.BlastDelay, components.DeathExplosion, components.KindNone},
 		{"a player's grenade", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			t.Helper()
 			thrower := r.Character(t, -30, 0, 0)
 			victim := r.Character(t, 0, 0, 0)
 			if _, err := r.B.Thrown(components.Vec3{X: 1}, components.Vec3{}, components.Projectile{By: thrower, Blast: 2, Radius: 8, Harm: 500}); err != nil {
@@ -330,6 +336,7 @@ func TestDeathCause(t *testing.T) {
 			return victim, ecstest.Get[components.Identity](r.W, thrower).Player
 		}, 10, components.DeathExplosion, components.KindCharacter},
 		{"a guard's rounds", func(t *testing.T, r *citytest.Rig) (ecs.Entity, uint16) {
+			t.Helper()
 			guard, err := r.B.NPCPerson(components.KindGuard, components.RoleGuard, -1, components.Vec3{X: -10}, 0)
 			if err != nil {
 				t.Fatal(err)
