@@ -588,6 +588,9 @@ func TestAckedZeroAllocs(t *testing.T) {
 	views := make([]View, len(encs))
 	for i := range encs {
 		encs[i] = NewAckedEncoder(a)
+		if i == 1 {
+			encs[i].SetBudget(300) // poses wait: the priority sort runs
+		}
 		views[i].Center = wire.Vec3{X: float32(400 * (i + 1)), Y: 700}
 	}
 	dec := wire.NewAckedDecoder()

@@ -9,7 +9,8 @@ import (
 // TestZeroAllocsSteadyState: once its buffers have grown, a tick of the
 // arena (Begin, Put every entity, End) and a frame of every encoder allocate
 // nothing, with entities moving, stopping, starting, jumping, entering and
-// leaving the areas of interest, events, checks and keyframes.
+// leaving the areas of interest, events, checks and keyframes, with and
+// without a budget.
 func TestZeroAllocsSteadyState(t *testing.T) {
 	w := newSimWorld(11, 600, 1500)
 	for range 500 {
@@ -21,6 +22,9 @@ func TestZeroAllocsSteadyState(t *testing.T) {
 	views := make([]View, len(encs))
 	for i := range encs {
 		encs[i] = NewEncoder(a)
+		if i%2 == 1 {
+			encs[i].SetBudget(300) // poses wait: the priority sort runs
+		}
 		views[i].Center = wire.Vec3{X: float32(300 * (i + 1)), Y: 700}
 	}
 	frame := func() {

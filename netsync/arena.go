@@ -62,8 +62,13 @@ const changeLogTicks = 8
 const jumpStep float32 = 4
 
 // stateTicks are the ticks an entity's groups wire.GroupDrive to
-// wire.GroupIdentity (wire.MaskState) last changed, in that order.
-type stateTicks [4]uint32
+// wire.GroupIdentity (wire.MaskState) last changed, in that order, then
+// the tick its health (in the drive group) last changed: a budget lets a
+// far entity's throttle and steering wait, never its health.
+type stateTicks [5]uint32
+
+// healthAt is the index of the health's tick in stateTicks.
+const healthAt = wire.GroupIdentity - wire.GroupDrive + 1
 
 // logSegment is one tick of the arena's log: the ids that may have come into
 // a client's area of interest other than by a step (a new life, a jump, a
@@ -268,7 +273,7 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 		*rec = q
 		a.qpose[wid] = poseOf(rec)
 		a.moves[wid].poseAt, h.stateAt = a.tick, a.tick
-		a.groupAt[wid] = stateTicks{a.tick, a.tick, a.tick, a.tick}
+		a.groupAt[wid] = stateTicks{a.tick, a.tick, a.tick, a.tick, a.tick}
 	case *rec != q:
 		if string(rec[:wire.PoseAt]) != string(q[:wire.PoseAt]) {
 			h.stateAt = a.tick
@@ -278,6 +283,9 @@ func (a *Arena) Put(wid uint16, e *wire.Entity, always bool) {
 				if !wire.GroupEqual(rec, &q, g) {
 					at[g-wire.GroupDrive] = a.tick
 				}
+			}
+			if string(rec[wire.HPAt:wire.MaxHPAt+2]) != string(q[wire.HPAt:wire.MaxHPAt+2]) {
+				at[healthAt] = a.tick
 			}
 		}
 		if string(rec[wire.PoseAt:]) != string(q[wire.PoseAt:]) {

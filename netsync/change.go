@@ -12,6 +12,7 @@ import (
 func (s *clientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
 		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, from: *from})
+		s.deltaBytes += changeSize(mask, rec, from)
 		return
 	}
 	s.out = appendChange(s.out, wid, mask, rec, from)

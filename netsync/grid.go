@@ -87,8 +87,16 @@ func bucketOf(cx, cy int32) uint32 {
 	return uint32(cy)%gridSide*gridSide + uint32(cx)%gridSide
 }
 
+// gridRoom is the fewest entities the grid makes room for.
+const gridRoom = 1024
+
 func (g *grid) build(a *Arena) {
 	clear(g.start[:])
+	if cap(g.bucket) < len(a.live) {
+		// Twice the room at once, as for the entries below: a city's
+		// count of entities swings, and each new high would allocate.
+		g.bucket = make([]uint16, 0, max(2*len(a.live), gridRoom))
+	}
 	g.bucket = g.bucket[:0]
 	n := 0
 	for _, wid := range a.live {
@@ -106,7 +114,7 @@ func (g *grid) build(a *Arena) {
 		g.start[b] += g.start[b-1]
 	}
 	if cap(g.entries) < n {
-		g.entries = make([]gridEntry, n, 2*n)
+		g.entries = make([]gridEntry, n, max(2*n, gridRoom))
 	}
 	g.entries = g.entries[:n]
 	// Fill each bucket in live order: start[b] walks forward, and is set

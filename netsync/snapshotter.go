@@ -19,6 +19,7 @@ type Snapshotter struct {
 	acked    bool
 	phase    uint32        // SetCheckPhase
 	keyWait  uint32        // SetKeyframeWait, 0 for the default
+	budget   int           // SetBudget
 	ord      *Encoder      // when !acked
 	ack      *AckedEncoder // when acked
 }
@@ -77,6 +78,7 @@ func (s *Snapshotter) settle() {
 	if s.acked {
 		s.ack.SetInterest(s.interest)
 		s.ack.SetCheckPhase(s.phase)
+		s.ack.SetBudget(s.budget)
 		if s.keyWait != 0 {
 			s.ack.SetKeyframeWait(s.keyWait)
 		}
@@ -84,6 +86,15 @@ func (s *Snapshotter) settle() {
 	}
 	s.ord.SetInterest(s.interest)
 	s.ord.SetCheckPhase(s.phase)
+	s.ord.SetBudget(s.budget)
+}
+
+// SetBudget sets the bytes a frame's changes may take before the poses
+// that may wait wait (Encoder.SetBudget), whichever the kind, from the
+// next frame on.
+func (s *Snapshotter) SetBudget(bytes int) {
+	s.budget = bytes
+	s.settle()
 }
 
 // SetInterest changes the client's interest from the next frame on.

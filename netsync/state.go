@@ -77,6 +77,8 @@ type clientState struct {
 	has   []uint64 // one bit per wire id: held
 	kinds []uint8  // by wire id: the kind of the record held, for the check's canonical order
 	cands []int32  // scratch: the slots a frame looks closer at
+	order []int32  // scratch of byPriority
+	prio  []uint8  // scratch of byPriority: each candidate's key
 	keys  []uint16 // scratch: the ids held in the canonical order (check)
 	owned []int32  // scratch: the slots of the client's own, looked at first
 	stamp uint16   // numbers the calls to advance
@@ -92,6 +94,12 @@ type clientState struct {
 	stale bool
 	out   []byte
 	outN  int
+	// budget bounds the bytes of the changes a frame carries beyond what
+	// always goes (budget.go); 0 is no bound. deltaBytes are the bytes
+	// the changes of the frame's delta take, as a frame would carry them
+	// (without emit).
+	budget     int
+	deltaBytes int
 	// head is the room left at the start of out for the ordered
 	// encoder's header, written after advance, so that the changes go
 	// straight into the frame. The removals, known only at the end, move
@@ -229,6 +237,7 @@ func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	in.prepare()
 	d.reset()
 	s.out, s.outN = headroom.Ahead(s.out[:0], s.head)[:s.head], 0
+	s.deltaBytes = 0
 	s.arena, s.in, s.view, s.delta, s.frame, s.tick = a, in, v, d, frame, a.tick
 	s.cx, s.cy, s.enter2, s.leave2 = v.Center.X, v.Center.Y, in.enter2, in.leave2
 	// Sized by the arena's ids, which grow by doubling: the client's

@@ -20,8 +20,11 @@ type entWalk struct {
 	life  uint16    // the arena's life of the entity held
 	stamp uint16    // the call to advance that last looked at it
 	tier  uint8
-	flags uint8    // hfState | hfFull
-	_     [26]byte // pads it to 64 bytes, one cache line
+	flags uint8 // hfState | hfFull
+	// waited counts the frames its pose waited because the frame's
+	// budget was spent (budget.go): its priority grows with each.
+	waited uint8
+	_      [25]byte // pads it to 64 bytes, one cache line
 }
 
 // The flags of an entWalk.
@@ -30,6 +33,9 @@ const (
 	hfState = stPresent | stAlways
 	// hfFull is set when the pose mode is the full pose.
 	hfFull uint8 = 1 << 5
+	// hfDrive is set when the drive group the client holds may be older
+	// than the arena's: its change waited (a far entity's, budget.go).
+	hfDrive uint8 = 1 << 6
 )
 
 // walk looks at the entities held that may have changed, in slot order,
@@ -48,6 +54,9 @@ func (s *clientState) walk() {
 	cands := s.cands[:len(s.picks)]
 	n := pick(s.picks, moves, cands, mk, s.frame)
 	picks, walks, qpose, tick := s.picks, s.walks, s.arena.qpose, s.tick
+	if s.budget > 0 {
+		s.byPriority(cands[:n]) // the frame's budget goes to the first
+	}
 	// Room for every candidate's pose change, and the window past the
 	// last one (writePose).
 	room := n*maxPoseChange + poseWindow
@@ -67,6 +76,16 @@ func (s *clientState) walk() {
 			continue
 		}
 		// What sendPose does, in short: most changes of most frames.
+		if s.budget > 0 && s.arena.hot[wid].state&stRest == p.rest {
+			if s.arena.rides(wid) || reckoned(&qpose[wid], &w.pose, tick, w.tier) {
+				continue // the client draws it close enough: it waits
+			}
+			if len(out)-s.head >= s.budget {
+				w.wait() // spent: the pose waits, its priority grows
+				continue
+			}
+		}
+		w.waited = 0
 		p.sent = tick
 		l := len(out)
 		if k := writePose((*[poseWindow]byte)(out[l:l+poseWindow]), wid, w, p, &qpose[wid], tick); k > 0 {
@@ -113,7 +132,12 @@ func (s *clientState) keep(wid uint16, slot int) {
 	m := &s.arena.moves[wid]
 	s.setThr(slot, s.threshold(d2, tier, own, bound), m.odo)
 	w.flags = w.flags&^hfState | h.state&hfState
-	if h.stateAt <= s.lastTick && tier == w.tier && own == (w.flags&hfFull != 0) {
+	stateNew := h.stateAt > s.lastTick
+	if stateNew && s.budget > 0 && !own && tier > 0 && tier == w.tier && w.flags&hfFull == 0 && s.controlsOnly(wid) {
+		w.flags |= hfDrive // its throttle and steering wait (budget.go)
+		stateNew = false
+	}
+	if !stateNew && tier == w.tier && own == (w.flags&hfFull != 0) {
 		switch {
 		case m.poseAt <= s.picks[slot].sent, !own && s.poseWaits(wid, tier, slot):
 			return // nothing new since the client last held all of it, or only a far pose not its turn
@@ -130,7 +154,21 @@ func (s *clientState) keep(wid uint16, slot int) {
 // and its rest is the one the client holds. A stop or a start goes at
 // once.
 func (s *clientState) poseWaits(wid uint16, tier uint8, slot int) bool {
-	return tier > 0 && !wire.Due(tier, s.frame, wid) && s.arena.hot[wid].state&stRest == s.picks[slot].rest
+	if s.arena.hot[wid].state&stRest != s.picks[slot].rest {
+		return false // a stop or a start goes at once
+	}
+	if tier > 0 && !wire.Due(tier, s.frame, wid) {
+		return true
+	}
+	if s.budget > 0 && (s.arena.rides(wid) || reckoned(&s.arena.qpose[wid], &s.walks[slot].pose, s.tick, tier)) {
+		return true // the client draws it close enough, or at its vehicle
+	}
+	if s.overBudget() {
+		s.walks[slot].wait()
+		return true
+	}
+	s.walks[slot].waited = 0
+	return false
 }
 
 // sendPose brings the quantized pose of wid, held in slot, to the arena's.
@@ -177,6 +215,7 @@ func (s *clientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]
 	putPose(&held.Rec, &s.walks[slot].pose)
 	held.PoseTick = s.tick
 	s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, from: *from})
+	s.deltaBytes += changeSize(mask, &held.Rec, from)
 }
 
 // update brings wid, held in slot, to S(N) at tier.
@@ -199,6 +238,9 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 		}
 		if h.stateAt > s.lastTick {
 			maybe |= wire.MaskState
+		}
+		if w.flags&hfDrive != 0 {
+			maybe |= 1 << wire.GroupDrive // a change that waited
 		}
 		cand &= maybe
 		if !own && cand&wire.MaskQuantPose != 0 && s.poseWaits(wid, tier, slot) {
@@ -226,6 +268,27 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 		at := &a.groupAt[wid]
 		for ; m != 0; m &= m - 1 {
 			g := lowBit(m)
+			if g == wire.GroupDrive && !own && s.budget > 0 {
+				// A far entity's throttle, brake, steer and buttons wait
+				// (a client uses them to predict only what is near), its
+				// health does not. The client holds the health as of its
+				// last frame, the rest maybe older (hfDrive).
+				switch {
+				case tier > 0 && at[healthAt] <= s.lastTick:
+					if at[0] > s.lastTick {
+						w.flags |= hfDrive
+					}
+				case w.flags&hfDrive != 0:
+					w.flags &^= hfDrive
+					if wire.CopyGroup(&held.Rec, rec, g) {
+						diff |= 1 << g
+					}
+				case at[0] > s.lastTick:
+					copy(held.Rec.Group(g), rec.Group(g))
+					diff |= 1 << g
+				}
+				continue
+			}
 			if own == full && wire.MaskState&(1<<g) != 0 {
 				// The client holds the arena's group as of its last
 				// frame, so it goes when it changed since. It is

@@ -167,6 +167,10 @@ type Config struct {
 	// MaxPlayers bounds the players of each room, at most
 	// server.MaxPlayers (0: server.DefaultMaxPlayers).
 	MaxPlayers int
+	// ClientKbps is each client's downstream budget in kilobits per
+	// second, server.MinClientKbps to server.MaxClientKbps (0:
+	// server.DefaultClientKbps).
+	ClientKbps int
 	// MaxRoomsFrom bounds the rooms open that joins from one address
 	// (Options.From) made (0: 8), so that one client cannot take every
 	// room MaxRooms allows; the players behind one NAT share it.
@@ -604,7 +608,7 @@ func (m *Manager) build(name string, o Options) (*Room, error) {
 	}
 	gs, err := server.New(server.Config{Room: name, Level: l, Static: st, Game: game, Rules: rules, Seed: seedOf(name), Debug: m.cfg.Debug,
 		DebugAccounts: m.cfg.DebugAccounts, Social: m.cfg.Social,
-		MaxPlayers: m.cfg.MaxPlayers, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers), Log: m.log.With("room", name),
+		MaxPlayers: m.cfg.MaxPlayers, ClientKbps: m.cfg.ClientKbps, EncodeWorkers: min(runtime.GOMAXPROCS(0), MaxEncodeWorkers), Log: m.log.With("room", name),
 		RejoinWindow: m.cfg.RejoinWindow, Run: o.Run})
 	if err != nil {
 		return nil, err

@@ -91,6 +91,12 @@ type Config struct {
 	// (1,024); 0 is server.DefaultMaxPlayers (64). Every per-player list
 	// of a room is sized by it (-max-players).
 	MaxPlayers int
+	// ClientKbps is each client's downstream budget in kilobits per
+	// second, server.MinClientKbps to server.MaxClientKbps (8 to 8,000);
+	// 0 is server.DefaultClientKbps (128). Each snapshot's pose changes go by priority until its share is
+	// spent, and a client's bytes over time stay within it
+	// (-client-kbps).
+	ClientKbps int
 	// MaxPlayersFrom is the most players joined from one address in all
 	// rooms together (-max-players-from).
 	MaxPlayersFrom int
@@ -163,6 +169,7 @@ func DefaultConfig() Config {
 		MaxRooms:          64,
 		MaxRoomsFrom:      8,
 		MaxPlayers:        server.DefaultMaxPlayers,
+		ClientKbps:        server.DefaultClientKbps,
 		MaxPlayersFrom:    server.DefaultMaxPlayers,
 		Drain:             5 * time.Second,
 		JWTAlgs:           "HS256",
@@ -174,6 +181,20 @@ func DefaultConfig() Config {
 		Data:              "data",
 	}
 }
+
+// ErrSetting is what Start's and Run's error is, by errors.Is, when a
+// setting parses but is refused (out of range, unknown): cmd/server exits
+// 2 on it, as on a flag that does not parse. The error's text names the
+// flag.
+var ErrSetting = errors.New("serve: a setting is refused")
+
+// settingError is a refused setting's error: its text is the error's,
+// and it is ErrSetting.
+type settingError struct{ error }
+
+func (e settingError) Is(target error) bool { return target == ErrSetting }
+
+func (e settingError) Unwrap() error { return e.error }
 
 // check refuses settings that parse but make no sense, naming the flag,
 // and fills in the default game and token algorithm.
@@ -193,6 +214,9 @@ func (c *Config) check() error {
 	}
 	if c.MaxPlayers < 0 || c.MaxPlayers > server.MaxPlayers {
 		return fmt.Errorf("-max-players %d: out of range: a room takes 1 to %d players (0: %d)", c.MaxPlayers, server.MaxPlayers, server.DefaultMaxPlayers)
+	}
+	if c.ClientKbps != 0 && (c.ClientKbps < server.MinClientKbps || c.ClientKbps > server.MaxClientKbps) {
+		return fmt.Errorf("-client-kbps %d: out of range: a client's budget is %d to %d kbps (0: %d)", c.ClientKbps, server.MinClientKbps, server.MaxClientKbps, server.DefaultClientKbps)
 	}
 	if c.Game == "" {
 		c.Game = games.Default

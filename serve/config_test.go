@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,9 @@ func TestSettingsRefused(t *testing.T) {
 		{"-log-format", func(c *Config) { c.LogFormat = "xml" }},
 		{"-max-players", func(c *Config) { c.MaxPlayers = -1 }},
 		{"-max-players", func(c *Config) { c.MaxPlayers = 1025 }},
+		{"-client-kbps", func(c *Config) { c.ClientKbps = 7 }},
+		{"-client-kbps", func(c *Config) { c.ClientKbps = -1 }},
+		{"-client-kbps", func(c *Config) { c.ClientKbps = 8001 }},
 		{"-chat-words", func(c *Config) { c.ChatWords = "/no/such/file" }},
 		{"-moderation-url", func(c *Config) { c.ModerationURL = "ftp://x" }},
 		{"-moderation-timeout", func(c *Config) { c.ModerationURL, c.ModerationTimeout = "http://x", 0 }},
@@ -43,8 +47,13 @@ func TestSettingsRefused(t *testing.T) {
 	} {
 		bad := testConfig()
 		c.set(&bad)
-		if err := Run(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), c.flag) {
+		err := Run(context.Background(), bad, nil)
+		if err == nil || !strings.Contains(err.Error(), c.flag) {
 			t.Errorf("%s: %v, want an error naming it", c.flag, err)
+		}
+		// A setting out of range is ErrSetting: the command exits 2.
+		if (c.flag == "-max-players" || c.flag == "-client-kbps") && !errors.Is(err, ErrSetting) {
+			t.Errorf("%s: %v is not ErrSetting", c.flag, err)
 		}
 	}
 	// Agones on, from the environment, with a port that is not one.

@@ -16,7 +16,7 @@ func (s *Server) startRooms(soc server.SocialConfig) error {
 	c := s.c
 	rc := rooms.Config{
 		DefaultLevel: c.Level, DefaultGame: c.Game, Grace: c.Grace, RejoinWindow: c.RejoinWindow,
-		MaxRooms: c.MaxRooms, MaxRoomsFrom: c.MaxRoomsFrom, MaxPlayers: c.MaxPlayers, MaxPlayersFrom: c.MaxPlayersFrom,
+		MaxRooms: c.MaxRooms, MaxRoomsFrom: c.MaxRoomsFrom, MaxPlayers: c.MaxPlayers, ClientKbps: c.ClientKbps, MaxPlayersFrom: c.MaxPlayersFrom,
 		Debug: c.Debug, DebugAccounts: list(c.DebugAccounts), Log: s.log, Social: soc, Accounts: s.accounts,
 		Observe: func(r *rooms.Room) rooms.RoomObserver {
 			return &roomObserver{m: s.met.Room(r.Name), players: s.players}

@@ -91,7 +91,7 @@ func Run(ctx context.Context, c Config, ready func(addr, admin string)) error {
 // error it undoes what it started.
 func Start(ctx context.Context, c Config) (*Server, error) {
 	if err := c.check(); err != nil {
-		return nil, err
+		return nil, settingError{err}
 	}
 	log, err := newLogger(c)
 	if err != nil {

@@ -96,6 +96,10 @@ type Config struct {
 	// friendly fire, it holds places for runs.HoldTicks whatever
 	// RejoinWindow says, and its game's phone missions are not offered.
 	Run *RunConfig
+	// ClientKbps is each client's downstream budget, in kilobits per
+	// second (budget.go): MinClientKbps to MaxClientKbps; 0 means
+	// DefaultClientKbps.
+	ClientKbps int
 	// RejoinWindow is how long the room holds the place of a player whose
 	// connection dropped (not one who said they leave): their character
 	// and car stay in the world, input held, for a join that takes the
@@ -185,6 +189,11 @@ func New(cfg Config) (*GameServer, error) {
 	case cfg.MaxPlayers == 0:
 		cfg.MaxPlayers = DefaultMaxPlayers
 	}
+	kbps, err := checkClientKbps(cfg.ClientKbps)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ClientKbps = kbps
 	st := cfg.Static
 	if st == nil {
 		var err error
@@ -425,8 +434,9 @@ func (g *GameServer) Tick() {
 	g.stats.Ticks++
 	start := time.Now()
 	g.due = g.due[:0]
+	share, most := budgetOf(g.cfg.ClientKbps)
 	for _, s := range g.sessions {
-		if !s.detached && s.snapshotDue(g.w.Tick()) {
+		if !s.detached && s.snapshotDue(g.w.Tick()) && s.afford(share, most) {
 			s.view = g.view(s)
 			g.due = append(g.due, s)
 		}
@@ -532,6 +542,9 @@ func (s *Session) newSnapshotter(g *GameServer) {
 	// Each its own frames for the check: clients that joined together
 	// do not all hash what they hold in the same tick.
 	s.snap.SetCheckPhase(uint32(s.id))
+	share, most := budgetOf(g.cfg.ClientKbps)
+	s.snap.SetBudget(share * 9 / 10) // the rest for the header, the events, the check
+	s.credit = most
 	s.keyWanted, s.keyWhy = true, KeyframeFirst
 }
 

@@ -162,6 +162,7 @@ type Session struct {
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
+	credit    int            // the bytes it may still be sent (budget.go)
 
 	// Places held through a drop (rejoin.go).
 	token     string      // its reconnect token (the welcome's rejoin); "" when the room holds no places

@@ -69,7 +69,8 @@ func (g *GameServer) resync(s *Session, ack uint32) {
 // other. A client whose queue stays full for SlowTicks is cut off.
 func (g *GameServer) snapshot(s *Session) {
 	frame := s.frame
-	if isKeyframe(frame) {
+	key := isKeyframe(frame)
+	if key {
 		why := s.keyWhy
 		if !s.keyWanted {
 			why = KeyframeNoBase // the acked encoder's own: no acknowledged base
@@ -82,6 +83,7 @@ func (g *GameServer) snapshot(s *Session) {
 	err := s.conn.Send(frame, false, s.conn.Lossy() && len(frame) > wire.ReliableAbove)
 	switch {
 	case err == nil:
+		s.spend(len(frame), key && s.stats.Keyframes == 1) // the join's keyframe is free
 		s.slowSince = 0
 		s.stats.FramesOut++
 		s.stats.BytesOut += uint64(len(frame))

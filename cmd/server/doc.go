@@ -89,6 +89,11 @@
 //     systems' included, is sized by it when the room is made; a join to a
 //     full room is closed with "room full" (over WebRTC: 503). Out of range,
 //     the server exits 2 naming the flag and the range.
+//   - -client-kbps, FOI_CLIENT_KBPS, default 128: each client's downstream
+//     budget in kilobits per second, 8 to 8000. Each snapshot's pose changes go
+//     by priority, near and long-waiting first, until its share is spent; the
+//     client's own, new and removed entities, states and stops always go. Out
+//     of range, the server exits 2 naming the flag and the range.
 //   - -max-players-from, FOI_MAX_PLAYERS_FROM, default 64: the most players
 //     joined from one address (the connection's) in all the rooms together, so
 //     that one client cannot take the places of every room; players behind one

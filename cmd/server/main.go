@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -44,6 +45,7 @@ var envFlags = [][2]string{
 	{"max-rooms-from", "FOI_MAX_ROOMS_FROM"},
 	{"max-players", "FOI_MAX_PLAYERS"},
 	{"max-players-from", "FOI_MAX_PLAYERS_FROM"},
+	{"client-kbps", "FOI_CLIENT_KBPS"},
 	{"drain-timeout", "FOI_DRAIN_TIMEOUT"},
 	{"drain", "FOI_DRAIN"},
 	{"agones", "FOI_AGONES"},
@@ -87,6 +89,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.MaxRoomsFrom, "max-rooms-from", d.MaxRoomsFrom, "the most rooms open at once that joins from one address made; a join that would make one more is refused (env FOI_MAX_ROOMS_FROM)")
 	fs.IntVar(&c.MaxPlayers, "max-players", d.MaxPlayers, fmt.Sprintf("the most players per room, 1 to %d: every per-player list of a room is sized by it; a join to a full room is refused (env FOI_MAX_PLAYERS)", server.MaxPlayers))
 	fs.IntVar(&c.MaxPlayersFrom, "max-players-from", d.MaxPlayersFrom, "the most players joined from one address in all rooms together; a join past it is refused (env FOI_MAX_PLAYERS_FROM)")
+	fs.IntVar(&c.ClientKbps, "client-kbps", d.ClientKbps, fmt.Sprintf("each client's downstream budget in kilobits per second, %d to %d: far entities' poses wait their turn by priority (env FOI_CLIENT_KBPS)", server.MinClientKbps, server.MaxClientKbps))
 	fs.DurationVar(&c.DrainTimeout, "drain-timeout", d.DrainTimeout, "on SIGTERM, how long the players get before their rooms close: no new player joins, each is told the time left, runs end with a result; 0: close at once (env FOI_DRAIN_TIMEOUT)")
 	fs.DurationVar(&c.Drain, "drain", d.Drain, "then how long the shutdown waits for the rooms to close, the accounts to be written and the connections to end (env FOI_DRAIN)")
 	fs.BoolVar(&c.Agones, "agones", d.Agones, "talk to the Agones SDK server at localhost:$AGONES_SDK_HTTP_PORT (9358 unset); on by itself when that variable is set (env FOI_AGONES)")
@@ -110,20 +113,31 @@ func parseFlags(args []string) (config, error) {
 	return c, nil
 }
 
-// main exits 2 when the flags or the environment do not parse, and 1 when
-// the server fails to start or to drain in time.
 func main() {
-	c, err := parseFlags(os.Args[1:])
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run runs the server until ctx ends and returns the exit code: 2 when the
+// flags or the environment do not parse or a setting is refused (the
+// message names the flag), 1 when the server fails to start or to drain
+// in time.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	c, err := parseFlags(args)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "server:", err)
+			fmt.Fprintln(stderr, "server:", err)
 		}
-		os.Exit(2)
+		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if err := serve.Run(ctx, c, nil); err != nil {
-		fmt.Fprintln(os.Stderr, "server:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "server:", err)
+		if errors.Is(err, serve.ErrSetting) {
+			return 2
+		}
+		return 1
 	}
+	return 0
 }

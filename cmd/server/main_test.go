@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // an error; the environment's names the variable and what its flag takes.
 func TestFlagsAndEnv(t *testing.T) {
 	def := config{Addr: ":8080", AdminAddr: "127.0.0.1:6060", Level: "main-city", Game: "free-roam", Grace: 30 * time.Second,
-		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, Drain: 5 * time.Second, AgonesHealth: 2 * time.Second, RejoinWindow: 30 * time.Second,
+		MaxRooms: 64, MaxRoomsFrom: 8, MaxPlayers: 64, MaxPlayersFrom: 64, ClientKbps: 128, Drain: 5 * time.Second, AgonesHealth: 2 * time.Second, RejoinWindow: 30 * time.Second,
 		LogLevel: "info", LogFormat: "text", RTC: true, ModerationTimeout: 2 * time.Second, Data: "data",
 		JWTAlgs: "HS256", DirectoryTTL: 15 * time.Second}
 	every := map[string]string{
@@ -21,7 +22,7 @@ func TestFlagsAndEnv(t *testing.T) {
 		"FOI_DEBUG_ACCOUNTS": "ops-1,ops-2", "FOI_CHAT_WORDS": "/etc/words", "FOI_MODERATION_URL": "http://mod.internal/check",
 		"FOI_MODERATION_TIMEOUT": "500ms",
 		"FOI_GRACE":              "1m", "FOI_ADMIN_TOKEN": "t0ken", "FOI_REJOIN_WINDOW": "45s", "FOI_MAX_ROOMS": "5", "FOI_MAX_ROOMS_FROM": "3", "FOI_MAX_PLAYERS": "2",
-		"FOI_MAX_PLAYERS_FROM": "7", "FOI_DRAIN": "2s", "FOI_LOG_LEVEL": "warn", "FOI_LOG_FORMAT": "json",
+		"FOI_MAX_PLAYERS_FROM": "7", "FOI_CLIENT_KBPS": "256", "FOI_DRAIN": "2s", "FOI_LOG_LEVEL": "warn", "FOI_LOG_FORMAT": "json",
 		"FOI_RTC": "false", "FOI_RTC_IPS": "127.0.0.1", "FOI_RTC_PUBLIC_IPS": "192.0.2.1", "FOI_RTC_PORTS": "50000-50100",
 		"FOI_DATA": "/var/lib/foi", "FOI_STORE": "postgres://db/foi",
 		"FOI_JWT_ALGS": "EdDSA,RS256", "FOI_JWT_KEYS": "https://platform.example/jwks.json",
@@ -43,7 +44,7 @@ func TestFlagsAndEnv(t *testing.T) {
 				Origins: "a.example", AnyOrigin: true, Debug: true, DebugAccounts: "ops-1,ops-2", ChatWords: "/etc/words",
 				ModerationURL: "http://mod.internal/check", ModerationTimeout: 500 * time.Millisecond,
 				Grace: time.Minute, AdminToken: "t0ken", RejoinWindow: 45 * time.Second, MaxRooms: 5, MaxRoomsFrom: 3,
-				MaxPlayers: 2, MaxPlayersFrom: 7, Drain: 2 * time.Second, LogLevel: "warn", LogFormat: "json",
+				MaxPlayers: 2, MaxPlayersFrom: 7, ClientKbps: 256, Drain: 2 * time.Second, LogLevel: "warn", LogFormat: "json",
 				RTCIPs: "127.0.0.1", RTCPublicIPs: "192.0.2.1", RTCPorts: "50000-50100", Data: "/var/lib/foi", Store: "postgres://db/foi",
 				JWTAlgs: "EdDSA,RS256", JWTKeys: "https://platform.example/jwks.json", PublicAddr: "https://game-2.example", DirectoryTTL: 9 * time.Second,
 				DrainTimeout: 45 * time.Second, Agones: true, AgonesHealth: time.Second},
@@ -85,5 +86,28 @@ func TestFlagsAndEnv(t *testing.T) {
 	}
 	if len(every) != len(envFlags) {
 		t.Errorf("the test sets %d variables, the server reads %d", len(every), len(envFlags))
+	}
+}
+
+// TestExitCodes: a flag that does not parse and a setting out of range
+// exit 2 with a message naming the flag and its range.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-max-players", "5000"}, "-max-players 5000: out of range: a room takes 1 to 1024 players"},
+		{[]string{"-client-kbps", "9000"}, "-client-kbps 9000: out of range: a client's budget is 8 to 8000 kbps"},
+		{[]string{"-client-kbps", "7"}, "-client-kbps 7: out of range"},
+		{[]string{"-client-kbps", "fast"}, "-client-kbps"},
+	} {
+		for _, f := range envFlags {
+			t.Setenv(f[1], "")
+			os.Unsetenv(f[1])
+		}
+		var out strings.Builder
+		if code := run(context.Background(), c.args, &out); code != 2 || !strings.Contains(out.String(), c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, out.String(), c.want)
+		}
 	}
 }

@@ -103,6 +103,9 @@ const (
 // Reset empties u, keeping its memory.
 func (u *Undo) Reset() { u.b = u.b[:0] }
 
+// Grow makes room in u for n more bytes, as slices.Grow does.
+func (u *Undo) Grow(n int) { u.b = slices.Grow(u.b, n) }
+
 // Len returns the bytes u holds.
 func (u *Undo) Len() int { return len(u.b) }
 
