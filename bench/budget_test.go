@@ -59,6 +59,7 @@ func clientBytes(f *loadgen.Farm) []uint64 {
 // reportRates reports each client's downstream since before over b.N
 // ticks: the p50 and p99 over the clients, in kbps.
 func reportRates(b *testing.B, f *loadgen.Farm, before []uint64) {
+	b.Helper()
 	rates := make([]float32, len(f.Bots))
 	secs := float32(b.N) / ecs.TickRate
 	for i, bt := range f.Bots {
@@ -71,6 +72,7 @@ func reportRates(b *testing.B, f *loadgen.Farm, before []uint64) {
 // reportDrawn reports d's errors by band, p50 and p99 in metres, and its
 // longest gap in seconds.
 func reportDrawn(b *testing.B, d *loadgen.Drawn) {
+	b.Helper()
 	for _, band := range []struct {
 		name string
 		errs []float32
