@@ -345,6 +345,119 @@ func TestChaseNoCatchOnTheMove(t *testing.T) {
 	}
 }
 
+// heldCatch parks cop's car beside the car of crew, whose connection
+// dropped, and waits for the catch: it returns the notice cop got (the
+// held player gets none).
+func (r *cityRun) heldCatch(crew, cop *probe) string {
+	r.t.Helper()
+	c := at(r.g, crew)
+	r.moveTo(cop, c.X+4, c.Y, math.Pi/2)
+	from := len(cop.texts)
+	for range (cityruns.ChaseCatchSeconds + 1) * ecs.TickRate {
+		r.ticks(1, func(string) components.Drive { return components.Drive{Held: components.BtnHandbrake} })
+		for _, m := range cop.texts[from:] {
+			if m["type"] == "notice" && strings.Contains(m["text"].(string), "Caught") {
+				return m["text"].(string)
+			}
+		}
+	}
+	r.t.Fatalf("no catch: %s held at %v, %s at %v", crew.s.who.Account, at(r.g, crew), cop.s.who.Account, at(r.g, cop))
+	return ""
+}
+
+// speedOf returns how fast e goes (m/s).
+func (r *cityRun) speedOf(e ecs.Entity) float32 {
+	_, v := r.g.poses.Get(e)
+	return float32(math.Hypot(float64(v.Lin.X), float64(v.Lin.Y)))
+}
+
+// TestChaseCatchesAHeldSeat: a Crew player whose connection drops at
+// full throttle keeps their seat: their car stays in the world and stands
+// braked near where it was, whatever they last sent. It can be hurt: a
+// Police car rams it. It is caught like anyone's: a Police car parked
+// beside it catches them, who are sent back to the Crew's start in a
+// fresh car, still held; caught again there, they are out, and with no
+// Crew left the Police win.
+func TestChaseCatchesAHeldSeat(t *testing.T) {
+	r := newCityRun(t, "chase", true, crew1, cop1)
+	crew, cop := r.by["crew1"], r.by["cop1"]
+	r.moveTo(crew, 1.75, -100, math.Pi/2)
+	r.moveTo(cop, 1.75, -200, math.Pi/2)
+	r.ticks(ecs.TickRate, func(a string) components.Drive {
+		if a == "crew1" {
+			return components.Drive{Throttle: 1}
+		}
+		return components.Drive{Held: components.BtnHandbrake}
+	})
+	car, char := crew.s.car, crew.s.char
+	if v := r.speedOf(car); v < 2*cityruns.ChaseSlow {
+		t.Fatalf("crew1 drives at only %v m/s", v)
+	}
+	dropped := at(r.g, crew)
+	crew.s.Leave()
+	r.ticks(3*ecs.TickRate, nil)
+	if s := r.seatOf("crew1"); s.State != "dropped" || s.Connected {
+		t.Fatalf("crew1 after the drop: %+v", s)
+	}
+	if !r.g.World().Arche.Alive(char) || !r.g.World().Arche.Alive(car) {
+		t.Fatal("crew1's character or car left the world")
+	}
+	if _, in, _ := r.g.persons.Get(char); in.Vehicle != car {
+		t.Fatal("crew1 is no longer at the wheel")
+	}
+	stood := at(r.g, crew)
+	if v := r.speedOf(car); v > 0.1 {
+		t.Fatalf("the held car still goes at %v m/s", v)
+	}
+	if d := stood.Sub(dropped).Len(); d > 3 {
+		t.Fatalf("the held car stood %v m from where it dropped", d)
+	}
+
+	// A hit: the Police car drives into the held car's back.
+	r.moveTo(cop, stood.X, stood.Y-30, math.Pi/2)
+	hp := r.g.health.Get(car).HP
+	rammed := false
+	for range 5 * ecs.TickRate {
+		r.ticks(1, func(string) components.Drive { return components.Drive{Throttle: 1} })
+		if r.g.health.Get(car).HP < hp {
+			rammed = true
+			break
+		}
+	}
+	if !rammed {
+		t.Fatalf("the rammed held car keeps %d hp: it at %v, the Police car at %v", hp, at(r.g, crew), at(r.g, cop))
+	}
+	// The Police car backs off while the pushed held car brakes to a
+	// stand again.
+	r.moveTo(cop, stood.X, stood.Y-200, math.Pi/2)
+	r.ticks(3*ecs.TickRate, func(string) components.Drive { return components.Drive{Held: components.BtnHandbrake} })
+	if v := r.speedOf(car); v > 0.1 {
+		t.Fatalf("the rammed held car still goes at %v m/s", v)
+	}
+
+	if text := r.heldCatch(crew, cop); !strings.Contains(text, "sent back") {
+		t.Fatalf("the held player's first catch: %q", text)
+	}
+	r.ticks(1, nil)
+	if crew.s.car == car || r.g.World().Arche.Alive(car) {
+		t.Fatal("the held player has no fresh car, or the old one stays")
+	}
+	if d := at(r.g, crew).Sub(r.place(cityruns.CrewStart).Pos).Len(); d > 10 {
+		t.Fatalf("the held player sent back %v m from the start", d)
+	}
+	if s := r.seatOf("crew1"); s.State != "dropped" {
+		t.Fatalf("crew1 sent back: %+v", s)
+	}
+	if text := r.heldCatch(crew, cop); !strings.Contains(text, "out") {
+		t.Fatalf("the held player's second catch: %q", text)
+	}
+	r.ticks(2, nil)
+	r.result("won", cityruns.TeamPolice, "caught every one")
+	if s := r.seatOf("cop1"); s.Score != 2*cityruns.ChaseCatchPoints {
+		t.Errorf("the catcher's score %d, want %d", s.Score, 2*cityruns.ChaseCatchPoints)
+	}
+}
+
 // TestChaseOutOfTime: the Crew stand at their start until the timer runs
 // out; the Police win and are paid, the Crew not.
 func TestChaseOutOfTime(t *testing.T) {

@@ -254,3 +254,108 @@ func BenchmarkRecord(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/body")
 }
+
+// blastRig is a world on the test level with the schedule of newRig, a
+// car moved by hand north at speed along x = 15, beside y = 0 at tick
+// cross, and a thrower at (34, 0) facing west with a grenade.
+type blastRig struct {
+	*citytest.Rig
+	thrower ecs.Entity
+	car     ecs.Entity
+	cross   uint64
+}
+
+// y is where the car of r is at tick k.
+func (r *blastRig) y(k uint64) float32 {
+	return speed * (float32(k) - float32(r.cross)) / ecs.TickRate
+}
+
+func newBlastRig(t *testing.T, cross uint64) *blastRig {
+	t.Helper()
+	r := &blastRig{Rig: citytest.New(t, systemstest.Parse(t, "test-lagcomp", level), citytest.Options{Seed: 1}), cross: cross}
+	w := r.W
+	past := lagcomp.New(w)
+	r.Damage.Rewind = past
+	r.thrower = r.Character(t, 34, 0, math32.Pi)
+	r.Give(t, r.thrower, "grenade", 1)
+	r.car = r.Car(t, 15, r.y(0), math32.Pi/2)
+	mover := func(w *ecs.World) {
+		p := ecstest.Get[components.Pose](w, r.car)
+		p.Pos = components.Vec3{X: 15, Y: r.y(w.Tick())}
+		*ecstest.Get[components.Velocity](w, r.car) = components.Velocity{}
+	}
+	r.Schedule(t,
+		ecs.Entry{Name: "input", Phase: ecs.PhaseInput, System: ecs.SystemFunc(r.Input)},
+		ecs.Entry{Name: seats.Name, Phase: ecs.PhaseInput, System: seats.New(w, r.Static)},
+		ecs.Entry{Name: weapons.Name, Phase: ecs.PhaseInput, System: weapons.New(w)},
+		ecs.Entry{Name: "mover", Phase: ecs.PhasePreStep, System: ecs.SystemFunc(mover)},
+		ecs.Entry{Name: motion.Name, Phase: ecs.PhaseStep, System: motion.New(w, r.Static)},
+		ecs.Entry{Name: "damage", Phase: ecs.PhasePostStep, System: r.Damage},
+		ecs.Entry{Name: lagcomp.Name, Phase: ecs.PhaseSync, System: past},
+	)
+	return r
+}
+
+// TestBlastNotRewound: a grenade's blast hurts what stands within its
+// radius when it blows, not what stood there at the thrower's view: lag
+// compensation rewinds rounds, never blasts. The thrower taps a grenade
+// west, to blow about 4.3 m east of the car's line, every one of their
+// inputs carrying a view MaxRewind ticks (7.5 m of the car's way) old. A
+// car that drove into the radius since that view is hurt; one that drove
+// out of it is not.
+func TestBlastNotRewound(t *testing.T) {
+	const release = 10 // the tick the thrower lets go of the pin
+	blastAt := uint64(release + weapons.FuseTicks)
+	for _, c := range []struct {
+		name  string
+		cross uint64 // the tick the car passes the blast
+		hurt  bool
+	}{
+		// 7.5 m south of the blast at the view, beside it now.
+		{"drove in", blastAt, true},
+		// Beside the blast at the view, 7.5 m north of it now.
+		{"drove out", blastAt - lagcomp.MaxRewind, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newBlastRig(t, c.cross)
+			r.Drive = func(tick uint64, e ecs.Entity, d *components.Drive) {
+				if e != r.thrower {
+					return
+				}
+				d.LookYaw = math32.Pi
+				if tick < release {
+					d.Held |= components.BtnPin
+				}
+				d.View = max(tick, lagcomp.MaxRewind+1) - lagcomp.MaxRewind
+			}
+			var blasts []components.Event
+			var tick uint64 // the tick of the blast
+			for r.W.Tick() <= blastAt {
+				tick = r.W.Tick()
+				r.W.Step()
+				blasts = append(blasts, citytest.Events(r.W, components.EventBlast)...)
+				if len(blasts) > 0 {
+					break
+				}
+			}
+			if len(blasts) != 1 || tick != blastAt {
+				t.Fatalf("%d blasts by tick %d, want 1 at tick %d", len(blasts), tick, blastAt)
+			}
+			// The case is what it says: the car's centre within the
+			// radius at the blast and out of it at the view, or the other
+			// way about.
+			b := blasts[0].Pos
+			in := func(k uint64) bool {
+				dx, dy := 15-b.X, r.y(k)-b.Y
+				return dx*dx+dy*dy < weapons.BlastRadius*weapons.BlastRadius
+			}
+			if in(tick) != c.hurt || in(tick-lagcomp.MaxRewind) == c.hurt {
+				t.Fatalf("blast at %v: the car within it now %v, at the view %v", b, in(tick), in(tick-lagcomp.MaxRewind))
+			}
+			hp := ecstest.Get[components.Health](r.W, r.car).HP
+			if hurt := hp < 1000; hurt != c.hurt {
+				t.Fatalf("hurt %v (hp %d), want %v", hurt, hp, c.hurt)
+			}
+		})
+	}
+}
