@@ -1,6 +1,7 @@
 package netsync
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/fiveonit/engine/internal/headroom"
@@ -18,10 +19,13 @@ import (
 // (PoseAge). With no acknowledged base among its last wire.SentRing
 // frames, the frame is a keyframe onto nothing, its base tick 0.
 //
-// It keeps S(B) for its last SentRing frames without copying the state.
-// Per frame it keeps what undoes the frame (wire.Undo): the bytes the
-// frame changed, read from a copy of S(N-1) it keeps. It finds S(B) of the
-// entities touched since B by undoing the frames after B from S(N).
+// It keeps S(B) of the base B of the last delta (a second store), and per
+// frame what redoes it: the entities it touched, in order, and the bytes of
+// the groups it changed, as they were after it. A newer base B' is reached
+// by redoing the frames after B up to B', once each: at a steady
+// acknowledgement one frame per frame, however many frames the base lags.
+// A frame goes through the entities touched since its base only, each
+// compared between the second store and S(N).
 //
 // Events get a serial per client and go in every frame until a frame that
 // held them is acknowledged, for wire.EventTTL frames at most.
@@ -35,9 +39,13 @@ type AckedEncoder struct {
 	interest Interest
 	state    clientState
 	delta    frameDelta
-	prev     wire.Store // S(N-1), then S(N): what each frame changed is read from it
 	sent     [wire.SentRing]sentFrame
-	buf      []byte
+	// base is S(baseFrame): the base of the last delta, or the last
+	// keyframe. The bases of the frames after a keyframe never go back
+	// (pickBase), so it only moves forward, redoing frames.
+	base      wire.Store
+	baseFrame uint32
+	buf       []byte
 
 	frame    uint32 // frames written: the number of the next
 	phase    uint32 // SetCheckPhase
@@ -58,44 +66,64 @@ type AckedEncoder struct {
 	evTick  uint32 // events up to this tick were taken from the arena
 	started bool
 
-	// A frame's scratch, cleared after each use. base holds S(B) of each
-	// entity touched since the base. mark holds, by wire id, its place in
-	// base plus one: 0 when not touched, and markRemoved, while record
-	// runs, for an entity the frame removed. It takes two bytes per id:
-	// the encoders of every client read theirs at random places.
-	base []baseEnt
-	mark []uint16
+	// A frame's scratch, cleared after each use. since lists each entity
+	// touched since the base. mark holds, by wire id, its place in since
+	// plus one: 0 when not touched, and markRemoved, while record runs,
+	// for an entity the frame removed. It takes two bytes per id: the
+	// encoders of every client read theirs at random places.
+	since []sinceEnt
+	mark  []uint16
 
-	// undoMost is the room each undo is given when it is reused: a quarter
-	// more than the largest undo yet. An undo grows at once to what the
-	// others needed, rather than each of the SentRing doubling its way
-	// there: a steady tick allocates nothing sooner.
-	undoMost int
+	// redoMost and touchMost are the room each frame's redo and touched
+	// list are given when reused: a quarter more than the largest yet.
+	// They grow at once to what the others needed, rather than each of
+	// the SentRing doubling its way there: a steady tick allocates
+	// nothing sooner.
+	redoMost, touchMost int
 
 	stats AckedStats
 }
 
 // sentFrame is one of the last SentRing frames: its number and tick, the
-// newest event serial it carried, and what undoes it.
+// newest event serial it carried, and what redoes it: turns S(frame-1)
+// into S(frame).
 type sentFrame struct {
 	frame, tick uint32
 	lastSerial  uint32
-	undo        wire.Undo // turns S(frame) back into S(frame-1)
+	touched     []touch // the entities the frame touched, in the order record met them
+	redo        []byte  // the bytes after the frame of the groups each changed, in that order
 }
+
+// touch is an entity a frame touched: the groups it changed, whether its
+// life changed, and what it was after the frame but its record.
+type touch struct {
+	eid      uint16
+	groups   uint16 // the groups the frame changed; for a whole one, its record goes whole
+	flags    uint8  // touchBreak, touchHeld, touchFull
+	tier     uint8
+	poseTick uint32
+}
+
+// The flags of a touch.
+const (
+	// touchBreak: the frame removed the entity, or it came new: its life
+	// before (or none) is not its life after. Its record goes whole.
+	touchBreak uint8 = 1 << iota
+	touchHeld        // held after the frame
+	touchFull        // its pose mode after is the full pose
+)
 
 type pendingEvent struct {
 	serial, frame uint32 // its serial, and one more than the first frame it went in (0: none yet)
 	ev            wire.Event
 }
 
-// baseEnt is an entity touched since the base: what S(B) held of it, and
-// whether its life changed since.
-type baseEnt struct {
-	held    wire.Held
-	eid     uint16
-	groups  uint16 // the groups the frames after the base changed: all that may differ
-	present bool   // S(B) holds it
-	broke   bool   // a frame after the base removed it, or it was new
+// sinceEnt is an entity touched since the base, and whether its life
+// changed since.
+type sinceEnt struct {
+	eid    uint16
+	groups uint16 // the groups the frames after the base changed: all that may differ
+	broke  bool   // a frame after the base removed it, or it was new
 }
 
 // AckedStats counts what an AckedEncoder wrote.
@@ -205,7 +233,7 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	e.state.advance(a, &e.interest, v, n, &e.delta)
 	sf := &e.sent[n%wire.SentRing]
 	sf.frame, sf.tick = n, tick
-	e.record(&sf.undo)
+	e.record(sf)
 
 	base, key := e.pickBase(n, tick)
 	h := wire.Header{Kind: wire.FrameAcked, Tick: tick, LastSeq: v.LastSeq, InputBuffer: v.InputBuffer}
@@ -220,6 +248,7 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	var removed, changed int
 	if key {
 		b, changed = e.appendKeyframe(b, tick)
+		e.keepBase(n)
 	} else {
 		b, removed, changed = e.appendDelta(b, base, n, tick)
 	}
@@ -256,8 +285,8 @@ func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
 		}
 		b = e.keyFrame
 	}
-	if n-b >= wire.SentRing || b < e.minBase || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
-		return 0, true
+	if n-b >= wire.SentRing || b < e.minBase || b < e.baseFrame || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
+		return 0, true // b < baseFrame never comes: the bases after a keyframe only move forward
 	}
 	return b, false
 }
@@ -265,45 +294,100 @@ func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
 // markRemoved marks an id the frame removed, while record runs.
 const markRemoved = 0xFFFF
 
-// record writes into u what undoes the frame advance just computed, turning
-// S(N) back into S(N-1). It reads S(N-1) from prev, and brings prev to
-// S(N). Only the entities of the frame's delta are touched.
-func (e *AckedEncoder) record(u *wire.Undo) {
-	u.Reset()
-	if u.Cap() < e.undoMost {
-		u.Grow(e.undoMost)
+// record writes into sf what redoes the frame advance just computed,
+// turning S(N-1) into S(N): each entity of the frame's delta, in order, and
+// the bytes after the frame of the groups it changed, or of its whole
+// record when its life changed.
+func (e *AckedEncoder) record(sf *sentFrame) {
+	if cap(sf.touched) < e.touchMost {
+		sf.touched = slices.Grow(sf.touched[:0], e.touchMost)
 	}
+	if cap(sf.redo) < e.redoMost {
+		sf.redo = slices.Grow(sf.redo[:0], e.redoMost)
+	}
+	touched, redo := sf.touched[:0], sf.redo[:0]
 	cur := &e.state.store
-	for _, eid := range e.delta.removed {
+	d := &e.delta
+	for _, eid := range d.removed {
 		e.mark[eid] = markRemoved
-		before := e.prev.Get(eid)
 		if after := cur.Get(eid); after != nil { // a new life in the same frame
-			u.Add(eid, before, wire.DiffGroups(&before.Rec, &after.Rec), true)
-			*before = *after
+			touched = append(touched, touchOf(eid, 0, touchBreak|touchHeld, after))
+			redo = append(redo, after.Rec[:]...)
 			continue
 		}
-		u.Add(eid, before, wire.NonZeroGroups(&before.Rec), true)
-		e.prev.Remove(eid)
+		touched = append(touched, touch{eid: eid, flags: touchBreak})
 	}
-	for i := range e.delta.changes {
-		c := &e.delta.changes[i]
-		if c.isNew && len(e.delta.removed) > 0 && e.mark[c.eid] == markRemoved {
+	for i := range d.changes {
+		c := &d.changes[i]
+		if c.isNew && len(d.removed) > 0 && e.mark[c.eid] == markRemoved {
 			continue // the new life of one removed above
 		}
 		after := cur.Get(c.eid)
-		before := e.prev.Get(c.eid)
-		if before == nil {
-			u.AddAbsent(c.eid)
-			*e.prev.At(e.prev.Add(c.eid)) = *after
+		if c.isNew { // not held before: new
+			touched = append(touched, touchOf(c.eid, 0, touchBreak|touchHeld, after))
+			redo = append(redo, after.Rec[:]...)
 			continue
 		}
-		u.Add(c.eid, before, c.mask&wire.MaskGroups, false)
-		*before = *after
+		groups := c.mask & wire.MaskGroups
+		touched = append(touched, touchOf(c.eid, groups, touchHeld, after))
+		for m := groups; m != 0; m &= m - 1 {
+			redo = append(redo, after.Rec.Group(lowBit(m))...)
+		}
 	}
-	for _, eid := range e.delta.removed {
+	for _, eid := range d.removed {
 		e.mark[eid] = 0
 	}
-	e.undoMost = max(e.undoMost, u.Len()+u.Len()/4)
+	sf.touched, sf.redo = touched, redo
+	e.touchMost = max(e.touchMost, len(touched)+len(touched)/4)
+	e.redoMost = max(e.redoMost, len(redo)+len(redo)/4)
+}
+
+// touchOf returns the touch of eid, held after the frame as after.
+func touchOf(eid, groups uint16, flags uint8, after *wire.Held) touch {
+	if after.PoseFull {
+		flags |= touchFull
+	}
+	return touch{eid: eid, groups: groups, flags: flags, tier: after.Tier, poseTick: after.PoseTick}
+}
+
+// keepBase makes S(n), the keyframe just written, the base store.
+func (e *AckedEncoder) keepBase(n uint32) {
+	cur := &e.state.store
+	e.base.Reset()
+	for i := 0; i < cur.Slots(); i++ {
+		if eid := cur.Owner(i); eid != 0 {
+			*e.base.At(e.base.Add(eid)) = *cur.At(i)
+		}
+	}
+	e.baseFrame = n
+}
+
+// redoTo brings the base store forward to S(b), redoing the frames after
+// its frame up to b.
+func (e *AckedEncoder) redoTo(b uint32) {
+	for ; e.baseFrame != b; e.baseFrame++ {
+		sf := &e.sent[(e.baseFrame+1)%wire.SentRing]
+		redo := sf.redo
+		for i := range sf.touched {
+			t := &sf.touched[i]
+			h := e.base.Get(t.eid)
+			switch {
+			case t.flags&touchHeld == 0:
+				e.base.Remove(t.eid)
+				continue
+			case t.flags&touchBreak != 0:
+				if h == nil {
+					h = e.base.At(e.base.Add(t.eid))
+				}
+				redo = redo[copy(h.Rec[:], redo):]
+			default:
+				for m := t.groups; m != 0; m &= m - 1 {
+					redo = redo[copy(h.Rec.Group(lowBit(m)), redo):]
+				}
+			}
+			h.Tier, h.PoseFull, h.PoseTick = t.tier, t.flags&touchFull != 0, t.poseTick
+		}
+	}
 }
 
 // appendKeyframe appends every entity of S(N) whole.
@@ -319,63 +403,61 @@ func (e *AckedEncoder) appendKeyframe(b []byte, tick uint32) ([]byte, int) {
 	return b, changed
 }
 
-// appendDelta appends what turns S(base) into S(n): it undoes the frames
-// after base from S(n), for the entities they touched only, into e.base, and
-// compares.
+// appendDelta appends what turns S(base) into S(n): it brings the base
+// store to S(base), lists the entities the frames after base touched, and
+// compares each between the base store and S(n).
 func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int, int) {
-	cur := &e.state.store
-	e.base = e.base[:0]
+	e.redoTo(base)
+	cur, old := &e.state.store, &e.base
+	since := e.since[:0]
 	for f := n; f != base; f-- {
-		u := &e.sent[f%wire.SentRing].undo
-		for ent, off, ok := u.Next(0); ok; ent, off, ok = u.Next(off) {
-			m := &e.mark[ent.EID]
+		touched := e.sent[f%wire.SentRing].touched
+		for i := range touched {
+			t := &touched[i]
+			m := &e.mark[t.eid]
 			if *m == 0 {
-				if h := cur.Get(ent.EID); h != nil {
-					e.base = append(e.base, baseEnt{held: *h, eid: ent.EID, present: true})
-				} else {
-					e.base = append(e.base, baseEnt{eid: ent.EID})
-				}
-				*m = uint16(len(e.base))
+				since = append(since, sinceEnt{eid: t.eid})
+				*m = uint16(len(since))
 			}
-			be := &e.base[*m-1]
-			be.broke = be.broke || ent.Break
-			be.groups |= ent.Groups
-			ent.RestoreHeld(&be.held, &be.present)
+			se := &since[*m-1]
+			se.broke = se.broke || t.flags&touchBreak != 0
+			se.groups |= t.groups
 		}
 	}
+	e.since = since
 	removed := 0
-	for i := range e.base {
-		be := &e.base[i]
-		e.mark[be.eid] = 0
-		if be.present && (be.broke || cur.Get(be.eid) == nil) {
-			b = le16(b, be.eid)
+	for i := range since {
+		se := &since[i]
+		e.mark[se.eid] = 0
+		if old.SlotOf(se.eid) >= 0 && (se.broke || cur.SlotOf(se.eid) < 0) {
+			b = le16(b, se.eid)
 			removed++
 		}
 	}
 	changed := 0
-	for i := range e.base {
-		be := &e.base[i]
-		eid := be.eid
+	for i := range since {
+		se := &since[i]
+		eid := se.eid
 		now := cur.Get(eid)
 		if now == nil {
 			continue
 		}
-		old := &be.held
-		if !be.present || be.broke {
+		was := old.Get(eid)
+		if was == nil || se.broke {
 			b = appendWhole(b, eid, now, tick)
 			changed++
 			continue
 		}
-		groups := wire.DiffGroupsIn(&old.Rec, &now.Rec, be.groups)
-		if groups == 0 && old.Tier == now.Tier && old.PoseFull == now.PoseFull && old.PoseTick == now.PoseTick {
+		groups := wire.DiffGroupsIn(&was.Rec, &now.Rec, se.groups)
+		if groups == 0 && was.Tier == now.Tier && was.PoseFull == now.PoseFull && was.PoseTick == now.PoseTick {
 			continue
 		}
-		if now.PoseTick != old.PoseTick && groups&wire.MaskPose == 0 {
+		if now.PoseTick != was.PoseTick && groups&wire.MaskPose == 0 {
 			// The pose was measured again with the same bytes: a group of
 			// it goes (the smallest), so the client records the tick.
 			groups |= 1 << wire.GroupRotation
 		}
-		from := old.Rec.Position()
+		from := was.Rec.Position()
 		b = appendHeld(b, eid, groups, now, tick, &from)
 		changed++
 	}
@@ -475,13 +557,13 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 }
 
 // MemBytes returns the bytes the encoder holds for its client (the capacity
-// of its slices): S(N), the copy of it, what undoes each of the last
-// SentRing frames, the scratch and the buffer.
+// of its slices): S(N), S(B), what redoes each of the last SentRing frames,
+// the scratch and the buffer.
 func (e *AckedEncoder) MemBytes() int {
-	n := e.state.memBytes() + e.prev.MemBytes() + cap(e.base)*int(unsafe.Sizeof(baseEnt{})) + cap(e.buf) +
+	n := e.state.memBytes() + e.base.MemBytes() + cap(e.since)*int(unsafe.Sizeof(sinceEnt{})) + cap(e.buf) +
 		cap(e.mark)*2 + cap(e.pending)*int(unsafe.Sizeof(pendingEvent{})) + e.delta.memBytes()
 	for i := range e.sent {
-		n += e.sent[i].undo.Cap()
+		n += cap(e.sent[i].touched)*int(unsafe.Sizeof(touch{})) + cap(e.sent[i].redo)
 	}
 	return n
 }
