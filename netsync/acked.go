@@ -102,6 +102,9 @@ type touch struct {
 	flags    uint8  // touchBreak, touchHeld, touchFull
 	tier     uint8
 	poseTick uint32
+	// slot is its slot in the client state's store after the frame, when
+	// held. It holds it there until a later frame removes it.
+	slot int32
 }
 
 // The flags of a touch.
@@ -124,6 +127,9 @@ type sinceEnt struct {
 	eid    uint16
 	groups uint16 // the groups the frames after the base changed: all that may differ
 	broke  bool   // a frame after the base removed it, or it was new
+	// slot is its slot in S(N), -1 when not held; was its slot in the
+	// base store, -1 when S(B) does not hold it.
+	slot, was int32
 }
 
 // AckedStats counts what an AckedEncoder wrote.
@@ -310,26 +316,27 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 	d := &e.delta
 	for _, eid := range d.removed {
 		e.mark[eid] = markRemoved
-		if after := cur.Get(eid); after != nil { // a new life in the same frame
-			touched = append(touched, touchOf(eid, 0, touchBreak|touchHeld, after))
+		if slot := cur.SlotOf(eid); slot >= 0 { // a new life in the same frame
+			after := cur.At(slot)
+			touched = append(touched, touchOf(eid, 0, touchBreak|touchHeld, slot, after))
 			redo = append(redo, after.Rec[:]...)
 			continue
 		}
-		touched = append(touched, touch{eid: eid, flags: touchBreak})
+		touched = append(touched, touch{eid: eid, flags: touchBreak, slot: -1})
 	}
 	for i := range d.changes {
 		c := &d.changes[i]
 		if c.isNew && len(d.removed) > 0 && e.mark[c.eid] == markRemoved {
 			continue // the new life of one removed above
 		}
-		after := cur.Get(c.eid)
+		after := cur.At(int(c.slot))
 		if c.isNew { // not held before: new
-			touched = append(touched, touchOf(c.eid, 0, touchBreak|touchHeld, after))
+			touched = append(touched, touchOf(c.eid, 0, touchBreak|touchHeld, int(c.slot), after))
 			redo = append(redo, after.Rec[:]...)
 			continue
 		}
 		groups := c.mask & wire.MaskGroups
-		touched = append(touched, touchOf(c.eid, groups, touchHeld, after))
+		touched = append(touched, touchOf(c.eid, groups, touchHeld, int(c.slot), after))
 		for m := groups; m != 0; m &= m - 1 {
 			redo = append(redo, after.Rec.Group(lowBit(m))...)
 		}
@@ -342,12 +349,12 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 	e.redoMost = max(e.redoMost, len(redo)+len(redo)/4)
 }
 
-// touchOf returns the touch of eid, held after the frame as after.
-func touchOf(eid, groups uint16, flags uint8, after *wire.Held) touch {
+// touchOf returns the touch of eid, held after the frame as after, in slot.
+func touchOf(eid, groups uint16, flags uint8, slot int, after *wire.Held) touch {
 	if after.PoseFull {
 		flags |= touchFull
 	}
-	return touch{eid: eid, groups: groups, flags: flags, tier: after.Tier, poseTick: after.PoseTick}
+	return touch{eid: eid, groups: groups, flags: flags, tier: after.Tier, poseTick: after.PoseTick, slot: int32(slot)}
 }
 
 // keepBase makes S(n), the keyframe just written, the base store.
@@ -416,7 +423,8 @@ func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int,
 			t := &touched[i]
 			m := &e.mark[t.eid]
 			if *m == 0 {
-				since = append(since, sinceEnt{eid: t.eid})
+				// The newest touch: where S(N) holds it, if it does.
+				since = append(since, sinceEnt{eid: t.eid, slot: t.slot})
 				*m = uint16(len(since))
 			}
 			se := &since[*m-1]
@@ -429,7 +437,8 @@ func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int,
 	for i := range since {
 		se := &since[i]
 		e.mark[se.eid] = 0
-		if old.SlotOf(se.eid) >= 0 && (se.broke || cur.SlotOf(se.eid) < 0) {
+		se.was = int32(old.SlotOf(se.eid))
+		if se.was >= 0 && (se.broke || se.slot < 0) {
 			b = le16(b, se.eid)
 			removed++
 		}
@@ -438,17 +447,17 @@ func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int,
 	for i := range since {
 		se := &since[i]
 		eid := se.eid
-		now := cur.Get(eid)
-		if now == nil {
+		if se.slot < 0 {
 			continue
 		}
-		was := old.Get(eid)
-		if was == nil || se.broke {
+		now := cur.At(int(se.slot))
+		if se.was < 0 || se.broke {
 			b = appendWhole(b, eid, now, tick)
 			changed++
 			continue
 		}
-		groups := wire.DiffGroupsIn(&was.Rec, &now.Rec, se.groups)
+		was := old.At(int(se.was))
+		groups := diffGroups(&was.Rec, &now.Rec, se.groups)
 		if groups == 0 && was.Tier == now.Tier && was.PoseFull == now.PoseFull && was.PoseTick == now.PoseTick {
 			continue
 		}
@@ -489,10 +498,31 @@ func appendHeld(b []byte, eid, groups uint16, now *wire.Held, tick uint32, from 
 		mask |= wire.PoseAge
 		age = uint8(min(tick-now.PoseTick, wire.MaxPoseAge))
 	}
-	if groups&(1<<wire.GroupPosition) != 0 && wire.StepsFit(&now.Rec, from) {
-		mask |= wire.SmallSteps
+	return appendChangeAged(b, eid, mask, age, &now.Rec, from)
+}
+
+// diffGroups returns the groups of mask whose bytes differ between a and b,
+// as wire.DiffGroupsIn does: the quantized pose's groups, most of what
+// differs, with a word or two each.
+func diffGroups(a, b *wire.Record, mask uint16) uint16 {
+	const p, r, v, s = wire.PositionAt, wire.RotationAt, wire.VelocityAt, wire.SpinAt
+	var m uint16
+	if mask&(1<<wire.GroupPosition) != 0 && (le.Uint64(a[p:]) != le.Uint64(b[p:]) || le.Uint32(a[p+8:]) != le.Uint32(b[p+8:])) {
+		m |= 1 << wire.GroupPosition
 	}
-	return wire.AppendChange(b, eid, mask, age, &now.Rec, from)
+	if mask&(1<<wire.GroupRotation) != 0 && le.Uint32(a[r:]) != le.Uint32(b[r:]) {
+		m |= 1 << wire.GroupRotation
+	}
+	if mask&(1<<wire.GroupVelocity) != 0 && (le.Uint32(a[v:]) != le.Uint32(b[v:]) || le.Uint16(a[v+4:]) != le.Uint16(b[v+4:])) {
+		m |= 1 << wire.GroupVelocity
+	}
+	if mask&(1<<wire.GroupSpin) != 0 && (le.Uint16(a[s:]) != le.Uint16(b[s:]) || le.Uint32(a[s+2:]) != le.Uint32(b[s+2:])) {
+		m |= 1 << wire.GroupSpin
+	}
+	if rest := mask & wire.MaskGroups &^ wire.MaskQuantPose; rest != 0 {
+		m |= wire.DiffGroupsIn(a, b, rest)
+	}
+	return m
 }
 
 // appendEvents gives the events since the last frame that the client should

@@ -5,13 +5,13 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// change adds a change of wid to the frame: into out, serialized, or into
-// the frame's delta. mask has its groups, tier and PoseFull; the groups'
+// change adds a change of wid, held in slot, to the frame: into out,
+// serialized, or into the frame's delta. mask has its groups, tier and PoseFull; the groups'
 // bytes are rec's. Serialized, its position goes as small steps from from
 // when they fit.
-func (s *clientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
+func (s *clientState) change(wid, mask uint16, isNew bool, slot int, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
-		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, from: *from})
+		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, slot: int32(slot)})
 		s.deltaBytes += changeSize(mask, rec, from)
 		return
 	}
@@ -19,9 +19,9 @@ func (s *clientState) change(wid, mask uint16, isNew bool, rec *wire.Record, fro
 	s.outN++
 }
 
-// maxChangeBytes bounds a change without an age: its id, its mask and at
-// most every group of a record.
-const maxChangeBytes = 4 + wire.RecordBytes
+// maxChangeBytes bounds a change: its id, its mask, its age and at most
+// every group of a record.
+const maxChangeBytes = 5 + wire.RecordBytes
 
 // appendChange appends a change of eid as wire.AppendChange does: mask has
 // its groups, tier and PoseFull, never an age; the groups' bytes are rec's;
@@ -29,12 +29,22 @@ const maxChangeBytes = 4 + wire.RecordBytes
 // frame carries its changes, most of them a pose alone, so it makes room
 // once and copies a few words at a time.
 func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
+	return appendChangeAged(b, eid, mask, 0, rec, from)
+}
+
+// appendChangeAged is appendChange with the age byte, when mask has
+// PoseAge: as wire.AppendChange, for the acked frames.
+func appendChangeAged(b []byte, eid, mask uint16, age uint8, rec *wire.Record, from *[3]int32) []byte {
 	n := len(b)
 	if cap(b)-n < maxChangeBytes {
 		b = headroom.Ahead(b, maxChangeBytes)
 	}
 	o := b[n : n+maxChangeBytes]
 	k := 4
+	if mask&wire.PoseAge != 0 {
+		o[4] = age
+		k = 5
+	}
 	if mask&(1<<wire.GroupPosition) != 0 {
 		p := rec[wire.PositionAt:]
 		dx := int64(int32(le.Uint32(p))) - int64(from[0])
@@ -42,12 +52,12 @@ func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) 
 		dz := int64(int32(le.Uint32(p[8:]))) - int64(from[2])
 		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
 			mask |= wire.SmallSteps
-			le.PutUint16(o[4:], uint16(dx))
-			le.PutUint16(o[6:], uint16(dy))
-			le.PutUint16(o[8:], uint16(dz))
+			le.PutUint16(o[k:], uint16(dx))
+			le.PutUint16(o[k+2:], uint16(dy))
+			le.PutUint16(o[k+4:], uint16(dz))
 			k += wire.SmallStepBytes
 		} else {
-			copy(o[4:16], p[:wire.PositionBytes])
+			copy(o[k:k+wire.PositionBytes], p[:wire.PositionBytes])
 			k += wire.PositionBytes
 		}
 	}
