@@ -114,7 +114,14 @@ const (
 	touchBreak uint8 = 1 << iota
 	touchHeld        // held after the frame
 	touchFull        // its pose mode after is the full pose
+	// touchPose: the frame changed only groups of its quantized pose, and
+	// the redo holds the whole quantized pose after it (poseBytes).
+	touchPose
 )
+
+// poseBytes are the bytes of a quantized pose in a redo: the four groups,
+// as a record holds them from PositionAt.
+const poseBytes = wire.QuantPoseBytes
 
 type pendingEvent struct {
 	serial, frame uint32 // its serial, and one more than the first frame it went in (0: none yet)
@@ -318,7 +325,7 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 		e.mark[eid] = markRemoved
 		if slot := cur.SlotOf(eid); slot >= 0 { // a new life in the same frame
 			after := cur.At(slot)
-			touched = append(touched, touchOf(eid, 0, touchBreak|touchHeld, slot, after))
+			touched = addTouch(touched, eid, 0, touchBreak|touchHeld, slot, after)
 			redo = append(redo, after.Rec[:]...)
 			continue
 		}
@@ -331,12 +338,26 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 		}
 		after := cur.At(int(c.slot))
 		if c.isNew { // not held before: new
-			touched = append(touched, touchOf(c.eid, 0, touchBreak|touchHeld, int(c.slot), after))
+			touched = addTouch(touched, c.eid, 0, touchBreak|touchHeld, int(c.slot), after)
 			redo = append(redo, after.Rec[:]...)
 			continue
 		}
 		groups := c.mask & wire.MaskGroups
-		touched = append(touched, touchOf(c.eid, groups, touchHeld, int(c.slot), after))
+		if groups != 0 && groups&^wire.MaskQuantPose == 0 {
+			// Most changes: the pose alone, read from the entWalk advance
+			// just wrote, not from the store's record, which the
+			// processor is still writing.
+			w := &e.state.walks[c.slot]
+			touched = append(touched, touch{})
+			t := &touched[len(touched)-1]
+			t.eid, t.groups, t.flags, t.tier, t.poseTick, t.slot = c.eid, groups, touchHeld|touchPose, w.tier, w.pose.tick, c.slot
+			if w.flags&hfFull != 0 {
+				t.flags |= touchFull
+			}
+			redo = appendPose(redo, &w.pose)
+			continue
+		}
+		touched = addTouch(touched, c.eid, groups, touchHeld, int(c.slot), after)
 		for m := groups; m != 0; m &= m - 1 {
 			redo = append(redo, after.Rec.Group(lowBit(m))...)
 		}
@@ -349,12 +370,26 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 	e.redoMost = max(e.redoMost, len(redo)+len(redo)/4)
 }
 
-// touchOf returns the touch of eid, held after the frame as after, in slot.
-func touchOf(eid, groups uint16, flags uint8, slot int, after *wire.Held) touch {
+// appendPose appends the quantized pose p, as a record holds it.
+func appendPose(b []byte, p *poseWords) []byte {
+	b = le.AppendUint64(b, p.a)
+	b = le.AppendUint64(b, p.b)
+	b = le.AppendUint64(b, p.c)
+	return le.AppendUint32(b, p.d)
+}
+
+// addTouch appends to ts the touch of eid, held after the frame as after,
+// in slot. It writes the fields in place: a touch built whole and copied
+// is written in parts and read back at once, which the processor cannot
+// forward and waits on.
+func addTouch(ts []touch, eid, groups uint16, flags uint8, slot int, after *wire.Held) []touch {
+	ts = append(ts, touch{})
+	t := &ts[len(ts)-1]
 	if after.PoseFull {
 		flags |= touchFull
 	}
-	return touch{eid: eid, groups: groups, flags: flags, tier: after.Tier, poseTick: after.PoseTick, slot: int32(slot)}
+	t.eid, t.groups, t.flags, t.tier, t.poseTick, t.slot = eid, groups, flags, after.Tier, after.PoseTick, int32(slot)
+	return ts
 }
 
 // keepBase makes S(n), the keyframe just written, the base store.
@@ -387,6 +422,10 @@ func (e *AckedEncoder) redoTo(b uint32) {
 					h = e.base.At(e.base.Add(t.eid))
 				}
 				redo = redo[copy(h.Rec[:], redo):]
+			case t.flags&touchPose != 0:
+				// The groups the frame did not change are S(baseFrame)'s
+				// already: the whole pose goes.
+				redo = redo[copy(h.Rec[wire.PositionAt:wire.PositionAt+poseBytes], redo):]
 			default:
 				for m := t.groups; m != 0; m &= m - 1 {
 					redo = redo[copy(h.Rec.Group(lowBit(m)), redo):]
@@ -424,8 +463,9 @@ func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int,
 			m := &e.mark[t.eid]
 			if *m == 0 {
 				// The newest touch: where S(N) holds it, if it does.
-				since = append(since, sinceEnt{eid: t.eid, slot: t.slot})
+				since = append(since, sinceEnt{})
 				*m = uint16(len(since))
+				since[*m-1].eid, since[*m-1].slot = t.eid, t.slot
 			}
 			se := &since[*m-1]
 			se.broke = se.broke || t.flags&touchBreak != 0

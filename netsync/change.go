@@ -12,7 +12,9 @@ import (
 func (s *clientState) change(wid, mask uint16, isNew bool, slot int, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
 		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, slot: int32(slot)})
-		s.deltaBytes += changeSize(mask, rec, from)
+		if s.budget > 0 {
+			s.deltaBytes += changeSize(mask, rec, from)
+		}
 		return
 	}
 	s.out = appendChange(s.out, wid, mask, rec, from)

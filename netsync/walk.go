@@ -230,7 +230,9 @@ func (s *clientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]
 	putPose(&held.Rec, &s.walks[slot].pose)
 	held.PoseTick = s.tick
 	s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, slot: int32(slot)})
-	s.deltaBytes += changeSize(mask, &held.Rec, from)
+	if s.budget > 0 {
+		s.deltaBytes += poseChangeSize(mask, &s.walks[slot].pose, from)
+	}
 }
 
 // update brings wid, held in slot, to S(N) at tier.
