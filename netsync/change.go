@@ -21,9 +21,9 @@ func (s *clientState) change(wid, mask uint16, isNew bool, slot int, rec *wire.R
 	s.outN++
 }
 
-// maxChangeBytes bounds a change: its id, its mask, its age and at most
-// every group of a record.
-const maxChangeBytes = 5 + wire.RecordBytes
+// maxChangeBytes bounds a change without an age: its id, its mask and at
+// most every group of a record.
+const maxChangeBytes = 4 + wire.RecordBytes
 
 // appendChange appends a change of eid as wire.AppendChange does: mask has
 // its groups, tier and PoseFull, never an age; the groups' bytes are rec's;
@@ -31,17 +31,61 @@ const maxChangeBytes = 5 + wire.RecordBytes
 // frame carries its changes, most of them a pose alone, so it makes room
 // once and copies a few words at a time.
 func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) []byte {
-	return appendChangeAged(b, eid, mask, 0, rec, from)
-}
-
-// appendChangeAged is appendChange with the age byte, when mask has
-// PoseAge: as wire.AppendChange, for the acked frames.
-func appendChangeAged(b []byte, eid, mask uint16, age uint8, rec *wire.Record, from *[3]int32) []byte {
 	n := len(b)
 	if cap(b)-n < maxChangeBytes {
 		b = headroom.Ahead(b, maxChangeBytes)
 	}
 	o := b[n : n+maxChangeBytes]
+	k := 4
+	if mask&(1<<wire.GroupPosition) != 0 {
+		p := rec[wire.PositionAt:]
+		dx := int64(int32(le.Uint32(p))) - int64(from[0])
+		dy := int64(int32(le.Uint32(p[4:]))) - int64(from[1])
+		dz := int64(int32(le.Uint32(p[8:]))) - int64(from[2])
+		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
+			mask |= wire.SmallSteps
+			le.PutUint16(o[4:], uint16(dx))
+			le.PutUint16(o[6:], uint16(dy))
+			le.PutUint16(o[8:], uint16(dz))
+			k += wire.SmallStepBytes
+		} else {
+			copy(o[4:16], p[:wire.PositionBytes])
+			k += wire.PositionBytes
+		}
+	}
+	le.PutUint16(o, eid)
+	le.PutUint16(o[2:], mask)
+	if mask&(1<<wire.GroupRotation) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.RotationAt:]))
+		k += wire.RotationBytes
+	}
+	if mask&(1<<wire.GroupVelocity) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.VelocityAt:]))
+		le.PutUint16(o[k+4:], le.Uint16(rec[wire.VelocityAt+4:]))
+		k += wire.VelocityBytes
+	}
+	for m := mask & wire.MaskGroups &^ (wire.MaskQuantPose); m != 0; m &= m - 1 {
+		g := lowBit(m)
+		k += copy(o[k:], rec.Group(g))
+	}
+	if mask&(1<<wire.GroupSpin) != 0 {
+		le.PutUint16(o[k:], le.Uint16(rec[wire.SpinAt:]))
+		le.PutUint32(o[k+2:], le.Uint32(rec[wire.SpinAt+2:]))
+		k += wire.SpinBytes
+	}
+	return b[:n+k]
+}
+
+// appendChangeAged is appendChange with the age byte, when mask has
+// PoseAge: as wire.AppendChange, for the acked frames. It is a copy of
+// its own: the ordered frames' appendChange writes at fixed places, and
+// an offset for the age slowed it.
+func appendChangeAged(b []byte, eid, mask uint16, age uint8, rec *wire.Record, from *[3]int32) []byte {
+	n := len(b)
+	if cap(b)-n < maxChangeBytes+1 {
+		b = headroom.Ahead(b, maxChangeBytes+1)
+	}
+	o := b[n : n+maxChangeBytes+1]
 	k := 4
 	if mask&wire.PoseAge != 0 {
 		o[4] = age
