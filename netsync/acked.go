@@ -43,7 +43,7 @@ type AckedEncoder struct {
 	// base is S(baseFrame): the base of the last delta, or the last
 	// keyframe. The bases of the frames after a keyframe never go back
 	// (pickBase), so it only moves forward, redoing frames.
-	base      wire.Store
+	base      baseStore
 	baseFrame uint32
 	buf       []byte
 
@@ -66,13 +66,14 @@ type AckedEncoder struct {
 	evTick  uint32 // events up to this tick were taken from the arena
 	started bool
 
-	// A frame's scratch, cleared after each use. since lists each entity
-	// touched since the base. mark holds, by wire id, its place in since
-	// plus one: 0 when not touched, and markRemoved, while record runs,
-	// for an entity the frame removed. It takes two bytes per id: the
-	// encoders of every client read theirs at random places.
+	// A frame's scratch, cleared after each use: since lists each entity
+	// touched since the base.
 	since []sinceEnt
-	mark  []uint16
+	// ids holds, by wire id, where the base store holds it and its place
+	// in since. The two share an entry, so the frame that lists an entity
+	// finds its base at no cost: the encoders of every client read theirs
+	// at random places, each read a wait on memory.
+	ids []idEnt
 
 	// redoMost and touchMost are the room each frame's redo and touched
 	// list are given when reused: a quarter more than the largest yet.
@@ -126,6 +127,63 @@ const poseBytes = wire.QuantPoseBytes
 type pendingEvent struct {
 	serial, frame uint32 // its serial, and one more than the first frame it went in (0: none yet)
 	ev            wire.Event
+}
+
+// idEnt is what an acked encoder keeps per wire id.
+type idEnt struct {
+	base uint16 // its slot in the base store plus one, 0 when not held there
+	// mark is its place in since plus one: 0 when not touched, and
+	// markRemoved, while record runs, for an entity the frame removed.
+	mark uint16
+}
+
+// baseStore is S(B): a Held per slot, found by id through the encoder's
+// ids, as wire.Store keeps them.
+type baseStore struct {
+	held  []wire.Held
+	owner []uint16 // by slot: the wire id, 0 for a free slot
+	free  []int32
+}
+
+// baseGet returns what the base store holds of eid, or nil.
+func (e *AckedEncoder) baseGet(eid uint16) *wire.Held {
+	if i := e.ids[eid].base; i != 0 {
+		return &e.base.held[i-1]
+	}
+	return nil
+}
+
+// baseAdd makes eid held in the base store, its Held zeros.
+func (e *AckedEncoder) baseAdd(eid uint16) *wire.Held {
+	bs := &e.base
+	var i int
+	if k := len(bs.free); k > 0 {
+		i = int(bs.free[k-1])
+		bs.free = bs.free[:k-1]
+		bs.held[i] = wire.Held{}
+		bs.owner[i] = eid
+	} else {
+		i = len(bs.held)
+		bs.held = append(headroom.Ahead(bs.held, 1), wire.Held{})
+		bs.owner = append(headroom.Ahead(bs.owner, 1), eid)
+		if cap(bs.free) < cap(bs.held) {
+			bs.free = slices.Grow(bs.free, cap(bs.held)-len(bs.free)) // every slot may be freed
+		}
+	}
+	e.ids[eid].base = uint16(i + 1)
+	return &bs.held[i]
+}
+
+// baseRemove forgets eid in the base store.
+func (e *AckedEncoder) baseRemove(eid uint16) {
+	id := &e.ids[eid]
+	if id.base == 0 {
+		return
+	}
+	i := int(id.base - 1)
+	id.base = 0
+	e.base.owner[i] = 0
+	e.base.free = append(e.base.free, int32(i))
 }
 
 // sinceEnt is an entity touched since the base, and whether its life
@@ -240,8 +298,8 @@ func (e *AckedEncoder) Stats() AckedStats { return e.stats }
 func (e *AckedEncoder) Encode(v *View) []byte {
 	a := e.arena
 	n, tick := e.frame, a.tick
-	if len(e.mark) < len(a.recs) {
-		e.mark = append(e.mark, make([]uint16, len(a.recs)-len(e.mark))...)
+	if len(e.ids) < len(a.recs) {
+		e.ids = append(e.ids, make([]idEnt, len(a.recs)-len(e.ids))...)
 	}
 	e.state.advance(a, &e.interest, v, n, &e.delta)
 	sf := &e.sent[n%wire.SentRing]
@@ -322,7 +380,7 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 	cur := &e.state.store
 	d := &e.delta
 	for _, eid := range d.removed {
-		e.mark[eid] = markRemoved
+		e.ids[eid].mark = markRemoved
 		if slot := cur.SlotOf(eid); slot >= 0 { // a new life in the same frame
 			after := cur.At(slot)
 			touched = addTouch(touched, eid, 0, touchBreak|touchHeld, slot, after)
@@ -333,7 +391,7 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 	}
 	for i := range d.changes {
 		c := &d.changes[i]
-		if c.isNew && len(d.removed) > 0 && e.mark[c.eid] == markRemoved {
+		if c.isNew && len(d.removed) > 0 && e.ids[c.eid].mark == markRemoved {
 			continue // the new life of one removed above
 		}
 		after := cur.At(int(c.slot))
@@ -363,7 +421,7 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 		}
 	}
 	for _, eid := range d.removed {
-		e.mark[eid] = 0
+		e.ids[eid].mark = 0
 	}
 	sf.touched, sf.redo = touched, redo
 	e.touchMost = max(e.touchMost, len(touched)+len(touched)/4)
@@ -395,10 +453,16 @@ func addTouch(ts []touch, eid, groups uint16, flags uint8, slot int, after *wire
 // keepBase makes S(n), the keyframe just written, the base store.
 func (e *AckedEncoder) keepBase(n uint32) {
 	cur := &e.state.store
-	e.base.Reset()
+	bs := &e.base
+	for _, eid := range bs.owner {
+		if eid != 0 {
+			e.ids[eid].base = 0
+		}
+	}
+	bs.held, bs.owner, bs.free = bs.held[:0], bs.owner[:0], bs.free[:0]
 	for i := 0; i < cur.Slots(); i++ {
 		if eid := cur.Owner(i); eid != 0 {
-			*e.base.At(e.base.Add(eid)) = *cur.At(i)
+			*e.baseAdd(eid) = *cur.At(i)
 		}
 	}
 	e.baseFrame = n
@@ -412,14 +476,14 @@ func (e *AckedEncoder) redoTo(b uint32) {
 		redo := sf.redo
 		for i := range sf.touched {
 			t := &sf.touched[i]
-			h := e.base.Get(t.eid)
+			h := e.baseGet(t.eid)
 			switch {
 			case t.flags&touchHeld == 0:
-				e.base.Remove(t.eid)
+				e.baseRemove(t.eid)
 				continue
 			case t.flags&touchBreak != 0:
 				if h == nil {
-					h = e.base.At(e.base.Add(t.eid))
+					h = e.baseAdd(t.eid)
 				}
 				redo = redo[copy(h.Rec[:], redo):]
 			case t.flags&touchPose != 0:
@@ -454,18 +518,20 @@ func (e *AckedEncoder) appendKeyframe(b []byte, tick uint32) ([]byte, int) {
 // compares each between the base store and S(n).
 func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int, int) {
 	e.redoTo(base)
-	cur, old := &e.state.store, &e.base
+	cur, old := &e.state.store, e.base.held
 	since := e.since[:0]
 	for f := n; f != base; f-- {
 		touched := e.sent[f%wire.SentRing].touched
 		for i := range touched {
 			t := &touched[i]
-			m := &e.mark[t.eid]
+			id := &e.ids[t.eid]
+			m := &id.mark
 			if *m == 0 {
 				// The newest touch: where S(N) holds it, if it does.
 				since = append(since, sinceEnt{})
 				*m = uint16(len(since))
-				since[*m-1].eid, since[*m-1].slot = t.eid, t.slot
+				// Its base slot as the frame found it: redoTo is done.
+				since[*m-1].eid, since[*m-1].slot, since[*m-1].was = t.eid, t.slot, int32(id.base)-1
 			}
 			se := &since[*m-1]
 			se.broke = se.broke || t.flags&touchBreak != 0
@@ -476,8 +542,7 @@ func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int,
 	removed := 0
 	for i := range since {
 		se := &since[i]
-		e.mark[se.eid] = 0
-		se.was = int32(old.SlotOf(se.eid))
+		e.ids[se.eid].mark = 0
 		if se.was >= 0 && (se.broke || se.slot < 0) {
 			b = le16(b, se.eid)
 			removed++
@@ -496,7 +561,7 @@ func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int,
 			changed++
 			continue
 		}
-		was := old.At(int(se.was))
+		was := &old[se.was]
 		groups := diffGroups(&was.Rec, &now.Rec, se.groups)
 		if groups == 0 && was.Tier == now.Tier && was.PoseFull == now.PoseFull && was.PoseTick == now.PoseTick {
 			continue
@@ -630,8 +695,10 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 // of its slices): S(N), S(B), what redoes each of the last SentRing frames,
 // the scratch and the buffer.
 func (e *AckedEncoder) MemBytes() int {
-	n := e.state.memBytes() + e.base.MemBytes() + cap(e.since)*int(unsafe.Sizeof(sinceEnt{})) + cap(e.buf) +
-		cap(e.mark)*2 + cap(e.pending)*int(unsafe.Sizeof(pendingEvent{})) + e.delta.memBytes()
+	bs := &e.base
+	n := e.state.memBytes() + cap(bs.held)*int(unsafe.Sizeof(wire.Held{})) + cap(bs.owner)*2 + cap(bs.free)*4 +
+		cap(e.since)*int(unsafe.Sizeof(sinceEnt{})) + cap(e.buf) +
+		cap(e.ids)*int(unsafe.Sizeof(idEnt{})) + cap(e.pending)*int(unsafe.Sizeof(pendingEvent{})) + e.delta.memBytes()
 	for i := range e.sent {
 		n += cap(e.sent[i].touched)*int(unsafe.Sizeof(touch{})) + cap(e.sent[i].redo)
 	}
