@@ -70,7 +70,11 @@ func (s *clientState) walk() {
 			continue // removed, or looked at already
 		}
 		w := &walks[i]
-		if p.edge-moves[wid].odo <= mk || w.flags&hfFull != 0 {
+		if p.edge-moves[wid].odo <= mk || w.flags&hfFull != 0 || !s.emit {
+			if !s.emit && p.edge-moves[wid].odo > mk && w.flags&hfFull == 0 {
+				s.poseShort(wid, i, w, p)
+				continue
+			}
 			s.out = out
 			s.keep(wid, i)
 			out = headroom.Ahead(s.out, room)
@@ -81,21 +85,13 @@ func (s *clientState) walk() {
 			if s.arena.rides(wid) || reckoned(&qpose[wid], &w.pose, tick, w.tier) {
 				continue // the client draws it close enough: it waits
 			}
-			spent := len(out) - s.head
-			if !s.emit {
-				spent = s.deltaBytes
-			}
-			if spent >= s.budget {
+			if len(out)-s.head >= s.budget {
 				w.wait() // spent: the pose waits, its priority grows
 				continue
 			}
 		}
 		w.waited = 0
 		p.sent = tick
-		if !s.emit {
-			s.poseDelta(wid, i, w, p, &qpose[wid])
-			continue
-		}
 		l := len(out)
 		if k := writePose((*[poseWindow]byte)(out[l:l+poseWindow]), wid, w, p, &qpose[wid], tick); k > 0 {
 			out = out[:l+k]
@@ -104,6 +100,26 @@ func (s *clientState) walk() {
 		}
 	}
 	s.out = out
+}
+
+// poseShort is the walk's short way without emit: what it does with emit
+// up to writePose, then poseDelta. It is a function of its own so that
+// the walk's loop stays as short as the ordered encoder needs it: with
+// this in it, the ordered encode was 7 % slower.
+func (s *clientState) poseShort(wid uint16, slot int, w *entWalk, p *entPick) {
+	q := &s.arena.qpose[wid]
+	if s.budget > 0 && s.arena.hot[wid].state&stRest == p.rest {
+		if s.arena.rides(wid) || reckoned(q, &w.pose, s.tick, w.tier) {
+			return // the client draws it close enough: it waits
+		}
+		if s.deltaBytes >= s.budget {
+			w.wait() // spent: the pose waits, its priority grows
+			return
+		}
+	}
+	w.waited = 0
+	p.sent = s.tick
+	s.poseDelta(wid, slot, w, p, q)
 }
 
 // keep brings wid, held in slot, to S(N). It removes the entity when it is
