@@ -76,7 +76,8 @@ type AckedEncoder struct {
 	ids []idEnt
 
 	// redoMost and touchMost are the room each frame's redo and touched
-	// list are given when reused: a quarter more than the largest yet.
+	// list are given when reused: a quarter more than the largest yet of
+	// a delta.
 	// They grow at once to what the others needed, rather than each of
 	// the SentRing doubling its way there: a steady tick allocates
 	// nothing sooner.
@@ -307,6 +308,12 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	e.record(sf)
 
 	base, key := e.pickBase(n, tick)
+	if !key {
+		// A keyframe's redo, the first above all, holds every entity
+		// whole: the others are not given room for it.
+		e.touchMost = max(e.touchMost, len(sf.touched)+len(sf.touched)/4)
+		e.redoMost = max(e.redoMost, len(sf.redo)+len(sf.redo)/4)
+	}
 	h := wire.Header{Kind: wire.FrameAcked, Tick: tick, LastSeq: v.LastSeq, InputBuffer: v.InputBuffer}
 	if !key {
 		h.BaseTick = e.sent[base%wire.SentRing].tick
@@ -424,8 +431,6 @@ func (e *AckedEncoder) record(sf *sentFrame) {
 		e.ids[eid].mark = 0
 	}
 	sf.touched, sf.redo = touched, redo
-	e.touchMost = max(e.touchMost, len(touched)+len(touched)/4)
-	e.redoMost = max(e.redoMost, len(redo)+len(redo)/4)
 }
 
 // appendPose appends the quantized pose p, as a record holds it.
