@@ -1,6 +1,7 @@
 package netsync
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/fiveonit/engine/internal/headroom"
@@ -18,10 +19,13 @@ import (
 // (PoseAge). With no acknowledged base among its last wire.SentRing
 // frames, the frame is a keyframe onto nothing, its base tick 0.
 //
-// It keeps S(B) for its last SentRing frames without copying the state.
-// Per frame it keeps what undoes the frame (wire.Undo): the bytes the
-// frame changed, read from a copy of S(N-1) it keeps. It finds S(B) of the
-// entities touched since B by undoing the frames after B from S(N).
+// It keeps S(B) of the base B of the last delta (a second store), and per
+// frame what redoes it: the entities it touched, in order, and the bytes of
+// the groups it changed, as they were after it. A newer base B' is reached
+// by redoing the frames after B up to B', once each: at a steady
+// acknowledgement one frame per frame, however many frames the base lags.
+// A frame goes through the entities touched since its base only, each
+// compared between the second store and S(N).
 //
 // Events get a serial per client and go in every frame until a frame that
 // held them is acknowledged, for wire.EventTTL frames at most.
@@ -35,9 +39,13 @@ type AckedEncoder struct {
 	interest Interest
 	state    clientState
 	delta    frameDelta
-	prev     wire.Store // S(N-1), then S(N): what each frame changed is read from it
 	sent     [wire.SentRing]sentFrame
-	buf      []byte
+	// base is S(baseFrame): the base of the last delta, or the last
+	// keyframe. The bases of the frames after a keyframe never go back
+	// (pickBase), so it only moves forward, redoing frames.
+	base      baseStore
+	baseFrame uint32
+	buf       []byte
 
 	frame    uint32 // frames written: the number of the next
 	phase    uint32 // SetCheckPhase
@@ -58,44 +66,136 @@ type AckedEncoder struct {
 	evTick  uint32 // events up to this tick were taken from the arena
 	started bool
 
-	// A frame's scratch, cleared after each use. base holds S(B) of each
-	// entity touched since the base. mark holds, by wire id, its place in
-	// base plus one: 0 when not touched, and markRemoved, while record
-	// runs, for an entity the frame removed. It takes two bytes per id:
-	// the encoders of every client read theirs at random places.
-	base []baseEnt
-	mark []uint16
+	// A frame's scratch, cleared after each use: since lists each entity
+	// touched since the base.
+	since []sinceEnt
+	// ids holds, by wire id, where the base store holds it and its place
+	// in since. The two share an entry, so the frame that lists an entity
+	// finds its base at no cost: the encoders of every client read theirs
+	// at random places, each read a wait on memory.
+	ids []idEnt
 
-	// undoMost is the room each undo is given when it is reused: a quarter
-	// more than the largest undo yet. An undo grows at once to what the
-	// others needed, rather than each of the SentRing doubling its way
-	// there: a steady tick allocates nothing sooner.
-	undoMost int
+	// redoMost and touchMost are the room each frame's redo and touched
+	// list are given when reused: a quarter more than the largest yet of
+	// a delta.
+	// They grow at once to what the others needed, rather than each of
+	// the SentRing doubling its way there: a steady tick allocates
+	// nothing sooner.
+	redoMost, touchMost int
 
 	stats AckedStats
 }
 
 // sentFrame is one of the last SentRing frames: its number and tick, the
-// newest event serial it carried, and what undoes it.
+// newest event serial it carried, and what redoes it: turns S(frame-1)
+// into S(frame).
 type sentFrame struct {
 	frame, tick uint32
 	lastSerial  uint32
-	undo        wire.Undo // turns S(frame) back into S(frame-1)
+	touched     []touch // the entities the frame touched, in the order record met them
+	redo        []byte  // the bytes after the frame of the groups each changed, in that order
 }
+
+// touch is an entity a frame touched: the groups it changed, whether its
+// life changed, and what it was after the frame but its record.
+type touch struct {
+	eid      uint16
+	groups   uint16 // the groups the frame changed; for a whole one, its record goes whole
+	flags    uint8  // touchBreak, touchHeld, touchFull
+	tier     uint8
+	poseTick uint32
+	// slot is its slot in the client state's store after the frame, when
+	// held. It holds it there until a later frame removes it.
+	slot int32
+}
+
+// The flags of a touch.
+const (
+	// touchBreak: the frame removed the entity, or it came new: its life
+	// before (or none) is not its life after. Its record goes whole.
+	touchBreak uint8 = 1 << iota
+	touchHeld        // held after the frame
+	touchFull        // its pose mode after is the full pose
+	// touchPose: the frame changed only groups of its quantized pose, and
+	// the redo holds the whole quantized pose after it (poseBytes).
+	touchPose
+)
+
+// poseBytes are the bytes of a quantized pose in a redo: the four groups,
+// as a record holds them from PositionAt.
+const poseBytes = wire.QuantPoseBytes
 
 type pendingEvent struct {
 	serial, frame uint32 // its serial, and one more than the first frame it went in (0: none yet)
 	ev            wire.Event
 }
 
-// baseEnt is an entity touched since the base: what S(B) held of it, and
-// whether its life changed since.
-type baseEnt struct {
-	held    wire.Held
-	eid     uint16
-	groups  uint16 // the groups the frames after the base changed: all that may differ
-	present bool   // S(B) holds it
-	broke   bool   // a frame after the base removed it, or it was new
+// idEnt is what an acked encoder keeps per wire id.
+type idEnt struct {
+	base uint16 // its slot in the base store plus one, 0 when not held there
+	// mark is its place in since plus one: 0 when not touched, and
+	// markRemoved, while record runs, for an entity the frame removed.
+	mark uint16
+}
+
+// baseStore is S(B): a Held per slot, found by id through the encoder's
+// ids, as wire.Store keeps them.
+type baseStore struct {
+	held  []wire.Held
+	owner []uint16 // by slot: the wire id, 0 for a free slot
+	free  []int32
+}
+
+// baseGet returns what the base store holds of eid, or nil.
+func (e *AckedEncoder) baseGet(eid uint16) *wire.Held {
+	if i := e.ids[eid].base; i != 0 {
+		return &e.base.held[i-1]
+	}
+	return nil
+}
+
+// baseAdd makes eid held in the base store, its Held zeros.
+func (e *AckedEncoder) baseAdd(eid uint16) *wire.Held {
+	bs := &e.base
+	var i int
+	if k := len(bs.free); k > 0 {
+		i = int(bs.free[k-1])
+		bs.free = bs.free[:k-1]
+		bs.held[i] = wire.Held{}
+		bs.owner[i] = eid
+	} else {
+		i = len(bs.held)
+		bs.held = append(headroom.Ahead(bs.held, 1), wire.Held{})
+		bs.owner = append(headroom.Ahead(bs.owner, 1), eid)
+		if cap(bs.free) < cap(bs.held) {
+			bs.free = slices.Grow(bs.free, cap(bs.held)-len(bs.free)) // every slot may be freed
+		}
+	}
+	e.ids[eid].base = uint16(i + 1)
+	return &bs.held[i]
+}
+
+// baseRemove forgets eid in the base store.
+func (e *AckedEncoder) baseRemove(eid uint16) {
+	id := &e.ids[eid]
+	if id.base == 0 {
+		return
+	}
+	i := int(id.base - 1)
+	id.base = 0
+	e.base.owner[i] = 0
+	e.base.free = append(e.base.free, int32(i))
+}
+
+// sinceEnt is an entity touched since the base, and whether its life
+// changed since.
+type sinceEnt struct {
+	eid    uint16
+	groups uint16 // the groups the frames after the base changed: all that may differ
+	broke  bool   // a frame after the base removed it, or it was new
+	// slot is its slot in S(N), -1 when not held; was its slot in the
+	// base store, -1 when S(B) does not hold it.
+	slot, was int32
 }
 
 // AckedStats counts what an AckedEncoder wrote.
@@ -199,15 +299,21 @@ func (e *AckedEncoder) Stats() AckedStats { return e.stats }
 func (e *AckedEncoder) Encode(v *View) []byte {
 	a := e.arena
 	n, tick := e.frame, a.tick
-	if len(e.mark) < len(a.recs) {
-		e.mark = append(e.mark, make([]uint16, len(a.recs)-len(e.mark))...)
+	if len(e.ids) < len(a.recs) {
+		e.ids = append(e.ids, make([]idEnt, len(a.recs)-len(e.ids))...)
 	}
 	e.state.advance(a, &e.interest, v, n, &e.delta)
 	sf := &e.sent[n%wire.SentRing]
 	sf.frame, sf.tick = n, tick
-	e.record(&sf.undo)
+	e.record(sf)
 
 	base, key := e.pickBase(n, tick)
+	if !key {
+		// A keyframe's redo, the first above all, holds every entity
+		// whole: the others are not given room for it.
+		e.touchMost = max(e.touchMost, len(sf.touched)+len(sf.touched)/4)
+		e.redoMost = max(e.redoMost, len(sf.redo)+len(sf.redo)/4)
+	}
 	h := wire.Header{Kind: wire.FrameAcked, Tick: tick, LastSeq: v.LastSeq, InputBuffer: v.InputBuffer}
 	if !key {
 		h.BaseTick = e.sent[base%wire.SentRing].tick
@@ -220,6 +326,7 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	var removed, changed int
 	if key {
 		b, changed = e.appendKeyframe(b, tick)
+		e.keepBase(n)
 	} else {
 		b, removed, changed = e.appendDelta(b, base, n, tick)
 	}
@@ -256,8 +363,8 @@ func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
 		}
 		b = e.keyFrame
 	}
-	if n-b >= wire.SentRing || b < e.minBase || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
-		return 0, true
+	if n-b >= wire.SentRing || b < e.minBase || b < e.baseFrame || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
+		return 0, true // b < baseFrame never comes: the bases after a keyframe only move forward
 	}
 	return b, false
 }
@@ -265,45 +372,137 @@ func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
 // markRemoved marks an id the frame removed, while record runs.
 const markRemoved = 0xFFFF
 
-// record writes into u what undoes the frame advance just computed, turning
-// S(N) back into S(N-1). It reads S(N-1) from prev, and brings prev to
-// S(N). Only the entities of the frame's delta are touched.
-func (e *AckedEncoder) record(u *wire.Undo) {
-	u.Reset()
-	if u.Cap() < e.undoMost {
-		u.Grow(e.undoMost)
+// record writes into sf what redoes the frame advance just computed,
+// turning S(N-1) into S(N): each entity of the frame's delta, in order, and
+// the bytes after the frame of the groups it changed, or of its whole
+// record when its life changed.
+func (e *AckedEncoder) record(sf *sentFrame) {
+	if cap(sf.touched) < e.touchMost {
+		sf.touched = slices.Grow(sf.touched[:0], e.touchMost)
 	}
+	if cap(sf.redo) < e.redoMost {
+		sf.redo = slices.Grow(sf.redo[:0], e.redoMost)
+	}
+	touched, redo := sf.touched[:0], sf.redo[:0]
 	cur := &e.state.store
-	for _, eid := range e.delta.removed {
-		e.mark[eid] = markRemoved
-		before := e.prev.Get(eid)
-		if after := cur.Get(eid); after != nil { // a new life in the same frame
-			u.Add(eid, before, wire.DiffGroups(&before.Rec, &after.Rec), true)
-			*before = *after
+	d := &e.delta
+	for _, eid := range d.removed {
+		e.ids[eid].mark = markRemoved
+		if slot := cur.SlotOf(eid); slot >= 0 { // a new life in the same frame
+			after := cur.At(slot)
+			touched = addTouch(touched, eid, 0, touchBreak|touchHeld, slot, after)
+			redo = append(redo, after.Rec[:]...)
 			continue
 		}
-		u.Add(eid, before, wire.NonZeroGroups(&before.Rec), true)
-		e.prev.Remove(eid)
+		touched = append(touched, touch{eid: eid, flags: touchBreak, slot: -1})
 	}
-	for i := range e.delta.changes {
-		c := &e.delta.changes[i]
-		if c.isNew && len(e.delta.removed) > 0 && e.mark[c.eid] == markRemoved {
+	for i := range d.changes {
+		c := &d.changes[i]
+		if c.isNew && len(d.removed) > 0 && e.ids[c.eid].mark == markRemoved {
 			continue // the new life of one removed above
 		}
-		after := cur.Get(c.eid)
-		before := e.prev.Get(c.eid)
-		if before == nil {
-			u.AddAbsent(c.eid)
-			*e.prev.At(e.prev.Add(c.eid)) = *after
+		after := cur.At(int(c.slot))
+		if c.isNew { // not held before: new
+			touched = addTouch(touched, c.eid, 0, touchBreak|touchHeld, int(c.slot), after)
+			redo = append(redo, after.Rec[:]...)
 			continue
 		}
-		u.Add(c.eid, before, c.mask&wire.MaskGroups, false)
-		*before = *after
+		groups := c.mask & wire.MaskGroups
+		if groups != 0 && groups&^wire.MaskQuantPose == 0 {
+			// Most changes: the pose alone, read from the entWalk advance
+			// just wrote, not from the store's record, which the
+			// processor is still writing.
+			w := &e.state.walks[c.slot]
+			touched = append(touched, touch{})
+			t := &touched[len(touched)-1]
+			t.eid, t.groups, t.flags, t.tier, t.poseTick, t.slot = c.eid, groups, touchHeld|touchPose, w.tier, w.pose.tick, c.slot
+			if w.flags&hfFull != 0 {
+				t.flags |= touchFull
+			}
+			redo = appendPose(redo, &w.pose)
+			continue
+		}
+		touched = addTouch(touched, c.eid, groups, touchHeld, int(c.slot), after)
+		for m := groups; m != 0; m &= m - 1 {
+			redo = append(redo, after.Rec.Group(lowBit(m))...)
+		}
 	}
-	for _, eid := range e.delta.removed {
-		e.mark[eid] = 0
+	for _, eid := range d.removed {
+		e.ids[eid].mark = 0
 	}
-	e.undoMost = max(e.undoMost, u.Len()+u.Len()/4)
+	sf.touched, sf.redo = touched, redo
+}
+
+// appendPose appends the quantized pose p, as a record holds it.
+func appendPose(b []byte, p *poseWords) []byte {
+	b = le.AppendUint64(b, p.a)
+	b = le.AppendUint64(b, p.b)
+	b = le.AppendUint64(b, p.c)
+	return le.AppendUint32(b, p.d)
+}
+
+// addTouch appends to ts the touch of eid, held after the frame as after,
+// in slot. It writes the fields in place: a touch built whole and copied
+// is written in parts and read back at once, which the processor cannot
+// forward and waits on.
+func addTouch(ts []touch, eid, groups uint16, flags uint8, slot int, after *wire.Held) []touch {
+	ts = append(ts, touch{})
+	t := &ts[len(ts)-1]
+	if after.PoseFull {
+		flags |= touchFull
+	}
+	t.eid, t.groups, t.flags, t.tier, t.poseTick, t.slot = eid, groups, flags, after.Tier, after.PoseTick, int32(slot)
+	return ts
+}
+
+// keepBase makes S(n), the keyframe just written, the base store.
+func (e *AckedEncoder) keepBase(n uint32) {
+	cur := &e.state.store
+	bs := &e.base
+	for _, eid := range bs.owner {
+		if eid != 0 {
+			e.ids[eid].base = 0
+		}
+	}
+	bs.held, bs.owner, bs.free = bs.held[:0], bs.owner[:0], bs.free[:0]
+	for i := 0; i < cur.Slots(); i++ {
+		if eid := cur.Owner(i); eid != 0 {
+			*e.baseAdd(eid) = *cur.At(i)
+		}
+	}
+	e.baseFrame = n
+}
+
+// redoTo brings the base store forward to S(b), redoing the frames after
+// its frame up to b.
+func (e *AckedEncoder) redoTo(b uint32) {
+	for ; e.baseFrame != b; e.baseFrame++ {
+		sf := &e.sent[(e.baseFrame+1)%wire.SentRing]
+		redo := sf.redo
+		for i := range sf.touched {
+			t := &sf.touched[i]
+			h := e.baseGet(t.eid)
+			switch {
+			case t.flags&touchHeld == 0:
+				e.baseRemove(t.eid)
+				continue
+			case t.flags&touchBreak != 0:
+				if h == nil {
+					h = e.baseAdd(t.eid)
+				}
+				redo = redo[copy(h.Rec[:], redo):]
+			case t.flags&touchPose != 0:
+				// The groups the frame did not change are S(baseFrame)'s
+				// already: the whole pose goes.
+				redo = redo[copy(h.Rec[wire.PositionAt:wire.PositionAt+poseBytes], redo):]
+			default:
+				for m := t.groups; m != 0; m &= m - 1 {
+					redo = redo[copy(h.Rec.Group(lowBit(m)), redo):]
+				}
+			}
+			h.Tier, h.PoseFull, h.PoseTick = t.tier, t.flags&touchFull != 0, t.poseTick
+		}
+	}
 }
 
 // appendKeyframe appends every entity of S(N) whole.
@@ -319,63 +518,65 @@ func (e *AckedEncoder) appendKeyframe(b []byte, tick uint32) ([]byte, int) {
 	return b, changed
 }
 
-// appendDelta appends what turns S(base) into S(n): it undoes the frames
-// after base from S(n), for the entities they touched only, into e.base, and
-// compares.
+// appendDelta appends what turns S(base) into S(n): it brings the base
+// store to S(base), lists the entities the frames after base touched, and
+// compares each between the base store and S(n).
 func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int, int) {
-	cur := &e.state.store
-	e.base = e.base[:0]
+	e.redoTo(base)
+	cur, old := &e.state.store, e.base.held
+	since := e.since[:0]
 	for f := n; f != base; f-- {
-		u := &e.sent[f%wire.SentRing].undo
-		for ent, off, ok := u.Next(0); ok; ent, off, ok = u.Next(off) {
-			m := &e.mark[ent.EID]
+		touched := e.sent[f%wire.SentRing].touched
+		for i := range touched {
+			t := &touched[i]
+			id := &e.ids[t.eid]
+			m := &id.mark
 			if *m == 0 {
-				if h := cur.Get(ent.EID); h != nil {
-					e.base = append(e.base, baseEnt{held: *h, eid: ent.EID, present: true})
-				} else {
-					e.base = append(e.base, baseEnt{eid: ent.EID})
-				}
-				*m = uint16(len(e.base))
+				// The newest touch: where S(N) holds it, if it does.
+				since = append(since, sinceEnt{})
+				*m = uint16(len(since))
+				// Its base slot as the frame found it: redoTo is done.
+				since[*m-1].eid, since[*m-1].slot, since[*m-1].was = t.eid, t.slot, int32(id.base)-1
 			}
-			be := &e.base[*m-1]
-			be.broke = be.broke || ent.Break
-			be.groups |= ent.Groups
-			ent.RestoreHeld(&be.held, &be.present)
+			se := &since[*m-1]
+			se.broke = se.broke || t.flags&touchBreak != 0
+			se.groups |= t.groups
 		}
 	}
+	e.since = since
 	removed := 0
-	for i := range e.base {
-		be := &e.base[i]
-		e.mark[be.eid] = 0
-		if be.present && (be.broke || cur.Get(be.eid) == nil) {
-			b = le16(b, be.eid)
+	for i := range since {
+		se := &since[i]
+		e.ids[se.eid].mark = 0
+		if se.was >= 0 && (se.broke || se.slot < 0) {
+			b = le16(b, se.eid)
 			removed++
 		}
 	}
 	changed := 0
-	for i := range e.base {
-		be := &e.base[i]
-		eid := be.eid
-		now := cur.Get(eid)
-		if now == nil {
+	for i := range since {
+		se := &since[i]
+		eid := se.eid
+		if se.slot < 0 {
 			continue
 		}
-		old := &be.held
-		if !be.present || be.broke {
+		now := cur.At(int(se.slot))
+		if se.was < 0 || se.broke {
 			b = appendWhole(b, eid, now, tick)
 			changed++
 			continue
 		}
-		groups := wire.DiffGroupsIn(&old.Rec, &now.Rec, be.groups)
-		if groups == 0 && old.Tier == now.Tier && old.PoseFull == now.PoseFull && old.PoseTick == now.PoseTick {
+		was := &old[se.was]
+		groups := diffGroups(&was.Rec, &now.Rec, se.groups)
+		if groups == 0 && was.Tier == now.Tier && was.PoseFull == now.PoseFull && was.PoseTick == now.PoseTick {
 			continue
 		}
-		if now.PoseTick != old.PoseTick && groups&wire.MaskPose == 0 {
+		if now.PoseTick != was.PoseTick && groups&wire.MaskPose == 0 {
 			// The pose was measured again with the same bytes: a group of
 			// it goes (the smallest), so the client records the tick.
 			groups |= 1 << wire.GroupRotation
 		}
-		from := old.Rec.Position()
+		from := was.Rec.Position()
 		b = appendHeld(b, eid, groups, now, tick, &from)
 		changed++
 	}
@@ -407,10 +608,31 @@ func appendHeld(b []byte, eid, groups uint16, now *wire.Held, tick uint32, from 
 		mask |= wire.PoseAge
 		age = uint8(min(tick-now.PoseTick, wire.MaxPoseAge))
 	}
-	if groups&(1<<wire.GroupPosition) != 0 && wire.StepsFit(&now.Rec, from) {
-		mask |= wire.SmallSteps
+	return appendChangeAged(b, eid, mask, age, &now.Rec, from)
+}
+
+// diffGroups returns the groups of mask whose bytes differ between a and b,
+// as wire.DiffGroupsIn does: the quantized pose's groups, most of what
+// differs, with a word or two each.
+func diffGroups(a, b *wire.Record, mask uint16) uint16 {
+	const p, r, v, s = wire.PositionAt, wire.RotationAt, wire.VelocityAt, wire.SpinAt
+	var m uint16
+	if mask&(1<<wire.GroupPosition) != 0 && (le.Uint64(a[p:]) != le.Uint64(b[p:]) || le.Uint32(a[p+8:]) != le.Uint32(b[p+8:])) {
+		m |= 1 << wire.GroupPosition
 	}
-	return wire.AppendChange(b, eid, mask, age, &now.Rec, from)
+	if mask&(1<<wire.GroupRotation) != 0 && le.Uint32(a[r:]) != le.Uint32(b[r:]) {
+		m |= 1 << wire.GroupRotation
+	}
+	if mask&(1<<wire.GroupVelocity) != 0 && (le.Uint32(a[v:]) != le.Uint32(b[v:]) || le.Uint16(a[v+4:]) != le.Uint16(b[v+4:])) {
+		m |= 1 << wire.GroupVelocity
+	}
+	if mask&(1<<wire.GroupSpin) != 0 && (le.Uint16(a[s:]) != le.Uint16(b[s:]) || le.Uint32(a[s+2:]) != le.Uint32(b[s+2:])) {
+		m |= 1 << wire.GroupSpin
+	}
+	if rest := mask & wire.MaskGroups &^ wire.MaskQuantPose; rest != 0 {
+		m |= wire.DiffGroupsIn(a, b, rest)
+	}
+	return m
 }
 
 // appendEvents gives the events since the last frame that the client should
@@ -475,13 +697,15 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 }
 
 // MemBytes returns the bytes the encoder holds for its client (the capacity
-// of its slices): S(N), the copy of it, what undoes each of the last
-// SentRing frames, the scratch and the buffer.
+// of its slices): S(N), S(B), what redoes each of the last SentRing frames,
+// the scratch and the buffer.
 func (e *AckedEncoder) MemBytes() int {
-	n := e.state.memBytes() + e.prev.MemBytes() + cap(e.base)*int(unsafe.Sizeof(baseEnt{})) + cap(e.buf) +
-		cap(e.mark)*2 + cap(e.pending)*int(unsafe.Sizeof(pendingEvent{})) + e.delta.memBytes()
+	bs := &e.base
+	n := e.state.memBytes() + cap(bs.held)*int(unsafe.Sizeof(wire.Held{})) + cap(bs.owner)*2 + cap(bs.free)*4 +
+		cap(e.since)*int(unsafe.Sizeof(sinceEnt{})) + cap(e.buf) +
+		cap(e.ids)*int(unsafe.Sizeof(idEnt{})) + cap(e.pending)*int(unsafe.Sizeof(pendingEvent{})) + e.delta.memBytes()
 	for i := range e.sent {
-		n += e.sent[i].undo.Cap()
+		n += cap(e.sent[i].touched)*int(unsafe.Sizeof(touch{})) + cap(e.sent[i].redo)
 	}
 	return n
 }

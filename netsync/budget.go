@@ -116,6 +116,22 @@ func changeSize(mask uint16, rec *wire.Record, from *[3]int32) int {
 	return n
 }
 
+// poseChangeSize is changeSize for a change of the quantized pose p
+// alone, read from p rather than from a record.
+func poseChangeSize(mask uint16, p *poseWords, from *[3]int32) int {
+	n := 4
+	for m := mask & wire.MaskGroups; m != 0; m &= m - 1 {
+		n += wire.GroupBytes(bits.TrailingZeros16(m))
+	}
+	if mask&(1<<wire.GroupPosition) != 0 {
+		pos := posePosition(p)
+		if fitsStep(int64(pos[0])-int64(from[0])) && fitsStep(int64(pos[1])-int64(from[1])) && fitsStep(int64(pos[2])-int64(from[2])) {
+			n += wire.SmallStepBytes - wire.PositionBytes
+		}
+	}
+	return n
+}
+
 // controlsOnly reports whether, of the groups other than the pose, only
 // the drive group's controls of wid changed since the client's last
 // frame: its throttle, brake, steer and buttons, not its health.

@@ -5,14 +5,16 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// change adds a change of wid to the frame: into out, serialized, or into
-// the frame's delta. mask has its groups, tier and PoseFull; the groups'
+// change adds a change of wid, held in slot, to the frame: into out,
+// serialized, or into the frame's delta. mask has its groups, tier and PoseFull; the groups'
 // bytes are rec's. Serialized, its position goes as small steps from from
 // when they fit.
-func (s *clientState) change(wid, mask uint16, isNew bool, rec *wire.Record, from *[3]int32) {
+func (s *clientState) change(wid, mask uint16, isNew bool, slot int, rec *wire.Record, from *[3]int32) {
 	if !s.emit {
-		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, from: *from})
-		s.deltaBytes += changeSize(mask, rec, from)
+		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, slot: int32(slot)})
+		if s.budget > 0 {
+			s.deltaBytes += changeSize(mask, rec, from)
+		}
 		return
 	}
 	s.out = appendChange(s.out, wid, mask, rec, from)
@@ -48,6 +50,60 @@ func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) 
 			k += wire.SmallStepBytes
 		} else {
 			copy(o[4:16], p[:wire.PositionBytes])
+			k += wire.PositionBytes
+		}
+	}
+	le.PutUint16(o, eid)
+	le.PutUint16(o[2:], mask)
+	if mask&(1<<wire.GroupRotation) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.RotationAt:]))
+		k += wire.RotationBytes
+	}
+	if mask&(1<<wire.GroupVelocity) != 0 {
+		le.PutUint32(o[k:], le.Uint32(rec[wire.VelocityAt:]))
+		le.PutUint16(o[k+4:], le.Uint16(rec[wire.VelocityAt+4:]))
+		k += wire.VelocityBytes
+	}
+	for m := mask & wire.MaskGroups &^ (wire.MaskQuantPose); m != 0; m &= m - 1 {
+		g := lowBit(m)
+		k += copy(o[k:], rec.Group(g))
+	}
+	if mask&(1<<wire.GroupSpin) != 0 {
+		le.PutUint16(o[k:], le.Uint16(rec[wire.SpinAt:]))
+		le.PutUint32(o[k+2:], le.Uint32(rec[wire.SpinAt+2:]))
+		k += wire.SpinBytes
+	}
+	return b[:n+k]
+}
+
+// appendChangeAged is appendChange with the age byte, when mask has
+// PoseAge: as wire.AppendChange, for the acked frames. It is a copy of
+// its own: the ordered frames' appendChange writes at fixed places, and
+// an offset for the age slowed it.
+func appendChangeAged(b []byte, eid, mask uint16, age uint8, rec *wire.Record, from *[3]int32) []byte {
+	n := len(b)
+	if cap(b)-n < maxChangeBytes+1 {
+		b = headroom.Ahead(b, maxChangeBytes+1)
+	}
+	o := b[n : n+maxChangeBytes+1]
+	k := 4
+	if mask&wire.PoseAge != 0 {
+		o[4] = age
+		k = 5
+	}
+	if mask&(1<<wire.GroupPosition) != 0 {
+		p := rec[wire.PositionAt:]
+		dx := int64(int32(le.Uint32(p))) - int64(from[0])
+		dy := int64(int32(le.Uint32(p[4:]))) - int64(from[1])
+		dz := int64(int32(le.Uint32(p[8:]))) - int64(from[2])
+		if fitsStep(dx) && fitsStep(dy) && fitsStep(dz) {
+			mask |= wire.SmallSteps
+			le.PutUint16(o[k:], uint16(dx))
+			le.PutUint16(o[k+2:], uint16(dy))
+			le.PutUint16(o[k+4:], uint16(dz))
+			k += wire.SmallStepBytes
+		} else {
+			copy(o[k:k+wire.PositionBytes], p[:wire.PositionBytes])
 			k += wire.PositionBytes
 		}
 	}

@@ -115,3 +115,57 @@ func writePoseAsAppendChange(held, now poseWords, tier uint8) error {
 	}
 	return nil
 }
+
+// TestAppendChangeAgedIsWire holds appendChangeAged, the acked frames'
+// writer of a change, to wire.AppendChange: every mask of groups, with and
+// without an age, positions whose steps fit and do not, and records that
+// differ in some bytes of some groups. diffGroups is held to
+// wire.DiffGroupsIn on the same records, and poseChangeSize to changeSize.
+func TestAppendChangeAgedIsWire(t *testing.T) {
+	r := newSimWorld(5, 10, 10).rng
+	for i := range 3000 {
+		var rec, old wire.Record
+		for k := range rec {
+			rec[k] = byte(r.Uint32())
+		}
+		old = rec
+		for k := range rec { // a byte or two of some groups differ
+			if r.IntN(40) == 0 {
+				old[k] ^= byte(1 << r.IntN(8))
+			}
+		}
+		if i%3 == 0 { // steps that fit, or just do not
+			for a := range 3 {
+				at := wire.PositionAt + 4*a
+				d := int32(r.IntN(2*wire.SmallStepMax+5)) - wire.SmallStepMax - 2
+				le.PutUint32(old[at:], le.Uint32(rec[at:])-uint32(d))
+			}
+		}
+		from := old.Position()
+		groups := uint16(r.Uint32()) & wire.MaskGroups
+		if got, want := diffGroups(&old, &rec, groups), wire.DiffGroupsIn(&old, &rec, groups); got != want {
+			t.Fatalf("case %d: diffGroups %b, DiffGroupsIn %b", i, got, want)
+		}
+		pose, pm := poseOf(&rec), groups&wire.MaskQuantPose
+		if got, want := poseChangeSize(pm, &pose, &from), changeSize(pm, &rec, &from); got != want {
+			t.Fatalf("case %d: poseChangeSize %d, changeSize %d", i, got, want)
+		}
+		mask := groups | wire.MaskTierOf(uint8(r.IntN(4)))
+		if r.IntN(2) == 0 {
+			mask |= wire.PoseFull
+		}
+		age := uint8(r.Uint32())
+		if r.IntN(2) == 0 {
+			mask |= wire.PoseAge
+		}
+		wmask := mask
+		if groups&(1<<wire.GroupPosition) != 0 && wire.StepsFit(&rec, &from) {
+			wmask |= wire.SmallSteps
+		}
+		want := wire.AppendChange([]byte{7}, 42, wmask, age, &rec, &from)
+		got := appendChangeAged([]byte{7}, 42, mask, age, &rec, &from)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("case %d: mask %x: appendChangeAged %x, AppendChange %x", i, mask, got, want)
+		}
+	}
+}

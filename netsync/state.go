@@ -41,9 +41,7 @@ type entChange struct {
 	// isNew is set for an entity the client did not hold, or a new life:
 	// it comes whole, onto zeros.
 	isNew bool
-	// from is the position the client held before, zeros for a new one:
-	// the base of SmallSteps.
-	from [3]int32
+	slot  int32 // its slot in the store
 }
 
 // frameDelta is what turned S(N-1) into S(N): the entities removed (gone,

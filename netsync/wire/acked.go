@@ -17,7 +17,7 @@ import (
 // state of, to encode against: 32 frames, 1.6 s at 20 per second. An
 // acknowledgement later than that (a round trip, plus every input frame
 // carrying it lost for over a second) costs a keyframe. The server keeps,
-// per frame, what undoes it (the bytes of the groups it changed), not a copy
+// per frame, what redoes it (the bytes of the groups it changed), not a copy
 // of the state: a few hundred bytes to a few KB per frame.
 const SentRing = 32
 
@@ -83,10 +83,9 @@ func (s *Store) MemBytes() int {
 // before it. It holds, per entity the frame touched, whether it was held
 // before. For an entity held before, it also holds its tier, pose mode and
 // pose tick, and the bytes of the groups that differ from after: every group
-// not zero, when the entity is not held after. Both ends keep one per frame
-// instead of a copy of the state. The server finds the state of any of its
-// last SentRing frames with them, and the client the state of any of its
-// last HeldRing. An Undo reuses its memory.
+// not zero, when the entity is not held after. The client keeps one per
+// frame instead of a copy of the state, and finds with them the state of
+// any of its last HeldRing frames. An Undo reuses its memory.
 //
 // An entry is, in bytes: u16 eid | u8 flags (undoHeld, undoFull,
 // undoBreak) and, when held, u16 groups | u8 tier | u32 poseTick | the
@@ -194,19 +193,6 @@ func (e *UndoEntry) Restore(s *Store) {
 	h := s.Get(e.EID)
 	if h == nil {
 		h = s.At(s.Add(e.EID))
-	}
-	e.restore(h)
-}
-
-// RestoreHeld brings the entity of e back to what it was before the frame,
-// in h, held when *held: h and *held must be what it was after.
-func (e *UndoEntry) RestoreHeld(h *Held, held *bool) {
-	if !e.Held {
-		*held = false
-		return
-	}
-	if !*held {
-		*h, *held = Held{}, true
 	}
 	e.restore(h)
 }
