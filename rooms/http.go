@@ -295,6 +295,13 @@ func (m *Manager) serveRTC(w http.ResponseWriter, r *http.Request, hc HTTPConfig
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		// A page of another server of the fleet, whose offer that server
+		// sent here with a 307, reads the answer only with this header.
+		// The offer is a simple request (text/plain): no preflight.
+		w.Header().Set("Access-Control-Allow-Origin", origin)
+		w.Header().Add("Vary", "Origin")
+	}
 	o, err := ParseOptions(r.URL.Query(), m.cfg.DefaultLevel)
 	if err != nil {
 		hc.refused("webrtc", "bad_request")

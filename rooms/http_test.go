@@ -473,3 +473,36 @@ func TestRefusedReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestOfferAllowsItsOrigin: a WebRTC offer from a page of an origin the
+// server lets join (another server of the fleet, whose 307 sent it here)
+// is answered with Access-Control-Allow-Origin for that origin, even when
+// it is refused, so that the page reads the answer or the reason. One
+// from an origin not let join is refused without it.
+func TestOfferAllowsItsOrigin(t *testing.T) {
+	m := newManager(t, Config{DefaultLevel: "test-flat"})
+	srv := httptest.NewServer(m.Handler(HTTPConfig{WebRTC: loopbackRTC(t), WebSocket: websocket.Options{OriginPatterns: []string{"game-*.example"}}}))
+	defer srv.Close()
+	for _, c := range []struct {
+		origin, allow string
+		status        int
+	}{
+		{"http://game-2.example", "http://game-2.example", http.StatusBadRequest}, // let in, a bad offer
+		{"http://evil.example", "", http.StatusForbidden},
+	} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/rooms/default/rtc", strings.NewReader(`{"type":"offer","sdp":"nonsense"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Origin", c.origin)
+		req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Access-Control-Allow-Origin"); resp.StatusCode != c.status || got != c.allow {
+			t.Errorf("an offer from %s: %s, Access-Control-Allow-Origin %q; want %d, %q", c.origin, resp.Status, got, c.status, c.allow)
+		}
+	}
+}
