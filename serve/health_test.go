@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -290,5 +291,32 @@ func TestReadyzStore(t *testing.T) {
 	case <-errc: // the drain may fail to release: the store is gone
 	case <-time.After(c.Drain + 10*time.Second):
 		t.Fatal("run did not return")
+	}
+}
+
+// TestReadyzWhileStarting: until the start is done, /readyz fails with
+// "the server is starting" and /healthz passes (a starting process is
+// not a stuck one); then both pass.
+func TestReadyzWhileStarting(t *testing.T) {
+	m, err := rooms.NewManager(rooms.Config{DefaultLevel: "test-flat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Shutdown(context.Background(), "test over")
+	s := &Server{rooms: m}
+	get := func(what string, checks func() []check) (int, string) {
+		rec := httptest.NewRecorder()
+		probe(what, checks).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/"+what, nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := get("readyz", s.readiness); code != http.StatusServiceUnavailable || !strings.Contains(body, "[-]started failed: the server is starting") {
+		t.Errorf("readyz while starting: %d %q", code, body)
+	}
+	if code, body := get("healthz", s.liveness); code != http.StatusOK {
+		t.Errorf("healthz while starting: %d %q", code, body)
+	}
+	s.started.Store(true)
+	if code, body := get("readyz", s.readiness); code != http.StatusOK || body != "ok" {
+		t.Errorf("readyz once started: %d %q", code, body)
 	}
 }
