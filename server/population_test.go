@@ -44,6 +44,9 @@ func crowd(r components.NPCRole) bool {
 // Within 10 s both have traffic and pedestrians round them, a fair part of
 // the city's budget each: the budget is the room's, shared by its players.
 func TestSecondPlayerGetsTraffic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("half a minute of main-city: TestJoinedApartBothSeeTraffic plays the same case in -short")
+	}
 	l, err := levels.Load("main-city")
 	if err != nil {
 		t.Fatal(err)

@@ -461,6 +461,9 @@ func TestChaseCatchesAHeldSeat(t *testing.T) {
 // TestChaseOutOfTime: the Crew stand at their start until the timer runs
 // out; the Police win and are paid, the Crew not.
 func TestChaseOutOfTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays the chase's 5 minutes: the pass without -short runs it")
+	}
 	r := newCityRun(t, "chase", false, crew1, cop1)
 	c0, p0 := cash(r.g, r.by["crew1"]), cash(r.g, r.by["cop1"])
 	if r.until((cityruns.ChaseSeconds-1)*ecs.TickRate, nil) {
@@ -671,6 +674,9 @@ func TestHeistSucceeds(t *testing.T) {
 // and is out (their seat out, their body gone), then the other falls.
 func TestHeistFails(t *testing.T) {
 	t.Run("out of time", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("plays the heist's 10 minutes: the pass without -short runs it")
+		}
 		r := newCityRun(t, "yard-heist", false, crew1, crew2)
 		if r.until((cityruns.HeistSeconds-1)*ecs.TickRate, nil) {
 			t.Fatalf("ended before the time: %+v", r.frame().Result)
