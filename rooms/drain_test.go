@@ -189,14 +189,19 @@ func TestDrainResume(t *testing.T) {
 	}
 }
 
-// stallObserver makes a room's tick wait while stalled is set.
+// stallObserver makes a room's tick wait while stalled is set, and says
+// on in (if made) that a tick waits.
 type stallObserver struct {
 	stalled *atomic.Bool
 	wake    *sync.Cond
+	in      chan struct{}
 }
 
 func (o stallObserver) Ticked(*Room) {
 	o.wake.L.Lock()
+	if o.stalled.Load() && o.in != nil {
+		o.in <- struct{}{}
+	}
 	for o.stalled.Load() {
 		o.wake.Wait()
 	}
@@ -204,47 +209,41 @@ func (o stallObserver) Ticked(*Room) {
 }
 func (o stallObserver) Closed(*Room) {}
 
-// TestStalled: a room stuck in a tick shows in Stalled with how long,
-// and leaves it once it ticks again; a manager shut down has none.
+// TestStalled: a room stuck in a tick shows in Stalled with how long on
+// the rooms' clock, and leaves it once it ticks again; a manager shut
+// down has none.
 func TestStalled(t *testing.T) {
 	var stalled atomic.Bool
 	wake := sync.NewCond(&sync.Mutex{})
-	m := newManager(t, Config{DefaultLevel: "test-flat", Observe: func(*Room) RoomObserver { return stallObserver{&stalled, wake} }})
+	in := make(chan struct{}, 1)
+	clk := clocktest.New()
+	m := newManager(t, Config{DefaultLevel: "test-flat", Clock: clk, Observe: func(*Room) RoomObserver { return stallObserver{&stalled, wake, in} }})
+	clk.Step(t, TickPeriod)
 	if s := m.Stalled(200 * time.Millisecond); len(s) != 0 {
 		t.Fatalf("stalled at start: %v", s)
 	}
 	stalled.Store(true)
-	s := stallsUntil(t, m, func(s []Stall) bool { return len(s) > 0 })
-	if len(s) != 1 || s[0].Room != "default" || s[0].For < 200*time.Millisecond {
+	clk.Advance(TickPeriod)
+	<-in // the room's tick waits
+	clk.Advance(400 * time.Millisecond)
+	s := m.Stalled(200 * time.Millisecond)
+	if len(s) != 1 || s[0].Room != "default" || s[0].For < 400*time.Millisecond {
 		t.Errorf("stuck: %v", s)
 	}
 	wake.L.Lock()
 	stalled.Store(false)
 	wake.Broadcast()
 	wake.L.Unlock()
-	stallsUntil(t, m, func(s []Stall) bool { return len(s) == 0 })
+	clk.Settle(t)
+	clk.Step(t, TickPeriod)
+	if s := m.Stalled(200 * time.Millisecond); len(s) != 0 {
+		t.Errorf("ticking again: %v", s)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	m.Shutdown(ctx, "over")
 	if s := m.Stalled(0); s != nil {
 		t.Errorf("shut down: %v", s)
-	}
-}
-
-// stallsUntil polls m's stalls of 200 ms until done holds, for at most
-// 5 s, and returns the last.
-func stallsUntil(t *testing.T, m *Manager, done func([]Stall) bool) []Stall {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		s := m.Stalled(200 * time.Millisecond)
-		if done(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("stalls after 5 s: %v", s)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

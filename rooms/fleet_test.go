@@ -25,6 +25,8 @@ type fleet struct {
 	mu    sync.Mutex
 	rooms map[string]string // name: the holder's address
 	down  bool              // every call fails
+	// released gets each name taken out, if made: a test waits on it.
+	released chan string
 }
 
 type fleetView struct {
@@ -52,6 +54,9 @@ func (v *fleetView) Release(name string) {
 	defer v.f.mu.Unlock()
 	if v.f.rooms[name] == v.addr {
 		delete(v.f.rooms, name)
+		if v.f.released != nil {
+			v.f.released <- name
+		}
 	}
 }
 
@@ -127,7 +132,7 @@ func welcomeOf(t *testing.T, conn interface {
 // browser), the lobbies list the fleet's rooms, a room's close releases
 // its name, and a run room cannot take a name held elsewhere.
 func TestFleetJoins(t *testing.T) {
-	f := &fleet{rooms: map[string]string{}}
+	f := &fleet{rooms: map[string]string{}, released: make(chan string, 16)}
 	rtc := loopbackRTC(t)
 	a, b := newFleetServer(t, f, rtc), newFleetServer(t, f, rtc)
 	ctx := context.Background()
@@ -186,14 +191,11 @@ func TestFleetJoins(t *testing.T) {
 	// through b makes it there.
 	ca.Close()
 	cb.Close()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		f.mu.Lock()
-		_, held := f.rooms["here"]
-		f.mu.Unlock()
-		if !held {
-			break
-		}
-		if time.Now().After(deadline) {
+	for released := false; !released; {
+		select {
+		case name := <-f.released:
+			released = name == "here"
+		case <-time.After(5 * time.Second):
 			t.Fatal("the closed room's name is still held")
 		}
 	}
