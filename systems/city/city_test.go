@@ -3,6 +3,8 @@ package city_test
 import (
 	"testing"
 
+	"github.com/chewxy/math32"
+
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/ecs/ecstest"
@@ -315,5 +317,42 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 	r.Step(700)
 	if allocs := testing.AllocsPerRun(200, r.W.Step); allocs != 0 {
 		t.Fatalf("%v allocations per tick", allocs)
+	}
+}
+
+// TestSpotNear: a team's players start at its place, then a car's width
+// (TeamSpread) to the right of its heading, to its left, twice that to
+// the right, and so on: the first spot clear of bodies and buildings.
+func TestSpotNear(t *testing.T) {
+	const s = city.TeamSpread
+	cases := []struct {
+		name  string
+		at    levels.Vec2
+		yaw   float32
+		taken [][2]float32 // cars standing at these points
+		want  [2]float32
+		ok    bool
+	}{
+		{"the place is free", levels.Vec2{X: 0, Y: -50}, 0, nil, [2]float32{0, -50}, true},
+		{"a car on the place: to its right", levels.Vec2{X: 0, Y: -50}, 0, [][2]float32{{0, -50}}, [2]float32{0, -50 - s}, true},
+		{"right taken too: to its left", levels.Vec2{X: 0, Y: -50}, 0, [][2]float32{{0, -50}, {0, -50 - s}}, [2]float32{0, -50 + s}, true},
+		// The house stands from y 5 to 15 at x -110 to -90: the place
+		// and the spots across the heading within a car's radius of it
+		// are in its walls; the first clear one is 2 spreads right.
+		{"a building on the place", levels.Vec2{X: -100, Y: 8}, 0, nil, [2]float32{-100, 8 - 2*s}, true},
+		// Facing north the side across the heading is x: right is east.
+		{"facing north, right is east", levels.Vec2{X: 0, Y: -50}, math32.Pi / 2, [][2]float32{{0, -50}}, [2]float32{s, -50}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rig(t, ecs.FreeRoam())
+			for _, p := range c.taken {
+				r.Vehicle(t, components.KindCar, phys.ModelSedan, p[0], p[1], 0)
+			}
+			pos, ok := r.City.SpotNear(r.W, c.at, c.yaw)
+			if ok != c.ok || math32.Abs(pos.X-c.want[0]) > 1e-3 || math32.Abs(pos.Y-c.want[1]) > 1e-3 {
+				t.Fatalf("got %v ok %v, want %v", pos, ok, c.want)
+			}
+		})
 	}
 }
