@@ -252,8 +252,18 @@ func options(c config, i int) bot.Options {
 }
 
 func run(ctx context.Context, c config) ([]bot.Result, int) {
+	return spawn(ctx, c, func(conn bot.Conn, i int) bot.Result {
+		return bot.RunWith(ctx, conn, c.seed+uint64(i), c.duration, options(c, i))
+	}, func(r bot.Result) (bool, error) { return r.Stats.Snapshots == 0, r.Err })
+}
+
+// spawn plays c.n bots with play, joining one every 20 ms, and returns
+// their results and how many failed: they could not connect, or ended
+// with an error before their first snapshot (ended says of a result
+// whether no snapshot came, and its error).
+func spawn[R any](ctx context.Context, c config, play func(conn bot.Conn, i int) R, ended func(R) (bool, error)) ([]R, int) {
 	var mu sync.Mutex
-	var res []bot.Result
+	var res []R
 	failed := 0
 	var wg sync.WaitGroup
 	for i := 0; i < c.n; i++ {
@@ -270,18 +280,22 @@ func run(ctx context.Context, c config) ([]bot.Result, int) {
 				mu.Unlock()
 				return
 			}
-			r := bot.RunWith(ctx, conn, c.seed+uint64(i), c.duration, options(c, i))
-			if r.Err != nil {
-				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, r.Err)
+			r := play(conn, i)
+			none, err := ended(r)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, err)
 			}
 			mu.Lock()
 			res = append(res, r)
-			if r.Err != nil && r.Stats.Snapshots == 0 {
+			if err != nil && none {
 				failed++
 			}
 			mu.Unlock()
 		}(i)
-		time.Sleep(20 * time.Millisecond) // do not join all in one tick
+		select { // do not join all in one tick
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 	wg.Wait()
 	return res, failed

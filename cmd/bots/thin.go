@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"sync"
-	"time"
 
+	"github.com/fiveonit/engine/bot"
 	"github.com/fiveonit/engine/bot/thin"
 )
 
@@ -16,42 +14,9 @@ import (
 // ended with an error before their first snapshot. A thin bot does not
 // come back after a drop: its run ends (Result.Err).
 func runThin(ctx context.Context, c config) ([]thin.Result, int) {
-	var mu sync.Mutex
-	var res []thin.Result
-	failed := 0
-	var wg sync.WaitGroup
-	for i := 0; i < c.n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			conn, err := dial(dctx, c, i)
-			cancel()
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, err)
-				mu.Lock()
-				failed++
-				mu.Unlock()
-				return
-			}
-			r := thin.Run(ctx, conn, c.seed+uint64(i), c.duration)
-			if r.Err != nil {
-				fmt.Fprintf(os.Stderr, "bot %d: %v\n", i, r.Err)
-			}
-			mu.Lock()
-			res = append(res, r)
-			if r.Err != nil && r.Stats.Snapshots == 0 {
-				failed++
-			}
-			mu.Unlock()
-		}(i)
-		select { // do not join all in one tick
-		case <-ctx.Done():
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	wg.Wait()
-	return res, failed
+	return spawn(ctx, c, func(conn bot.Conn, i int) thin.Result {
+		return thin.Run(ctx, conn, c.seed+uint64(i), c.duration)
+	}, func(r thin.Result) (bool, error) { return r.Stats.Snapshots == 0, r.Err })
 }
 
 // thinSummary is the one line printed at the end of a run of thin bots:
