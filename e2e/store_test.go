@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"syscall"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
-	"github.com/fiveonit/engine/internal/pgtest"
 	"github.com/fiveonit/engine/jointoken"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/textframe"
@@ -313,20 +311,7 @@ func TestStoreRestart(t *testing.T) {
 // reason; once it left the first, it joins the second with the Cash it
 // had; after SIGTERM and a restart of both, the Cash is still there.
 func TestStoreFleet(t *testing.T) {
-	pg.once.Do(func() { pg.srv, pg.err = pgtest.Start() })
-	if errors.Is(pg.err, pgtest.ErrMissing) {
-		t.Skip("no PostgreSQL to test against:", pg.err)
-	}
-	if pg.err != nil {
-		t.Fatal(pg.err)
-	}
-	url, err := pg.srv.NewDatabase(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(url, "postgres://") {
-		t.Skipf("%s is not a postgres:// URL, which -store takes", pgtest.EnvURL)
-	}
+	url := pgDatabase(t)
 	a, b := startProcess(t, url), startProcess(t, url)
 	pl := joinAs(t, a, "bob")
 	if pl.cash != 500 {
