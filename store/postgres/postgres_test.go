@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -22,22 +21,7 @@ var (
 	skip   string
 )
 
-func TestMain(m *testing.M) {
-	var err error
-	server, err = pgtest.Start()
-	switch {
-	case errors.Is(err, pgtest.ErrMissing):
-		skip = err.Error()
-	case err != nil:
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	if server != nil {
-		server.Stop()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, &server, &skip)) }
 
 // database returns a new, empty database's URL, or skips the test where
 // PostgreSQL is missing.
