@@ -55,31 +55,13 @@ func appendChange(b []byte, eid, mask uint16, rec *wire.Record, from *[3]int32) 
 	}
 	le.PutUint16(o, eid)
 	le.PutUint16(o[2:], mask)
-	if mask&(1<<wire.GroupRotation) != 0 {
-		le.PutUint32(o[k:], le.Uint32(rec[wire.RotationAt:]))
-		k += wire.RotationBytes
-	}
-	if mask&(1<<wire.GroupVelocity) != 0 {
-		le.PutUint32(o[k:], le.Uint32(rec[wire.VelocityAt:]))
-		le.PutUint16(o[k+4:], le.Uint16(rec[wire.VelocityAt+4:]))
-		k += wire.VelocityBytes
-	}
-	for m := mask & wire.MaskGroups &^ (wire.MaskQuantPose); m != 0; m &= m - 1 {
-		g := lowBit(m)
-		k += copy(o[k:], rec.Group(g))
-	}
-	if mask&(1<<wire.GroupSpin) != 0 {
-		le.PutUint16(o[k:], le.Uint16(rec[wire.SpinAt:]))
-		le.PutUint32(o[k+2:], le.Uint32(rec[wire.SpinAt+2:]))
-		k += wire.SpinBytes
-	}
-	return b[:n+k]
+	return b[:n+writeGroups(o, k, mask, rec)]
 }
 
 // appendChangeAged is appendChange with the age byte, when mask has
-// PoseAge: as wire.AppendChange, for the acked frames. It is a copy of
-// its own: the ordered frames' appendChange writes at fixed places, and
-// an offset for the age slowed it.
+// PoseAge: as wire.AppendChange, for the acked frames. Its head is a copy
+// of appendChange's: the ordered frames' appendChange writes the position
+// at fixed places, and an offset for the age slowed it.
 func appendChangeAged(b []byte, eid, mask uint16, age uint8, rec *wire.Record, from *[3]int32) []byte {
 	n := len(b)
 	if cap(b)-n < maxChangeBytes+1 {
@@ -109,6 +91,13 @@ func appendChangeAged(b []byte, eid, mask uint16, age uint8, rec *wire.Record, f
 	}
 	le.PutUint16(o, eid)
 	le.PutUint16(o[2:], mask)
+	return b[:n+writeGroups(o, k, mask, rec)]
+}
+
+// writeGroups writes into o from k on the groups of mask after the
+// position, as a change carries them, from rec, and returns where they
+// end.
+func writeGroups(o []byte, k int, mask uint16, rec *wire.Record) int {
 	if mask&(1<<wire.GroupRotation) != 0 {
 		le.PutUint32(o[k:], le.Uint32(rec[wire.RotationAt:]))
 		k += wire.RotationBytes
@@ -127,7 +116,7 @@ func appendChangeAged(b []byte, eid, mask uint16, age uint8, rec *wire.Record, f
 		le.PutUint32(o[k+2:], le.Uint32(rec[wire.SpinAt+2:]))
 		k += wire.SpinBytes
 	}
-	return b[:n+k]
+	return k
 }
 
 // fitsStep reports whether d, a step in 1/PositionScale m, goes as a small
