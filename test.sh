@@ -31,9 +31,12 @@ go test ./... "$@"
 # alone under purego, as other machines run it.
 go vet -tags purego ./netsync
 go test -tags purego ./netsync "$@"
-# The race detector needs cgo. -short: the soaks' longer runs take minutes
-# at the race detector's speed and go through the same code.
-CGO_ENABLED=1 go test -race -short ./... "$@"
+# The race detector needs cgo. It runs the packages whose tests may run
+# the module's code on more than one goroutine (internal/racepkgs says
+# which and why); the simulation's, one goroutine each, it would only slow.
+# -short: the soaks' longer runs take minutes at the race detector's speed
+# and go through the same code.
+CGO_ENABLED=1 go test -race -short $(go run ./internal/racepkgs) "$@"
 # Every fuzz target, found here so that a new one runs without editing this
 # script. Each starts from its seeds and its testdata/fuzz; an input that
 # fails is written to the package's testdata/fuzz, to keep as a test case.
