@@ -135,6 +135,11 @@ func benchScale(b *testing.B, n int, acked bool) scalePoint {
 	b.ReportMetric(rates[len(rates)/2]*8/1000, "p50-kbps/client")
 	b.ReportMetric(rates[len(rates)*99/100]*8/1000, "p99-kbps/client")
 	b.ReportMetric(serverAllocs(f), "server-allocs/tick")
+	var mem int
+	for _, bt := range f.Bots {
+		mem += bt.Session.Snapshotter().MemBytes()
+	}
+	b.ReportMetric(float64(mem)/float64(len(f.Bots))/1024, "KB-encoder/client")
 	reportDrawn(b, &d)
 	return scalePoint{
 		players: n, acked: acked,

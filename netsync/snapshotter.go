@@ -36,6 +36,15 @@ func NewSnapshotter(a *Arena, acked bool) *Snapshotter {
 	return s
 }
 
+// MemBytes returns the bytes the current encoder holds for its client (see
+// AckedEncoder.MemBytes).
+func (s *Snapshotter) MemBytes() int {
+	if s.acked {
+		return s.ack.MemBytes()
+	}
+	return s.ord.MemBytes()
+}
+
 // Acked reports whether the frames are acked ones.
 func (s *Snapshotter) Acked() bool { return s.acked }
 

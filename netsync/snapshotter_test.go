@@ -145,3 +145,33 @@ func TestCheckPhase(t *testing.T) {
 	s.SetAcked(false)
 	frames(2 * wire.CheckEvery)
 }
+
+// TestSnapshotterMemBytes: the snapshots' memory is their current
+// encoder's, ordered and then acked, and grows with what the client holds.
+func TestSnapshotterMemBytes(t *testing.T) {
+	w := newSimWorld(13, 300, 800)
+	for range 100 {
+		w.spawn()
+	}
+	a := NewArena()
+	s := NewSnapshotter(a, false)
+	view := View{Center: wire.Vec3{X: 400, Y: 400}}
+	empty := s.MemBytes()
+	for _, acked := range []bool{false, true} {
+		s.SetAcked(acked)
+		for range 5 {
+			w.step()
+			w.fill(a)
+			s.Encode(&view)
+		}
+		want := 0
+		if acked {
+			want = s.AckedEncoder().MemBytes()
+		} else {
+			want = s.ord.MemBytes()
+		}
+		if got := s.MemBytes(); got != want || got <= empty {
+			t.Errorf("acked %v: MemBytes %d, its encoder's %d, before any frame %d", acked, got, want, empty)
+		}
+	}
+}
