@@ -53,13 +53,30 @@ func (b bodies) release(v ecs.Entity) {
 			return // someone else still sits in it
 		}
 	}
-	q := b.g.trailers.Query(w.Arche)
+	b.unhitch(v)
+	w.Despawn(v)
+}
+
+// place stands vehicle v at pos facing yaw, upright and at rest: what a
+// car brought to its owner needs (carcall.go). The trailers it towed are
+// let go where they are. Nobody sits in v: a seated person would be left
+// where v was.
+func (b bodies) place(v ecs.Entity, pos components.Vec3, yaw float32) {
+	g := b.g
+	b.unhitch(v)
+	pose, vel := g.poses.Get(v)
+	*pose = components.Pose{Pos: pos, Rot: components.YawQuat(yaw)}
+	*vel = components.Velocity{}
+}
+
+// unhitch lets go of the trailers vehicle v tows.
+func (b bodies) unhitch(v ecs.Entity) {
+	q := b.g.trailers.Query(b.g.w.Arche)
 	for q.Next() {
 		if l := q.Get(); l.Tractor == v {
 			l.Tractor = ecs.Entity{}
 		}
 	}
-	w.Despawn(v)
 }
 
 // rebody puts s's character at the wheel of a fresh car of its own at pos

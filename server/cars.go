@@ -9,6 +9,7 @@ import (
 
 	"github.com/fiveonit/engine/catalog"
 	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/store"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/cars"
@@ -31,6 +32,7 @@ type carsFeature struct {
 	own, keys []uint16
 	rings     generic.Map1[components.Keys]
 	players   generic.Map1[components.Player]
+	locks     generic.Map1[components.CarLock]
 }
 
 // carsSession is what a session holds of the cars: its owner number, the
@@ -42,8 +44,9 @@ type carsSession struct {
 	keysSent   bool
 	bits       uint64 // the key ids its keys answer to
 	own, keys  []uint16
-	garageSent bool // the garage frame says what kept holds
-	dirty      bool // kept changed since the accounts feature took it
+	garageSent bool       // the garage frame says what kept holds
+	dirty      bool       // kept changed since the accounts feature took it
+	out        ecs.Entity // the car it last took out of a garage
 }
 
 // errNeedsGarage and errNeedsBay are the replies to a takeout without a
@@ -61,6 +64,7 @@ func newCarsFeature(g *GameServer) *carsFeature {
 	c.owners = make(map[string]uint32)
 	c.rings = generic.NewMap1[components.Keys](g.w.Arche)
 	c.players = generic.NewMap1[components.Player](g.w.Arche)
+	c.locks = generic.NewMap1[components.CarLock](g.w.Arche)
 	if c.sys == nil {
 		return c
 	}
@@ -144,6 +148,23 @@ func (c *carsFeature) claim(s *Session) {
 	c.g.pf.SetCarLock(s.car, components.CarLock{Owner: owner}, false)
 }
 
+// ownCar returns the car s calls its own: the one it last took out of a
+// garage while that is in the world and still s's, else the one it came
+// in with while that is; the zero entity when neither is (kept in a
+// garage, or gone).
+func (c *carsFeature) ownCar(s *Session) ecs.Entity {
+	sc := c.sess.of(s)
+	for _, car := range [...]ecs.Entity{sc.out, s.car} {
+		if car.IsZero() || !c.g.w.Arche.Alive(car) {
+			continue
+		}
+		if l := c.locks.Get(car); l != nil && l.Owner == sc.owner {
+			return car
+		}
+	}
+	return ecs.Entity{}
+}
+
 // command does a car command of s's character through the cars system;
 // its error is the reply's reason.
 func (cf *carsFeature) command(s *Session, c *textframe.Command) error {
@@ -207,9 +228,11 @@ func (cf *carsFeature) takeOut(s *Session, c *textframe.Command) error {
 		return fmt.Errorf("%w: you keep no car in bay %d of garage %s", cars.ErrNoCar, *c.Slot, c.Place)
 	}
 	k := sc.kept[i]
-	if _, err := cs.TakeOut(cf.g.w, s.char, gi, int(k.Bay), cars.Kept{Model: k.Model, Variant: k.Variant, Health: k.Health}, sc.owner); err != nil {
+	car, err := cs.TakeOut(cf.g.w, s.char, gi, int(k.Bay), cars.Kept{Model: k.Model, Variant: k.Variant, Health: k.Health}, sc.owner)
+	if err != nil {
 		return err
 	}
+	sc.out = car
 	sc.kept = slices.Delete(sc.kept, i, i+1)
 	sc.dirty, sc.garageSent = true, false
 	return nil

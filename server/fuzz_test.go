@@ -32,6 +32,8 @@ func FuzzClientFrames(f *testing.F) {
 	f.Add(seed(good, []byte(`{"type":"debug","cmd":"spawn-car","model":1}`)))
 	f.Add(seed(good, []byte(`{"type":"debug","cmd":"clock","minutes":100,"pace":3}`)))
 	f.Add(seed(good, []byte(`{"type":"phone","cmd":"call"}`)))
+	f.Add(seed(good, []byte(`{"type":"debug","cmd":"teleport","x":300,"y":300}`), []byte(`{"type":"callcar","id":1}`), good,
+		[]byte(`{"type":"callcar","cmd":"now","target":9}`), []byte(`{"type":"debug","cmd":"kill"}`), []byte(`{"type":"callcar"}`)))
 	f.Add(seed([]byte(`{"type":"debug","cmd":"give-item","item":"grenade","count":3}`), good, []byte(`{"type":"use","slot":0}`),
 		[]byte(`{"type":"move","slot":0,"to":5,"count":2}`), []byte(`{"type":"drop","slot":5}`), []byte(`{"type":"pickup","target":3}`)))
 	f.Add(seed([]byte(`{"type":"drop","slot":-3,"count":-1}`), []byte(`{"type":"buy","place":"x","item":"water","count":99999}`),

@@ -301,6 +301,7 @@ func (g *GameServer) wire(sc SocialConfig) error {
 		newStatusFeature(g),
 		newItemsFeature(g),
 		g.cars,
+		newCarCallFeature(g),  // after cars: it calls the car the cars feature says is yours
 		newAccountsFeature(g), // after cars: it loads the cars an account keeps
 		g.social,
 		g.watch,

@@ -12,6 +12,8 @@ package textframe
 //	keep     the car you drive, stopped in a bay of a garage (the welcome's garages): you own it or carry its key, and pay the garage's price
 //	takeout  "place": a garage's id, "slot": the bay your car is kept in (the garage frame's); you stand near the garage: the car comes out, yours and open, into that bay or the first free one
 //
+// callcar, which calls your car back to you, is carcall.go's.
+//
 // A crowbar forces a locked car with nobody inside: the item command use
 // of the crowbar's slot, standing at its door (textframe/items.go).
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/runs.golden")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // TestRunFramesGolden: the run, spectate and watched frames as a client
 // reads them, one per line, against testdata/runs.golden. A field renamed

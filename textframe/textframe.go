@@ -121,7 +121,7 @@ type ErrorFrame struct {
 // a mode switch, an item command (items.go lists them) or a social command
 // (social.go). Unknown fields are refused.
 type Command struct {
-	Type string `json:"type"` // "debug", "phone", "mode", an item command ("pickup", "drop", "use", "move", "open", "take", "put", "close", "buy"), a car command ("lock", "unlock", "keep", "takeout") or a social one ("chat", "quickchat", "emote", "vote", "party")
+	Type string `json:"type"` // "debug", "phone", "mode", an item command ("pickup", "drop", "use", "move", "open", "take", "put", "close", "buy"), a car command ("lock", "unlock", "keep", "takeout", "callcar") or a social one ("chat", "quickchat", "emote", "vote", "party")
 	ID   uint32 `json:"id,omitempty"`
 	Cmd  string `json:"cmd"`
 	// Arguments, by command.

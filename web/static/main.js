@@ -8,6 +8,7 @@ import "./lobby.js";
 import "./items.js";
 import "./cars.js";
 import "./missions.js";
+import "./carcall.js";
 import "./signals.js";
 import "./stealth.js";
 import "./social.js";
