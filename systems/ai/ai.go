@@ -51,8 +51,11 @@
 // goes through the vehicles and people by wire id wherever the random
 // source is drawn or entities come and go, so a replay draws the same
 // numbers and gives the same wire ids, and it allocates nothing per tick
-// once its buffers have grown, unless it spawns. Readout gives the debug
-// readout (the counts and every chaser's state).
+// once its buffers have grown, unless it spawns. In a room of many players
+// it files them on a grid each tick, so that finding the player nearest
+// to a car or a pedestrian reads the players round it, not every one
+// (near.go). Readout gives the debug readout (the counts and every
+// chaser's state).
 package ai
 
 import (
@@ -182,6 +185,8 @@ type System struct {
 	bodies        []body
 	pts           []nav.Vec
 	grid          *nav.Grid
+	pgrid         playerGrid
+	few           int     // fewPlayers; LoopPlayers, in a test, raises it
 	byWire        []int32 // wire id -> body index this tick, -1 none
 	cars          []car
 	chasers       []chaser
@@ -297,6 +302,8 @@ func NewWithMap(w *ecs.World, m *nav.Map, static *phys.Static) *System {
 		signals:  generic.NewResource[components.Signals](w.Arche),
 		sentryOf: generic.NewMap[components.Sentry](w.Arche),
 		grid:     nav.NewGrid(m.Bounds(), BodyCell),
+		pgrid:    newPlayerGrid(m.Bounds()),
+		few:      fewPlayers,
 		byWire:   make([]int32, ecs.MaxWireIDs+1),
 	}
 	s.playerQ.Register(w.Arche)
@@ -400,8 +407,8 @@ func (s *System) Update(w *ecs.World) {
 	}
 }
 
-// gather lists the players and the bodies of this tick and files the
-// bodies in the grid.
+// gather lists the players and the bodies of this tick and files them in
+// their grids: the players only from fewPlayers on (near.go).
 func (s *System) gather(w *ecs.World) {
 	s.players = s.players[:0]
 	pq := s.playerQ.Query(w.Arche)
@@ -410,6 +417,9 @@ func (s *System) gather(w *ecs.World) {
 		s.players = append(s.players, player{e: pq.Entity(), wid: id.WireID, pos: phys.Flat(pose.Pos)})
 	}
 	slices.SortFunc(s.players, func(a, b player) int { return int(a.wid) - int(b.wid) })
+	if len(s.players) >= s.few {
+		s.pgrid.file(s.players)
+	}
 
 	s.bodies = s.bodies[:0]
 	vq := s.vehicleQ.Query(w.Arche)
@@ -442,34 +452,6 @@ func (s *System) addBody(e ecs.Entity, kind components.Kind, id *components.Iden
 		e: e, wid: id.WireID, kind: kind, pos: phys.Flat(pose.Pos), vel: phys.Flat(vel.Lin),
 		fwd: nav.Vec{X: co, Y: si}, hx: hx, hy: hy, car: -1,
 	})
-}
-
-// nearestPlayer returns the distance from p to the nearest player, and
-// false when there are no players.
-func (s *System) nearestPlayer(p nav.Vec) (float32, bool) {
-	if len(s.players) == 0 {
-		return 0, false
-	}
-	best := float32(math32.MaxFloat32)
-	for i := range s.players {
-		best = min(best, s.players[i].pos.Sub(p).Len())
-	}
-	return best, true
-}
-
-// seen reports whether a player within rng of p has a clear line of sight
-// to it.
-func (s *System) seen(p nav.Vec, rng float32) bool {
-	for i := range s.players {
-		q := s.players[i].pos
-		if q.Sub(p).Len() > rng {
-			continue
-		}
-		if s.static == nil || s.static.SegmentClear(q, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // due reports whether entity wid is checked for being taken away this

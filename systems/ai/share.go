@@ -1,8 +1,6 @@
 package ai
 
 import (
-	"github.com/chewxy/math32"
-
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/nav"
 )
@@ -30,23 +28,6 @@ type pop struct {
 	fair  int // each player's fair part; 0: not shared (fewer than two players)
 	lack  int // how many players lack
 	spare int // how many more of those over their part may be taken away
-}
-
-// nearest returns the index in s.players of the player nearest to p and
-// the distance; -1 when there are no players. The lower wire id wins a
-// tie.
-func (s *System) nearest(p nav.Vec) (int, float32) {
-	best, bestD := -1, float32(0)
-	for i := range s.players {
-		d := s.players[i].pos.Sub(p)
-		if d2 := d.Dot(d); best < 0 || d2 < bestD {
-			best, bestD = i, d2
-		}
-	}
-	if best < 0 {
-		return -1, 0
-	}
-	return best, math32.Sqrt(bestD)
 }
 
 // tallyCars counts the ambient cars of the tick for their nearest players
