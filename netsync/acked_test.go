@@ -365,6 +365,7 @@ func (r *ackedRun) summary() string {
 // tells is against the last frame it showed; every event is shown exactly
 // once unless it expired by EventTTL.
 func TestAckedLossyLink(t *testing.T) {
+	race.Solo(t)
 	frames := 10000
 	if testing.Short() {
 		frames = 2000
@@ -579,9 +580,7 @@ func TestAckedKeyframeOldPose(t *testing.T) {
 // (acks lagging, events, checks, keyframes now and then) and of a decoder
 // applying one of them allocates nothing.
 func TestAckedZeroAllocs(t *testing.T) {
-	if race.Enabled {
-		t.Skip("counts allocations on one goroutine: the pass without -race runs it")
-	}
+	race.Solo(t)
 	w := newSimWorld(11, 600, 1500)
 	for range 500 {
 		w.spawn()

@@ -13,9 +13,7 @@ import (
 // leaving the areas of interest, events, checks and keyframes, with and
 // without a budget.
 func TestZeroAllocsSteadyState(t *testing.T) {
-	if race.Enabled {
-		t.Skip("counts allocations on one goroutine: the pass without -race runs it")
-	}
+	race.Solo(t)
 	w := newSimWorld(11, 600, 1500)
 	for range 500 {
 		w.spawn()

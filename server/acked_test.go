@@ -7,6 +7,7 @@ import (
 
 	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/netsync/wire"
 	"github.com/fiveonit/engine/server/servertest"
@@ -63,6 +64,7 @@ func due(q []delayed, now int) (ready, rest []delayed) {
 // inputs (four a frame) lose an input only when four frames in a row are
 // lost.
 func TestAckedOverLossyLink(t *testing.T) {
+	race.Solo(t)
 	ticks := 60 * ecs.TickRate
 	if testing.Short() {
 		ticks = 10 * ecs.TickRate

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server/servertest"
 )
@@ -41,6 +42,7 @@ func TestClientKbpsBounds(t *testing.T) {
 // keyframe and a second's credit aside; and the budget binds (the bytes
 // come near it).
 func TestClientCostsItsBudget(t *testing.T) {
+	race.Solo(t)
 	const kbps, seconds = 24, 20
 	l, err := levels.Load("main-city")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/ecs/ecstest"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/runs"
@@ -253,6 +254,7 @@ func TestCarCallOffRoad(t *testing.T) {
 // words; a refused call changes nothing (the car stays, no cash goes, no
 // carcall frame).
 func TestCarCallRefused(t *testing.T) {
+	race.Solo(t)
 	for _, tc := range []struct {
 		name string
 		set  func(g *GameServer, p, other *probe)

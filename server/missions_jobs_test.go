@@ -8,6 +8,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions/cityjobs"
 	phys "github.com/fiveonit/engine/physics"
@@ -63,6 +64,7 @@ func slotOf(g *GameServer, p *probe, name string) int {
 // is paid. The failure: the player stands and waits, and the chasers box
 // them in, kill them or the time runs out.
 func TestGetaway(t *testing.T) {
+	race.Solo(t)
 	t.Run("success", func(t *testing.T) {
 		g, ps := newJobs(t, 2)
 		p, other := ps[0], ps[1]
@@ -425,6 +427,7 @@ func beforeGuard(g *GameServer, d float32) phys.Vec {
 // out before a guard; the guards raise the alarm and go after them, and
 // the mission fails, its ledger taken back.
 func TestTheft(t *testing.T) {
+	race.Solo(t)
 	t.Run("unseen", func(t *testing.T) {
 		g, ps := newJobs(t, 1)
 		p := ps[0]
@@ -528,6 +531,7 @@ func TestTheft(t *testing.T) {
 // same: the same notices at the same ticks, the same cash, the chasers
 // and the player where they were.
 func TestMissionsDeterministic(t *testing.T) {
+	race.Solo(t)
 	play := func() string {
 		g, ps := newJobs(t, 1)
 		p := ps[0]

@@ -9,6 +9,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/games"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/systems"
 	"github.com/fiveonit/engine/systems/missionhost"
@@ -190,6 +191,7 @@ func leaveCar(t testing.TB, g *GameServer, ps []*probe, p *probe) {
 // with the reason and change nothing; a declined offer closes and comes
 // back; free roam refuses every phone command.
 func TestPhoneOffersAndRefusals(t *testing.T) {
+	race.Solo(t)
 	g, ps := newJobs(t, 2)
 	a, b := ps[0], ps[1]
 	h := systems.Missions(g.World())
@@ -296,6 +298,7 @@ func driveUntil(g *GameServer, ps []*probe, p *probe, n int, d components.Drive)
 // drives the rest to the hospital with scripted inputs; the failures are
 // the timer running out and another player taking the parcel.
 func TestDelivery(t *testing.T) {
+	race.Solo(t)
 	t.Run("success", func(t *testing.T) {
 		g, ps := newJobs(t, 1)
 		p := ps[0]

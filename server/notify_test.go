@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 )
 
@@ -52,6 +53,7 @@ func TestClockSentOnJoin(t *testing.T) {
 // lists the police chasing them, each with the player's character as its
 // target.
 func TestReadoutListsChasers(t *testing.T) {
+	race.Solo(t)
 	g := newFreeRoam(t)
 	p := join(t, g, Who{Debug: true})
 	g.Tick()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	phys "github.com/fiveonit/engine/physics"
 	"github.com/fiveonit/engine/systems/ai"
@@ -167,6 +168,7 @@ func movingCars(p *probe) int {
 // round them: the cars of the snapshots it decodes, which the page draws (issue 37's "two players
 // joining 450 m apart both see traffic within 10 s").
 func TestJoinedApartBothSeeTraffic(t *testing.T) {
+	race.Solo(t)
 	// seeCars is how many moving cars round a player count as traffic
 	// seen: a fifth of the city's 40. Before the budget was shared the
 	// second player saw 1 to 6, the first player's passing by.

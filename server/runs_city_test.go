@@ -10,6 +10,7 @@ import (
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
 	"github.com/fiveonit/engine/games"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/missions/cityruns"
@@ -217,6 +218,7 @@ func TestChaseStarts(t *testing.T) {
 // delivery, and every one of the Crew is paid ChaseReward, the Police
 // nothing.
 func TestChaseCrewDelivers(t *testing.T) {
+	race.Solo(t)
 	r := newCityRun(t, "chase", false, crew1, crew2, cop1)
 	cash0 := map[string]int64{}
 	for a, p := range r.by {
@@ -596,6 +598,7 @@ func (r *cityRun) crateSlot() int {
 // strongbox goes, and the result says the run paid nothing (debug
 // commands).
 func TestHeistSucceeds(t *testing.T) {
+	race.Solo(t)
 	r := heistRun(t, crew1, crew2, runs.Seat{Account: "crew3"}, runs.Seat{Account: "crew4"})
 	a := r.by["crew1"]
 	start := r.place(cityruns.HeistStart).Pos

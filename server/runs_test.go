@@ -9,6 +9,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/missions"
 	"github.com/fiveonit/engine/runs"
@@ -288,6 +289,7 @@ func TestRunTeamsAreParties(t *testing.T) {
 // same character and car; a seat whose minute runs out is gone, its body
 // leaves, the mission is told, and a team left with nobody forfeits.
 func TestRunSeatHeldThroughDrop(t *testing.T) {
+	race.Solo(t)
 	r := newRunRoom(t, false, false, runs.Seat{Account: "a1", Team: 0}, runs.Seat{Account: "b1", Team: 1})
 	r.live("a1", "b1")
 	a, b := r.ps["a1"], r.ps["b1"]

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 )
 
 // TestDrawn: eight bots drive main-city over a 25 ms link for 25 s and
@@ -13,6 +14,7 @@ import (
 // test was written (0.20, 0.21 and 0.77 m near, mid and far); no moving
 // entity goes 5 s without a pose (1 s then).
 func TestDrawn(t *testing.T) {
+	race.Solo(t)
 	f := newFarm(t, "main-city", ecs.FreeRoam(), 8, each(25*time.Millisecond, 2*time.Millisecond, 0))
 	if err := f.Advance(5 * time.Second); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/fiveonit/engine/client"
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/levels"
 	"github.com/fiveonit/engine/server"
 	"github.com/fiveonit/engine/transport/link"
@@ -112,6 +113,7 @@ func stall(t testing.TB, o Options) stallFigures {
 // 217 ms. Before, the bots' loop left the queue out of its band for 6.7
 // to 8.9 s, and the page's guessed up to 495 ticks, healing in up to 9.5 s.
 func TestFiguresStall(t *testing.T) {
+	race.Solo(t)
 	for _, catchUp := range []int{0, 1} {
 		for _, lossy := range []bool{false, true} {
 			for _, ms := range []int{25, 50, 100, 150} {

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/chewxy/math32"
-	"github.com/fiveonit/engine/internal/race"
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -58,9 +58,7 @@ func TestPredictionPushesNearCar(t *testing.T) {
 // free roam over 50 ms each way. The text frames (a few a second, JSON)
 // are read outside the count.
 func TestClientTickAllocatesNothing(t *testing.T) {
-	if race.Enabled {
-		t.Skip("counts allocations on one goroutine: the pass without -race runs it")
-	}
+	race.Solo(t)
 	f := newFarm(t, "main-city", ecs.FreeRoam(), 4, each(50*time.Millisecond, 5*time.Millisecond, 0))
 	for range 20 * ecs.TickRate {
 		if err := f.Step(); err != nil {

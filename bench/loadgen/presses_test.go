@@ -7,6 +7,7 @@ import (
 
 	"github.com/fiveonit/engine/components"
 	"github.com/fiveonit/engine/ecs"
+	"github.com/fiveonit/engine/internal/race"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -113,6 +114,7 @@ func pressRun(t *testing.T, loss float64, lossy bool) []*pressBot {
 // exception is a press whose input lost every copy on the way, which the
 // test counts (none came: a press goes in eight frames).
 func TestPressesRunOnce(t *testing.T) {
+	race.Solo(t)
 	for _, lossy := range []bool{false, true} {
 		for _, loss := range []float64{0, 0.05, 0.2} {
 			made, run, taps, lost, inputsLost := 0, 0, 0, 0, 0
