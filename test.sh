@@ -3,7 +3,7 @@
 # every test again under the race detector, then every fuzz target for a
 # few seconds.
 # Arguments go to the test runs (./test.sh -short skips the long soaks).
-# FOI_FUZZTIME sets how long each fuzz target runs (default 5s).
+# FOI_FUZZTIME sets how long each fuzz target runs (default 3s).
 set -euo pipefail
 cd "$(dirname "$0")"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -40,7 +40,7 @@ CGO_ENABLED=1 go test -race -short $(go run ./internal/racepkgs) "$@"
 # Every fuzz target, found here so that a new one runs without editing this
 # script. Each starts from its seeds and its testdata/fuzz; an input that
 # fails is written to the package's testdata/fuzz, to keep as a test case.
-fuzztime=${FOI_FUZZTIME:-5s}
+fuzztime=${FOI_FUZZTIME:-3s}
 for file in $(grep -rlE --include='*_test.go' --exclude-dir=testdata '^func Fuzz[A-Za-z0-9_]*\(' . | sort); do
   for name in $(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$file"); do
     go test "$(dirname "$file")" -run '^$' -fuzz "^$name\$" -fuzztime "$fuzztime"
