@@ -116,7 +116,7 @@ func (f *carCallFeature) leave(s *Session)   { f.sess.reset(s) }
 func (f *carCallFeature) resume(s *Session) {
 	c := f.sess.of(s)
 	if !c.news && !c.car.IsZero() && f.g.w.Arche.Alive(c.car) {
-		f.tellComing(c, f.g.ids.Get(c.car).WireID, f.posOf(c.car))
+		f.tellComing(c, f.g.ids.Get(c.car).WireID, f.g.posOf(c.car))
 	}
 }
 
@@ -144,7 +144,7 @@ func (f *carCallFeature) command(s *Session, cmd *textframe.Command) error {
 		return err
 	}
 	*c = carCall{car: car, due: now + CarCallTicks, next: c.next}
-	f.tellComing(c, g.ids.Get(car).WireID, f.posOf(car))
+	f.tellComing(c, g.ids.Get(car).WireID, f.g.posOf(car))
 	return nil
 }
 
@@ -184,7 +184,7 @@ func (f *carCallFeature) check(s *Session) (ecs.Entity, error) {
 			return car, fmt.Errorf("%w: someone sits in it", ErrCarTaken)
 		}
 	}
-	if d := flatDist(f.posOf(s.char), f.posOf(car)); d <= CarCallNear && f.free(car) {
+	if d := flatDist(f.g.posOf(s.char), f.g.posOf(car)); d <= CarCallNear && f.free(car) {
 		return car, fmt.Errorf("%w: it stands %.0f m away", ErrCarNear, d)
 	}
 	if cash == nil || cash.Amount < CarCallFee {
@@ -212,7 +212,7 @@ func (f *carCallFeature) wrecked(s *Session) error {
 // not wedged into a building or off the level. A car that is not free is
 // brought back however near it stands.
 func (f *carCallFeature) free(car ecs.Entity) bool {
-	p := f.posOf(car)
+	p := f.g.posOf(car)
 	r := p.Rot
 	if math32.Abs(r.X) > carCallTilt || math32.Abs(r.Y) > carCallTilt {
 		return false
@@ -264,7 +264,7 @@ func (f *carCallFeature) deliver(s *Session, c *carCall) {
 	_, cash := g.wanted.Get(s.char)
 	cash.Amount -= CarCallFee
 	c.next = g.w.Tick() + CarCallEvery
-	d := flatDist(f.posOf(s.char), f.posOf(car))
+	d := flatDist(f.g.posOf(s.char), f.g.posOf(car))
 	c.news = true
 	c.frame = textframe.CarCallFrame{Type: "carcall", State: carArrived, Car: wid, At: &[2]float32{pos.X, pos.Y}, Fee: CarCallFee}
 	c.notice = textframe.NoticeFrame{Type: "notice", Kind: "success",
@@ -283,9 +283,9 @@ var carCallAlong = [...]float32{0, 8, -8, 16, -16}
 // every other body (clear). false when none is.
 func (f *carCallFeature) spot(s *Session, car ecs.Entity) (components.Vec3, float32, bool) {
 	g := f.g
-	me := f.posOf(s.char)
+	me := f.g.posOf(s.char)
 	if act, in, _ := g.persons.Get(s.char); act != nil && !in.Vehicle.IsZero() && g.w.Arche.Alive(in.Vehicle) {
-		me = f.posOf(in.Vehicle) // in another car: beside that one
+		me = f.g.posOf(in.Vehicle) // in another car: beside that one
 	}
 	at := levels.Vec2{X: me.Pos.X, Y: me.Pos.Y}
 	l := g.cfg.Level
@@ -385,14 +385,8 @@ func (f *carCallFeature) notify(s *Session) bool {
 	return g.sendText(s, c.frame) && g.sendText(s, c.notice)
 }
 
-// posOf returns e's pose.
-func (f *carCallFeature) posOf(e ecs.Entity) *components.Pose { return f.g.posOf(e) }
-
 // flatDist is the distance between two poses on the ground.
-func flatDist(a, b *components.Pose) float32 {
-	dx, dy := a.Pos.X-b.Pos.X, a.Pos.Y-b.Pos.Y
-	return math32.Sqrt(dx*dx + dy*dy)
-}
+func flatDist(a, b *components.Pose) float32 { return phys.Flat(a.Pos).Sub(phys.Flat(b.Pos)).Len() }
 
 // seconds writes a count of ticks as whole seconds, rounded up ("4 s").
 func seconds(ticks uint64) string {

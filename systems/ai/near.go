@@ -228,11 +228,7 @@ func (s *System) seenGrid(p nav.Vec, rng float32) bool {
 // and has a clear line of sight to it.
 func (s *System) seenIn(cell []int32, p nav.Vec, rng float32) bool {
 	for _, i := range cell {
-		q := s.players[i].pos
-		if q.Sub(p).Len() > rng {
-			continue
-		}
-		if s.static == nil || s.static.SegmentClear(q, p) {
+		if s.sees(s.players[i].pos, p, rng) {
 			return true
 		}
 	}
@@ -242,15 +238,17 @@ func (s *System) seenIn(cell []int32, p nav.Vec, rng float32) bool {
 // seenLoop is seen by a loop over the players.
 func (s *System) seenLoop(p nav.Vec, rng float32) bool {
 	for i := range s.players {
-		q := s.players[i].pos
-		if q.Sub(p).Len() > rng {
-			continue
-		}
-		if s.static == nil || s.static.SegmentClear(q, p) {
+		if s.sees(s.players[i].pos, p, rng) {
 			return true
 		}
 	}
 	return false
+}
+
+// sees reports whether a player at q is within rng of p and has a clear
+// line of sight to it. A NaN rng, which no distance exceeds, is no bound.
+func (s *System) sees(q, p nav.Vec, rng float32) bool {
+	return !(q.Sub(p).Len() > rng) && (s.static == nil || s.static.SegmentClear(q, p))
 }
 
 // searchPlayers returns the index of the player nearest to p, the lower
