@@ -453,3 +453,78 @@ func TestCarCallThroughADrop(t *testing.T) {
 		t.Fatalf("the car stands %.1f m away", d)
 	}
 }
+
+// TestCarCallNoSpot: when no place near the player would hold the car
+// clear of every other body at its time, the delivery is called off,
+// saying so: the car stays where it was and nothing is paid.
+func TestCarCallNoSpot(t *testing.T) {
+	g, p, _ := callcarCity(t)
+	car := p.s.car
+	p.command(`{"type":"callcar","id":1}`)
+	g.Tick()
+	gapsOK(t, p, 1, "callcar")
+	for range CarCallTicks - 2 {
+		g.Tick()
+	}
+	at, cash, seen := g.posOf(car).Pos, cashOf(g, p), len(p.texts)
+	// A car as wide as a district: wherever it went near the player, it
+	// would stand on the player.
+	body := ecstest.Get[components.Body](g.World(), car)
+	body.Shape, body.Radius = components.ShapeCircle, 500
+	for range 3 {
+		g.Tick()
+	}
+	p.read()
+	frames, notices := callcarTexts(p, seen)
+	if len(frames) != 1 || frames[0]["state"] != "off" || !strings.Contains(fmt.Sprint(frames[0]["why"]), ErrCarNoSpot.Error()) {
+		t.Fatalf("carcall frames %v, want off for want of a spot", frames)
+	}
+	if len(notices) != 1 || notices[0]["kind"] != "failure" || !strings.Contains(notices[0]["text"].(string), "called off, nothing paid") {
+		t.Fatalf("notices %v", notices)
+	}
+	me := g.posOf(p.s.char).Pos
+	if now := g.posOf(car).Pos; math32.Hypot(now.X-me.X, now.Y-me.Y) < 200 || cashOf(g, p) != cash {
+		t.Fatalf("the car went from %v to %v, %.0f m from the player, and cash from %d to %d: want it left far, unpaid",
+			at, now, math32.Hypot(now.X-me.X, now.Y-me.Y), cash, cashOf(g, p))
+	}
+}
+
+// TestCarCallLeavesTrailer: a car called while it tows a trailer comes
+// alone: the trailer is let go and stays where the car stood.
+func TestCarCallLeavesTrailer(t *testing.T) {
+	g, p, _ := callcarCity(t)
+	car := p.s.car
+	pose := g.posOf(car)
+	yaw := pose.Rot.Yaw()
+	back := phys.TrailerLength(phys.ModelTrailer)
+	at := components.Vec3{X: pose.Pos.X - back*math32.Cos(yaw), Y: pose.Pos.Y - back*math32.Sin(yaw), Z: pose.Pos.Z}
+	trailer, err := g.pf.Vehicle(components.KindTrailer, phys.ModelTrailer, at, yaw, car)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := ecstest.Get[components.TrailerLink](g.World(), trailer)
+	if link.Tractor != car {
+		t.Fatalf("the trailer is hitched to %v, want the car %v", link.Tractor, car)
+	}
+	p.command(`{"type":"callcar","id":1}`)
+	g.Tick()
+	gapsOK(t, p, 1, "callcar with a trailer")
+	for range CarCallTicks - 1 {
+		g.Tick()
+	}
+	left := g.posOf(trailer).Pos
+	for range 2 {
+		g.Tick()
+	}
+	me, got := g.posOf(p.s.char), g.posOf(car)
+	if d := flatDist(me, got); d > 40 {
+		t.Fatalf("the car stands %.1f m from the player: not delivered", d)
+	}
+	if link := ecstest.Get[components.TrailerLink](g.World(), trailer); !link.Tractor.IsZero() {
+		t.Fatalf("the trailer is still hitched to %v", link.Tractor)
+	}
+	now := g.posOf(trailer).Pos
+	if d := math32.Hypot(now.X-left.X, now.Y-left.Y); d > 1 {
+		t.Fatalf("the trailer moved %.1f m, from %v to %v: want it left where it stood", d, left, now)
+	}
+}
