@@ -81,6 +81,18 @@ func TestBrowserCallCar(t *testing.T) {
 	if d := dist(cc.Pos[0], cc.Pos[1], ps.State.Own.X, ps.State.Own.Y); d > 40 {
 		t.Fatalf("the car's blip is %.0f m from the player: %+v", d, cc)
 	}
+	// The blip stays by the player while the snapshots catch up with the
+	// frame: it does not go back to where the car was.
+	for range 20 {
+		time.Sleep(25 * time.Millisecond)
+		cc = carCallPage{}
+		if err := p.readJSON(readCarCall, &cc); err != nil {
+			t.Fatal(err)
+		}
+		if d := dist(cc.Pos[0], cc.Pos[1], ps.State.Own.X, ps.State.Own.Y); d > 40 {
+			t.Fatalf("after the arrival the car's blip went back %.0f m from the player: %+v", d, cc)
+		}
+	}
 	p.waitFor("the server's notice", `JSON.parse(foiMissions.info()).notices.some((n) => n.includes("is here")) ? "yes" : ""`, 5*time.Second)
 	p.waitFor("the fee paid", fmt.Sprintf(`document.getElementById("invCash").textContent !== %q ? "yes" : ""`, before), 5*time.Second)
 	p.screenshot("foi-web-carcall-arrived")

@@ -12,15 +12,18 @@ import { game } from "./game.js";
 import * as hooks from "./hooks.js";
 import { drawIcon } from "./icons.js";
 
-// The page's choices: how long a refusal or an arrival shows (ms), and
-// the colour of your car's blip.
+// The page's choices: how long a refusal or an arrival shows (ms), the
+// colour of your car's blip, and how near the frame's place (m) the drawn
+// car must come before the blip follows it again after an arrival.
 const CALL_NOTE_MS = 6000;
 const CAR_BLIP = "#ffd23f";
+const CAUGHT_M = 10;
 
 const st = {
   call: null,     // the last carcall frame
   callAt: 0,      // performance.now() when it came
   pos: null,      // where your car's blip is: [x, y]
+  caught: false,  // after an arrival, the drawn car came to where the frame put it
   note: "",       // the line's text
   bad: false,     // it is a refusal
   noteAt: 0,
@@ -68,7 +71,7 @@ function build() {
 
 hooks.onReset(() => {
   build();
-  st.call = null; st.pos = null; st.note = ""; st.asked.clear(); st.refusals = [];
+  st.call = null; st.pos = null; st.caught = false; st.note = ""; st.asked.clear(); st.refusals = [];
   draw();
 });
 
@@ -85,6 +88,7 @@ hooks.onText("carcall", (m) => {
   st.call = m;
   st.callAt = performance.now();
   st.pos = m.at || null;
+  st.caught = false;
   if (m.state === "off") show("Car delivery called off: " + m.why, true);
   else if (m.state === "arrived") show("Your car is here", false);
   else draw();
@@ -125,7 +129,17 @@ hooks.onDraw("over", ({ f, n }) => {
   if (!c || !c.car || c.state === "off") return;
   for (let i = 0; i < n; i++) {
     const b = i * D.stride;
-    if (f[b + D.eid] === c.car) { st.pos = [f[b + D.x], f[b + D.y]]; return; }
+    if (f[b + D.eid] !== c.car) continue;
+    const x = f[b + D.x], y = f[b + D.y];
+    // On arrival the blip stays where the frame says until the drawn car
+    // gets there: the snapshot that moves the car comes after the frame,
+    // and the drawing runs behind the snapshots.
+    if (c.state === "arrived" && c.at && !st.caught) {
+      if (Math.hypot(x - c.at[0], y - c.at[1]) > CAUGHT_M) return;
+      st.caught = true;
+    }
+    st.pos = [x, y];
+    return;
   }
 });
 

@@ -76,6 +76,7 @@ func number(x any) (float64, bool) {
 var pageOwn = map[string]string{
 	"NOTICE_MS":    "missions.js: how long a notice stays",
 	"CALL_NOTE_MS": "carcall.js: how long a refusal or an arrival of your car shows",
+	"CAUGHT_M":     "carcall.js: how near its arrival place the drawn car must come for the blip to follow it",
 	"CHAT_LINES":   "social.js: the lines the chat box shows",
 	"CHAT_FADE":    "social.js: how long a chat line stays once the box is closed",
 	"TRACER_MS":    "combat.js: how long a tracer shows",
