@@ -24,6 +24,9 @@ const (
 const (
 	// HeaderCheck says a u32 check follows the header's counts.
 	HeaderCheck uint8 = 1
+	// HeaderChain says an acked frame's body is a chain of links, the
+	// ordered deltas of the frames after its base (PROTOCOL.md §9).
+	HeaderChain uint8 = 2
 	// HeaderReserved are the flags no frame may set yet.
 	HeaderReserved uint8 = ^HeaderCheck
 )
