@@ -1,31 +1,29 @@
 package netsync
 
 import (
-	"slices"
 	"unsafe"
 
 	"github.com/fiveonit/engine/internal/headroom"
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// AckedEncoder writes one client's acked delta snapshots (wire.FrameAcked)
-// for a transport that loses, duplicates and reorders frames. It computes
-// what an ordered client would hold after each frame N, S(N), exactly as
-// the ordered Encoder does. It writes frame N against the newest frame B
-// the client acknowledged (Ack): the entities gone since B, those whose
-// life changed removed and whole again, the groups that differ between
-// S(B) and S(N), a position as small steps from S(B)'s, and every pose
-// with its mode (PoseFull) and, when it was measured before N, its age
-// (PoseAge). With no acknowledged base among its last wire.SentRing
-// frames, the frame is a keyframe onto nothing, its base tick 0.
+// AckedEncoder writes one client's acked snapshots (wire.FrameAcked) for a
+// transport that loses, duplicates and reorders frames. It computes what an
+// ordered client would hold after each frame N, S(N), exactly as the
+// ordered Encoder does, and keeps the bytes of each frame's ordered delta,
+// S(N-1) to S(N): a link. Frame N goes onto the newest frame B the client
+// acknowledged (Ack) as a chain (wire.HeaderChain): the links of frames B+1
+// to N, oldest first, which the client applies in turn onto S(B). With no
+// acknowledged base among its last wire.SentRing frames, the frame is a
+// keyframe: every entity of S(N) whole, its base tick 0. So is a chain that
+// would take more than twice the bytes of a keyframe and more than
+// wire.ReliableAbove: past twice, a keyframe saves more than it costs, the
+// next frames going onto it before its acknowledgement comes.
 //
-// It keeps S(B) of the base B of the last delta (a second store), and per
-// frame what redoes it: the entities it touched, in order, and the bytes of
-// the groups it changed, as they were after it. A newer base B' is reached
-// by redoing the frames after B up to B', once each: at a steady
-// acknowledgement one frame per frame, however many frames the base lags.
-// A frame goes through the entities touched since its base only, each
-// compared between the second store and S(N).
+// So a frame costs the ordered encode and a copy of the links since the
+// base. A merged delta, S(B) to S(N), would take fewer bytes when the base
+// lags, but its encode, which kept S(B) and compared it with S(N), cost 3.5
+// times the ordered one on the peer trace.
 //
 // Events get a serial per client and go in every frame until a frame that
 // held them is acknowledged, for wire.EventTTL frames at most.
@@ -40,12 +38,14 @@ type AckedEncoder struct {
 	state    clientState
 	delta    frameDelta
 	sent     [wire.SentRing]sentFrame
-	// base is S(baseFrame): the base of the last delta, or the last
-	// keyframe. The bases of the frames after a keyframe never go back
-	// (pickBase), so it only moves forward, redoing frames.
-	base      baseStore
-	baseFrame uint32
-	buf       []byte
+	buf      []byte
+	// work is where advance writes a frame's changes, made its link. log
+	// keeps the links of the last SentRing frames, one after the other,
+	// round to its start when they reach its end; head is where the next
+	// goes. One buffer for all: each frame's own would grow, each at its
+	// own new high, for thousands of frames.
+	work, log []byte
+	head      int
 
 	frame    uint32 // frames written: the number of the next
 	phase    uint32 // SetCheckPhase
@@ -60,152 +60,52 @@ type AckedEncoder struct {
 	keyFrame uint32
 	keyWait  uint32
 
+	// whole is the bytes per entity of the last keyframe: a keyframe now
+	// would take about whole bytes per entity held.
+	whole int
+
 	serial  uint32 // the last serial given to an event
 	evAcked uint32 // every event up to this serial was in a frame acknowledged
 	pending []pendingEvent
 	evTick  uint32 // events up to this tick were taken from the arena
 	started bool
 
-	// A frame's scratch, cleared after each use: since lists each entity
-	// touched since the base.
-	since []sinceEnt
-	// ids holds, by wire id, where the base store holds it and its place
-	// in since. The two share an entry, so the frame that lists an entity
-	// finds its base at no cost: the encoders of every client read theirs
-	// at random places, each read a wait on memory.
-	ids []idEnt
-
-	// touchBuf and redoBuf back the SentRing frames' touched and redo
-	// lists, touchStride and redoStride entries per frame. record bounds
-	// a frame's lists before it writes them; past a stride, both grow to
-	// twice what the frame needs, the frames held copied over: one
-	// allocation per doubling for all the ring, not one per frame each
-	// time the largest delta creeps up (0.14 allocations per tick at 512
-	// players).
-	touchBuf                []touch
-	redoBuf                 []byte
-	touchStride, redoStride int
-
 	stats AckedStats
 }
 
 // sentFrame is one of the last SentRing frames: its number and tick, the
-// newest event serial it carried, and what redoes it: turns S(frame-1)
-// into S(frame).
+// newest event serial it carried, and its link.
 type sentFrame struct {
 	frame, tick uint32
 	lastSerial  uint32
-	touched     []touch // the entities the frame touched, in the order record met them
-	redo        []byte  // the bytes after the frame of the groups each changed, in that order
+	// The frame's ordered delta as a chain carries it, its link, is
+	// log[at:at+size]: u32 tick, u16 removed, u16 changed, the removed
+	// ids, the changes.
+	at, size int
 }
 
-// touch is an entity a frame touched: the groups it changed, whether its
-// life changed, and what it was after the frame but its record.
-type touch struct {
-	eid      uint16
-	groups   uint16 // the groups the frame changed; for a whole one, its record goes whole
-	flags    uint8  // touchBreak, touchHeld, touchFull
-	tier     uint8
-	poseTick uint32
-	// slot is its slot in the client state's store after the frame, when
-	// held. It holds it there until a later frame removes it.
-	slot int32
-}
+// linkHead is the bytes of a link before its removed ids: its tick and
+// its two counts.
+const linkHead = 8
 
-// The flags of a touch.
-const (
-	// touchBreak: the frame removed the entity, or it came new: its life
-	// before (or none) is not its life after. Its record goes whole.
-	touchBreak uint8 = 1 << iota
-	touchHeld        // held after the frame
-	touchFull        // its pose mode after is the full pose
-	// touchPose: the frame changed only groups of its quantized pose, and
-	// the redo holds the whole quantized pose after it (poseBytes).
-	touchPose
-)
-
-// poseBytes are the bytes of a quantized pose in a redo: the four groups,
-// as a record holds them from PositionAt.
-const poseBytes = wire.QuantPoseBytes
+// wholeBytes is what an entity sent whole takes in a keyframe until one
+// is written: its id and mask, a position, a rotation and a few bytes of
+// state.
+const wholeBytes = 32
 
 type pendingEvent struct {
 	serial, frame uint32 // its serial, and one more than the first frame it went in (0: none yet)
 	ev            wire.Event
 }
 
-// idEnt is what an acked encoder keeps per wire id.
-type idEnt struct {
-	base uint16 // its slot in the base store plus one, 0 when not held there
-	// mark is its place in since plus one: 0 when not touched, and
-	// markRemoved, while record runs, for an entity the frame removed.
-	mark uint16
-}
-
-// baseStore is S(B): a Held per slot, found by id through the encoder's
-// ids, as wire.Store keeps them.
-type baseStore struct {
-	held  []wire.Held
-	owner []uint16 // by slot: the wire id, 0 for a free slot
-	free  []int32
-}
-
-// baseGet returns what the base store holds of eid, or nil.
-func (e *AckedEncoder) baseGet(eid uint16) *wire.Held {
-	if i := e.ids[eid].base; i != 0 {
-		return &e.base.held[i-1]
-	}
-	return nil
-}
-
-// baseAdd makes eid held in the base store, its Held zeros.
-func (e *AckedEncoder) baseAdd(eid uint16) *wire.Held {
-	bs := &e.base
-	var i int
-	if k := len(bs.free); k > 0 {
-		i = int(bs.free[k-1])
-		bs.free = bs.free[:k-1]
-		bs.held[i] = wire.Held{}
-		bs.owner[i] = eid
-	} else {
-		i = len(bs.held)
-		bs.held = append(headroom.Ahead(bs.held, 1), wire.Held{})
-		bs.owner = append(headroom.Ahead(bs.owner, 1), eid)
-		if cap(bs.free) < cap(bs.held) {
-			bs.free = slices.Grow(bs.free, cap(bs.held)-len(bs.free)) // every slot may be freed
-		}
-	}
-	e.ids[eid].base = uint16(i + 1)
-	return &bs.held[i]
-}
-
-// baseRemove forgets eid in the base store.
-func (e *AckedEncoder) baseRemove(eid uint16) {
-	id := &e.ids[eid]
-	if id.base == 0 {
-		return
-	}
-	i := int(id.base - 1)
-	id.base = 0
-	e.base.owner[i] = 0
-	e.base.free = append(e.base.free, int32(i))
-}
-
-// sinceEnt is an entity touched since the base, and whether its life
-// changed since.
-type sinceEnt struct {
-	eid    uint16
-	groups uint16 // the groups the frames after the base changed: all that may differ
-	broke  bool   // a frame after the base removed it, or it was new
-	// slot is its slot in S(N), -1 when not held; was its slot in the
-	// base store, -1 when S(B) does not hold it.
-	slot, was int32
-}
-
 // AckedStats counts what an AckedEncoder wrote.
 type AckedStats struct {
 	Frames    uint64 // frames written
 	Keyframes uint64 // of them, keyframes
-	// BaseLag sums, over the deltas, the frames between each and its base
+	// Smaller counts the keyframes written with a base to go onto: the
+	// links since the base took more bytes than a keyframe.
+	Smaller uint64
+	// BaseLag sums, over the chains, the frames between each and its base
 	// (1 when the base is the frame before): over Frames-Keyframes, the mean.
 	BaseLag uint64
 	// EventsExpired counts events that went EventTTL frames with no frame
@@ -218,8 +118,9 @@ type AckedStats struct {
 // game's interest, InterestFor(wire.AOIRadius). Its first frame is a
 // keyframe.
 func NewAckedEncoder(a *Arena) *AckedEncoder {
-	return &AckedEncoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, keyWait: DefaultKeyframeWait,
+	e := &AckedEncoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, keyWait: DefaultKeyframeWait, whole: wholeBytes,
 		pending: make([]pendingEvent, 0, wire.MaxEvents)} // a frame's worth of events: a busy tick allocates nothing
+	return e
 }
 
 // DefaultKeyframeWait is how many frames an acked encoder waits for the
@@ -302,33 +203,52 @@ func (e *AckedEncoder) Stats() AckedStats { return e.stats }
 func (e *AckedEncoder) Encode(v *View) []byte {
 	a := e.arena
 	n, tick := e.frame, a.tick
-	if len(e.ids) < len(a.recs) {
-		e.ids = append(e.ids, make([]idEnt, len(a.recs)-len(e.ids))...)
-	}
-	e.state.advance(a, &e.interest, v, n, &e.delta)
 	sf := &e.sent[n%wire.SentRing]
+	// The link's changes go into its buffer after room for its head and
+	// ids, as the ordered encoder writes a frame's.
+	e.state.out, e.state.head = e.work, linkHead
+	e.state.advance(a, &e.interest, v, n, &e.delta)
+	e.work = e.link(tick)
 	sf.frame, sf.tick = n, tick
-	e.record(sf, int(n%wire.SentRing))
+	e.keep(sf, n)
 
 	base, key := e.pickBase(n, tick)
+	size := 0
+	if !key {
+		for f := base + 1; f != n+1; f++ {
+			size += e.sent[f%wire.SentRing].size
+		}
+		if size > max(2*e.whole*e.state.store.Len(), wire.ReliableAbove) { // a keyframe costs less
+			key = true
+			e.stats.Smaller++
+		}
+	}
 	h := wire.Header{Kind: wire.FrameAcked, Tick: tick, LastSeq: v.LastSeq, InputBuffer: v.InputBuffer}
 	if !key {
 		h.BaseTick = e.sent[base%wire.SentRing].tick
+		h.Flags |= wire.HeaderChain
+		h.Changed = uint16(n - base)
 	}
 	if key || (n+e.phase)%wire.CheckEvery == 0 {
 		h.Flags |= wire.HeaderCheck
 		h.Check = e.state.check()
 	}
 	b := wire.AppendHeader(e.buf[:0], &h)
-	var removed, changed int
 	if key {
+		at := len(b)
+		var changed int
 		b, changed = e.appendKeyframe(b, tick)
-		e.keepBase(n)
+		le.PutUint16(b[17:], uint16(changed))
+		if changed > 0 {
+			e.whole = (len(b) - at + changed - 1) / changed
+		}
 	} else {
-		b, removed, changed = e.appendDelta(b, base, n, tick)
+		b = headroom.Ahead(b, size)
+		for f := base + 1; f != n+1; f++ {
+			s := &e.sent[f%wire.SentRing]
+			b = append(b, e.log[s.at:s.at+s.size]...)
+		}
 	}
-	le.PutUint16(b[15:], uint16(removed))
-	le.PutUint16(b[17:], uint16(changed))
 	b = e.appendEvents(b, v, n, sf)
 	e.buf = b
 	e.frame++
@@ -341,6 +261,61 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 		e.stats.BaseLag += uint64(n - base)
 	}
 	return b
+}
+
+// link turns what advance wrote, the frame's changes after linkHead bytes
+// of room, into the frame's link: the removed ids go before the changes,
+// the head before them.
+func (e *AckedEncoder) link(tick uint32) []byte {
+	b := e.state.out
+	removed := e.delta.removed
+	r, n := 2*len(removed), len(b)
+	b = headroom.Ahead(b, r)[:n+r]
+	if r > 0 {
+		copy(b[linkHead+r:], b[linkHead:n])
+		for i, wid := range removed {
+			le.PutUint16(b[linkHead+2*i:], wid)
+		}
+	}
+	le.PutUint32(b, tick)
+	le.PutUint16(b[4:], uint16(len(removed)))
+	le.PutUint16(b[6:], uint16(e.state.outN))
+	return b
+}
+
+// keep copies the link of frame n, in work, into the log, past the last
+// one, or at the start when it does not fit before the end. The links of
+// the SentRing-1 frames before n stay: where the link would cover one, or
+// does not fit at all, the log grows to twice what they and it take, and
+// they move to its start, oldest first.
+func (e *AckedEncoder) keep(sf *sentFrame, n uint32) {
+	size := len(e.work)
+	at := e.head
+	if at+size > len(e.log) {
+		at = 0
+	}
+	live := 0
+	for k := uint32(1); k < wire.SentRing && k <= n; k++ {
+		s := &e.sent[(n-k)%wire.SentRing]
+		live += s.size
+		if s.at < at+size && at < s.at+s.size {
+			at = -1 // it would cover a link still kept
+		}
+	}
+	if at < 0 || at+size > len(e.log) {
+		old := e.log
+		e.log = make([]byte, max(2*(live+size), 4096))
+		at = 0
+		for k := min(n, wire.SentRing-1); k >= 1; k-- {
+			s := &e.sent[(n-k)%wire.SentRing]
+			copy(e.log[at:], old[s.at:s.at+s.size])
+			s.at = at
+			at += s.size
+		}
+	}
+	copy(e.log[at:], e.work)
+	sf.at, sf.size = at, size
+	e.head = at + size
 }
 
 // pickBase returns the base of frame n: the newest frame acknowledged, if it
@@ -360,201 +335,15 @@ func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
 		}
 		b = e.keyFrame
 	}
-	if n-b >= wire.SentRing || b < e.minBase || b < e.baseFrame || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
-		return 0, true // b < baseFrame never comes: the bases after a keyframe only move forward
+	if n-b >= wire.SentRing || b < e.minBase || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
+		return 0, true
 	}
 	return b, false
 }
 
-// markRemoved marks an id the frame removed, while record runs.
-const markRemoved = 0xFFFF
-
-// record writes into sf what redoes the frame advance just computed,
-// turning S(N-1) into S(N): each entity of the frame's delta, in order, and
-// the bytes after the frame of the groups it changed, or of its whole
-// record when its life changed.
-func (e *AckedEncoder) record(sf *sentFrame, at int) {
-	cur := &e.state.store
-	d := &e.delta
-	touches, bytes := e.reserve(d)
-	touched := e.touchBuf[at*e.touchStride : at*e.touchStride : (at+1)*e.touchStride]
-	if touches > e.touchStride {
-		touched = make([]touch, 0, touches)
-	}
-	redo := e.redoBuf[at*e.redoStride : at*e.redoStride : (at+1)*e.redoStride]
-	if bytes > e.redoStride {
-		redo = make([]byte, 0, bytes)
-	}
-	for _, eid := range d.removed {
-		e.ids[eid].mark = markRemoved
-		if slot := cur.SlotOf(eid); slot >= 0 { // a new life in the same frame
-			after := cur.At(slot)
-			touched = addTouch(touched, eid, 0, touchBreak|touchHeld, slot, after)
-			redo = append(redo, after.Rec[:]...)
-			continue
-		}
-		touched = append(touched, touch{eid: eid, flags: touchBreak, slot: -1})
-	}
-	for i := range d.changes {
-		c := &d.changes[i]
-		if c.isNew && len(d.removed) > 0 && e.ids[c.eid].mark == markRemoved {
-			continue // the new life of one removed above
-		}
-		after := cur.At(int(c.slot))
-		if c.isNew { // not held before: new
-			touched = addTouch(touched, c.eid, 0, touchBreak|touchHeld, int(c.slot), after)
-			redo = append(redo, after.Rec[:]...)
-			continue
-		}
-		groups := c.mask & wire.MaskGroups
-		if groups != 0 && groups&^wire.MaskQuantPose == 0 {
-			// Most changes: the pose alone, read from the entWalk advance
-			// just wrote, not from the store's record, which the
-			// processor is still writing.
-			w := &e.state.walks[c.slot]
-			touched = append(touched, touch{})
-			t := &touched[len(touched)-1]
-			t.eid, t.groups, t.flags, t.tier, t.poseTick, t.slot = c.eid, groups, touchHeld|touchPose, w.tier, w.pose.tick, c.slot
-			if w.flags&hfFull != 0 {
-				t.flags |= touchFull
-			}
-			redo = appendPose(redo, &w.pose)
-			continue
-		}
-		touched = addTouch(touched, c.eid, groups, touchHeld, int(c.slot), after)
-		for m := groups; m != 0; m &= m - 1 {
-			redo = append(redo, after.Rec.Group(lowBit(m))...)
-		}
-	}
-	for _, eid := range d.removed {
-		e.ids[eid].mark = 0
-	}
-	sf.touched, sf.redo = touched, redo
-}
-
-// poseRedoBytes are the bytes appendPose writes.
-const poseRedoBytes = 8 + 8 + 8 + 4
-
-// reserve makes the strides of touchBuf and redoBuf hold what record
-// writes of the frame's delta d, its new entities left out: at most a
-// touch per entity, and its whole record for a new life, its pose or the
-// groups it changed otherwise. Past a stride, both buffers grow to twice
-// the need and every frame's lists are copied into their places. It
-// returns what the frame needs with its new entities: a frame of many
-// (a keyframe's, a crowd's) gets lists of its own, so that the ring is
-// not sized for it.
-func (e *AckedEncoder) reserve(d *frameDelta) (touches, bytes int) {
-	touches, bytes = len(d.removed)+len(d.changes), len(d.removed)*wire.RecordBytes
-	news := 0
-	for i := range d.changes {
-		c := &d.changes[i]
-		switch groups := c.mask & wire.MaskGroups; {
-		case c.isNew:
-			news++
-		case groups != 0 && groups&^wire.MaskQuantPose == 0:
-			bytes += poseRedoBytes
-		default:
-			for m := groups; m != 0; m &= m - 1 {
-				bytes += wire.GroupBytes(lowBit(m))
-			}
-		}
-	}
-	if steady := touches - news; steady > e.touchStride {
-		stride := max(2*steady, 64)
-		buf := make([]touch, wire.SentRing*stride)
-		for i := range e.sent {
-			t := &e.sent[i].touched
-			*t = append(buf[i*stride:i*stride:(i+1)*stride], *t...)
-		}
-		e.touchBuf, e.touchStride = buf, stride
-	}
-	if bytes > e.redoStride {
-		stride := max(2*bytes, 1024)
-		buf := make([]byte, wire.SentRing*stride)
-		for i := range e.sent {
-			r := &e.sent[i].redo
-			*r = append(buf[i*stride:i*stride:(i+1)*stride], *r...)
-		}
-		e.redoBuf, e.redoStride = buf, stride
-	}
-	return touches, bytes + news*wire.RecordBytes
-}
-
-// appendPose appends the quantized pose p, as a record holds it.
-func appendPose(b []byte, p *poseWords) []byte {
-	b = le.AppendUint64(b, p.a)
-	b = le.AppendUint64(b, p.b)
-	b = le.AppendUint64(b, p.c)
-	return le.AppendUint32(b, p.d)
-}
-
-// addTouch appends to ts the touch of eid, held after the frame as after,
-// in slot. It writes the fields in place: a touch built whole and copied
-// is written in parts and read back at once, which the processor cannot
-// forward and waits on.
-func addTouch(ts []touch, eid, groups uint16, flags uint8, slot int, after *wire.Held) []touch {
-	ts = append(ts, touch{})
-	t := &ts[len(ts)-1]
-	if after.PoseFull {
-		flags |= touchFull
-	}
-	t.eid, t.groups, t.flags, t.tier, t.poseTick, t.slot = eid, groups, flags, after.Tier, after.PoseTick, int32(slot)
-	return ts
-}
-
-// keepBase makes S(n), the keyframe just written, the base store.
-func (e *AckedEncoder) keepBase(n uint32) {
-	cur := &e.state.store
-	bs := &e.base
-	for _, eid := range bs.owner {
-		if eid != 0 {
-			e.ids[eid].base = 0
-		}
-	}
-	bs.held, bs.owner, bs.free = bs.held[:0], bs.owner[:0], bs.free[:0]
-	for i := 0; i < cur.Slots(); i++ {
-		if eid := cur.Owner(i); eid != 0 {
-			*e.baseAdd(eid) = *cur.At(i)
-		}
-	}
-	e.baseFrame = n
-}
-
-// redoTo brings the base store forward to S(b), redoing the frames after
-// its frame up to b.
-func (e *AckedEncoder) redoTo(b uint32) {
-	for ; e.baseFrame != b; e.baseFrame++ {
-		sf := &e.sent[(e.baseFrame+1)%wire.SentRing]
-		redo := sf.redo
-		for i := range sf.touched {
-			t := &sf.touched[i]
-			h := e.baseGet(t.eid)
-			switch {
-			case t.flags&touchHeld == 0:
-				e.baseRemove(t.eid)
-				continue
-			case t.flags&touchBreak != 0:
-				if h == nil {
-					h = e.baseAdd(t.eid)
-				}
-				redo = redo[copy(h.Rec[:], redo):]
-			case t.flags&touchPose != 0:
-				// The groups the frame did not change are S(baseFrame)'s
-				// already: the whole pose goes.
-				redo = redo[copy(h.Rec[wire.PositionAt:wire.PositionAt+poseBytes], redo):]
-			default:
-				for m := t.groups; m != 0; m &= m - 1 {
-					redo = redo[copy(h.Rec.Group(lowBit(m)), redo):]
-				}
-			}
-			h.Tier, h.PoseFull, h.PoseTick = t.tier, t.flags&touchFull != 0, t.poseTick
-		}
-	}
-}
-
 // appendKeyframe appends every entity of S(N) whole.
 func (e *AckedEncoder) appendKeyframe(b []byte, tick uint32) ([]byte, int) {
-	cur := &e.state.store
+	cur := e.state.flushed()
 	changed := 0
 	for i := 0; i < cur.Slots(); i++ {
 		if eid := cur.Owner(i); eid != 0 {
@@ -563,71 +352,6 @@ func (e *AckedEncoder) appendKeyframe(b []byte, tick uint32) ([]byte, int) {
 		}
 	}
 	return b, changed
-}
-
-// appendDelta appends what turns S(base) into S(n): it brings the base
-// store to S(base), lists the entities the frames after base touched, and
-// compares each between the base store and S(n).
-func (e *AckedEncoder) appendDelta(b []byte, base, n, tick uint32) ([]byte, int, int) {
-	e.redoTo(base)
-	cur, old := &e.state.store, e.base.held
-	since := e.since[:0]
-	for f := n; f != base; f-- {
-		touched := e.sent[f%wire.SentRing].touched
-		for i := range touched {
-			t := &touched[i]
-			id := &e.ids[t.eid]
-			m := &id.mark
-			if *m == 0 {
-				// The newest touch: where S(N) holds it, if it does.
-				since = append(since, sinceEnt{})
-				*m = uint16(len(since))
-				// Its base slot as the frame found it: redoTo is done.
-				since[*m-1].eid, since[*m-1].slot, since[*m-1].was = t.eid, t.slot, int32(id.base)-1
-			}
-			se := &since[*m-1]
-			se.broke = se.broke || t.flags&touchBreak != 0
-			se.groups |= t.groups
-		}
-	}
-	e.since = since
-	removed := 0
-	for i := range since {
-		se := &since[i]
-		e.ids[se.eid].mark = 0
-		if se.was >= 0 && (se.broke || se.slot < 0) {
-			b = le16(b, se.eid)
-			removed++
-		}
-	}
-	changed := 0
-	for i := range since {
-		se := &since[i]
-		eid := se.eid
-		if se.slot < 0 {
-			continue
-		}
-		now := cur.At(int(se.slot))
-		if se.was < 0 || se.broke {
-			b = appendWhole(b, eid, now, tick)
-			changed++
-			continue
-		}
-		was := &old[se.was]
-		groups := diffGroups(&was.Rec, &now.Rec, se.groups)
-		if groups == 0 && was.Tier == now.Tier && was.PoseFull == now.PoseFull && was.PoseTick == now.PoseTick {
-			continue
-		}
-		if now.PoseTick != was.PoseTick && groups&wire.MaskPose == 0 {
-			// The pose was measured again with the same bytes: a group of
-			// it goes (the smallest), so the client records the tick.
-			groups |= 1 << wire.GroupRotation
-		}
-		from := was.Rec.Position()
-		b = appendHeld(b, eid, groups, now, tick, &from)
-		changed++
-	}
-	return b, removed, changed
 }
 
 // appendWhole appends eid as new: every group of its record that is not
@@ -656,30 +380,6 @@ func appendHeld(b []byte, eid, groups uint16, now *wire.Held, tick uint32, from 
 		age = uint8(min(tick-now.PoseTick, wire.MaxPoseAge))
 	}
 	return appendChangeAged(b, eid, mask, age, &now.Rec, from)
-}
-
-// diffGroups returns the groups of mask whose bytes differ between a and b,
-// as wire.DiffGroupsIn does: the quantized pose's groups, most of what
-// differs, with a word or two each.
-func diffGroups(a, b *wire.Record, mask uint16) uint16 {
-	const p, r, v, s = wire.PositionAt, wire.RotationAt, wire.VelocityAt, wire.SpinAt
-	var m uint16
-	if mask&(1<<wire.GroupPosition) != 0 && (le.Uint64(a[p:]) != le.Uint64(b[p:]) || le.Uint32(a[p+8:]) != le.Uint32(b[p+8:])) {
-		m |= 1 << wire.GroupPosition
-	}
-	if mask&(1<<wire.GroupRotation) != 0 && le.Uint32(a[r:]) != le.Uint32(b[r:]) {
-		m |= 1 << wire.GroupRotation
-	}
-	if mask&(1<<wire.GroupVelocity) != 0 && (le.Uint32(a[v:]) != le.Uint32(b[v:]) || le.Uint16(a[v+4:]) != le.Uint16(b[v+4:])) {
-		m |= 1 << wire.GroupVelocity
-	}
-	if mask&(1<<wire.GroupSpin) != 0 && (le.Uint16(a[s:]) != le.Uint16(b[s:]) || le.Uint32(a[s+2:]) != le.Uint32(b[s+2:])) {
-		m |= 1 << wire.GroupSpin
-	}
-	if rest := mask & wire.MaskGroups &^ wire.MaskQuantPose; rest != 0 {
-		m |= wire.DiffGroupsIn(a, b, rest)
-	}
-	return m
 }
 
 // appendEvents gives the events since the last frame that the client should
@@ -744,23 +444,11 @@ func (e *AckedEncoder) appendEvents(b []byte, v *View, n uint32, sf *sentFrame) 
 }
 
 // MemBytes returns the bytes the encoder holds for its client (the capacity
-// of its slices): S(N), S(B), what redoes each of the last SentRing frames,
-// the scratch and the buffer.
+// of its slices): S(N), the links of the last SentRing frames, the scratch
+// and the buffer.
 func (e *AckedEncoder) MemBytes() int {
-	bs := &e.base
-	n := e.state.memBytes() + cap(bs.held)*int(unsafe.Sizeof(wire.Held{})) + cap(bs.owner)*2 + cap(bs.free)*4 +
-		cap(e.since)*int(unsafe.Sizeof(sinceEnt{})) + cap(e.buf) +
-		cap(e.ids)*int(unsafe.Sizeof(idEnt{})) + cap(e.pending)*int(unsafe.Sizeof(pendingEvent{})) + e.delta.memBytes()
-	n += cap(e.touchBuf)*int(unsafe.Sizeof(touch{})) + cap(e.redoBuf)
-	for i := range e.sent { // the lists of their own of frames of many new entities
-		if t := cap(e.sent[i].touched); t > e.touchStride {
-			n += t * int(unsafe.Sizeof(touch{}))
-		}
-		if r := cap(e.sent[i].redo); r > e.redoStride {
-			n += r
-		}
-	}
-	return n
+	n := e.state.memBytes() + cap(e.buf) + cap(e.pending)*int(unsafe.Sizeof(pendingEvent{})) + e.delta.memBytes()
+	return n + cap(e.work) + cap(e.log)
 }
 
 // MemBytes returns the bytes the ordered encoder holds for its client, as
@@ -776,5 +464,5 @@ func (s *clientState) memBytes() int {
 }
 
 func (d *frameDelta) memBytes() int {
-	return cap(d.removed)*2 + cap(d.changes)*int(unsafe.Sizeof(entChange{}))
+	return cap(d.removed) * 2
 }

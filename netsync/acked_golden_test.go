@@ -32,10 +32,10 @@ func TestAckedGoldenFrames(t *testing.T) {
 			g.a.AddEvent(wire.Event{Kind: wire.EventShot, Source: 1, Pos: wire.Vec3{X: 100, Y: 100, Z: 1}, Dir: wire.Vec3{X: 1}})
 		}, 10},
 		{"moved", false, false, func(g *goldenWorld) { g.ents[2].Pos.X += 3 }, 9},
-		{"again", false, true, func(g *goldenWorld) { // onto the keyframe: the move again, with its age
+		{"again", false, true, func(g *goldenWorld) { // onto the keyframe: a chain of the move and this
 			g.ents[1].HP = 80
 			g.a.AddEvent(wire.Event{Kind: wire.EventHit, Source: 2, Target: 1, Pos: wire.Vec3{X: 100, Y: 100}, Amount: 20})
-		}, 13},
+		}, 9},
 		{"lost", true, false, func(g *goldenWorld) { g.ents[3].Act, g.ents[3].Weapon = wire.ActOnFoot, 2 }, -1},
 		{"onto-acked", false, true, func(g *goldenWorld) { g.ents[2].Ang = wire.Vec3{Z: 0.5} }, wire.GroupAction},
 		{"removed", false, true, func(g *goldenWorld) { delete(g.ents, 2); g.ents[3].Gen++ }, wire.GroupIdentity},
@@ -44,7 +44,7 @@ func TestAckedGoldenFrames(t *testing.T) {
 			g.ents[1].Vehicle, g.ents[1].Act = 5, wire.ActDriving
 			g.a.AddEvent(wire.Event{Kind: wire.EventCarjack, Source: 1, Target: 3, Other: 5, Pos: wire.Vec3{X: 130, Y: 100}})
 		}, wire.GroupFullPose},
-		{"keyframe-again", false, true, nil, -1},
+		{"keyframe-again", false, true, nil, 13}, // the poses at rest since, with their age
 	}
 	enc, dec := NewAckedEncoder(g.a), wire.NewAckedDecoder()
 	var names []string

@@ -1,6 +1,7 @@
 package netsync
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math/rand/v2"
@@ -391,10 +392,12 @@ func TestAckedLossyLink(t *testing.T) {
 			if r.applied < n/3 || r.keyframes == 0 || len(r.ordEvents) == 0 || r.dec.Serial() == 0 {
 				t.Fatalf("the run missed its cases: %s", r.summary())
 			}
-			// On a clean link the first frame is the only keyframe: the
-			// frames before its ack comes back apply onto it, and no
-			// event expires.
-			if c.name == "clean" && (r.enc.Stats().Keyframes != 1 || r.expired != 0 || r.dropped != 0) {
+			// On a clean link the first frame is the only keyframe but
+			// those smaller than the chain they stand for: the frames
+			// before its ack comes back apply onto it, and no event
+			// expires.
+			st := r.enc.Stats()
+			if c.name == "clean" && (st.Keyframes-st.Smaller != 1 || st.Smaller > uint64(n/100) || r.expired != 0 || r.dropped != 0) {
 				t.Fatalf("a clean link: %s", r.summary())
 			}
 		})
@@ -640,5 +643,86 @@ func TestAckedZeroAllocs(t *testing.T) {
 	}
 	if encs[0].Stats().Keyframes < 2 || encs[0].Stats().BaseLag == 0 {
 		t.Fatalf("the run missed its cases: %+v", encs[0].Stats())
+	}
+}
+
+// TestAckedChainOrSmaller: while no ack comes back, each frame is the chain
+// of every frame since the last one acknowledged, one link more each time,
+// until the links take more than twice the bytes of a keyframe: then a
+// keyframe goes, counted as Smaller, and the client applies every frame.
+func TestAckedChainOrSmaller(t *testing.T) {
+	r := newAckedRun(t, 11, 0, 0, 0)
+	for range 20 {
+		r.frame()
+	}
+	r.up.down = true // the acks stop
+	st := r.enc.Stats()
+	links := 0
+	for i := range wire.SentRing - 2 {
+		r.frame()
+		b := r.enc.Last()
+		h, _, err := wire.ParseAckedHeader(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.BaseTick == 0 {
+			if got := r.enc.Stats(); got.Smaller != st.Smaller+1 || got.Keyframes != st.Keyframes+1 {
+				t.Fatalf("frame %d without acks: a keyframe, stats %+v then %+v: want one more, smaller", i, st, got)
+			}
+			if links < 2 {
+				t.Fatalf("a keyframe after a chain of %d links", links)
+			}
+			t.Logf("a keyframe after a chain of %d links; %s", links, r.summary())
+			return
+		}
+		if h.Flags&wire.HeaderChain == 0 || int(h.Changed) != links+1 && links > 0 {
+			t.Fatalf("frame %d without acks: flags %#x, %d links after %d", i, h.Flags, h.Changed, links)
+		}
+		links = int(h.Changed)
+	}
+	t.Fatalf("no keyframe for size in %d frames without acks: %s", wire.SentRing-2, r.summary())
+}
+
+// TestAckedLogKeepsLinks: the log keeps the links of the last SentRing
+// frames intact, whatever their sizes, small, large, and now and then a
+// frame of a crowd, and grows only now and then: after a high, a log
+// twice what the frames kept take holds the next ones.
+func TestAckedLogKeepsLinks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	link := func(n uint32, size int) []byte {
+		b := make([]byte, size)
+		for i := range b {
+			b[i] = byte(n*7 + uint32(i))
+		}
+		return b
+	}
+	sizes := map[uint32]int{}
+	e := &AckedEncoder{}
+	grew := 0
+	for n := range uint32(20000) {
+		size := rng.IntN(1500)
+		switch {
+		case rng.IntN(500) == 0:
+			size = 20000 + rng.IntN(20000) // a crowd come whole
+		case n%3000 < 40:
+			size = 4000 + rng.IntN(1000) // a busy street for a while
+		}
+		sizes[n] = size
+		e.work = link(n, size)
+		cap0 := len(e.log)
+		e.keep(&e.sent[n%wire.SentRing], n)
+		if len(e.log) != cap0 {
+			grew++
+		}
+		for k := uint32(0); k < wire.SentRing && k <= n; k++ {
+			s := &e.sent[(n-k)%wire.SentRing]
+			if got := e.log[s.at : s.at+s.size]; !bytes.Equal(got, link(n-k, sizes[n-k])) {
+				t.Fatalf("after frame %d, the link of frame %d (%d bytes at %d) differs", n, n-k, s.size, s.at)
+			}
+		}
+	}
+	t.Logf("the log grew %d times, to %d bytes", grew, len(e.log))
+	if grew > 12 {
+		t.Fatalf("the log grew %d times in 20,000 frames", grew)
 	}
 }

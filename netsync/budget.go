@@ -1,8 +1,6 @@
 package netsync
 
 import (
-	"math/bits"
-
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
@@ -52,11 +50,7 @@ func (s *clientState) overBudget() bool {
 	if s.budget == 0 {
 		return false
 	}
-	spent := s.deltaBytes
-	if s.emit {
-		spent = len(s.out) - s.head
-	}
-	return spent >= s.budget
+	return len(s.out)-s.head >= s.budget
 }
 
 // priority returns the key the frame's budget goes by for the entity in
@@ -94,42 +88,6 @@ func (s *clientState) byPriority(cands []int32) {
 		count[k]++
 	}
 	copy(cands, order)
-}
-
-// changeSize returns the bytes a change of mask takes in an ordered
-// frame (appendChange): the id, the mask and its groups, the position as
-// small steps from from when they fit. So an acked frame's changes count
-// as the ordered frame's, and both encoders pick the same changes.
-func changeSize(mask uint16, rec *wire.Record, from *[3]int32) int {
-	n := 4
-	for m := mask & wire.MaskGroups; m != 0; m &= m - 1 {
-		n += wire.GroupBytes(bits.TrailingZeros16(m))
-	}
-	if mask&(1<<wire.GroupPosition) != 0 {
-		p := rec[wire.PositionAt:]
-		if fitsStep(int64(int32(le.Uint32(p)))-int64(from[0])) &&
-			fitsStep(int64(int32(le.Uint32(p[4:])))-int64(from[1])) &&
-			fitsStep(int64(int32(le.Uint32(p[8:])))-int64(from[2])) {
-			n += wire.SmallStepBytes - wire.PositionBytes
-		}
-	}
-	return n
-}
-
-// poseChangeSize is changeSize for a change of the quantized pose p
-// alone, read from p rather than from a record.
-func poseChangeSize(mask uint16, p *poseWords, from *[3]int32) int {
-	n := 4
-	for m := mask & wire.MaskGroups; m != 0; m &= m - 1 {
-		n += wire.GroupBytes(bits.TrailingZeros16(m))
-	}
-	if mask&(1<<wire.GroupPosition) != 0 {
-		pos := posePosition(p)
-		if fitsStep(int64(pos[0])-int64(from[0])) && fitsStep(int64(pos[1])-int64(from[1])) && fitsStep(int64(pos[2])-int64(from[2])) {
-			n += wire.SmallStepBytes - wire.PositionBytes
-		}
-	}
-	return n
 }
 
 // controlsOnly reports whether, of the groups other than the pose, only

@@ -5,18 +5,10 @@ import (
 	"github.com/fiveonit/engine/netsync/wire"
 )
 
-// change adds a change of wid, held in slot, to the frame: into out,
-// serialized, or into the frame's delta. mask has its groups, tier and PoseFull; the groups'
-// bytes are rec's. Serialized, its position goes as small steps from from
-// when they fit.
-func (s *clientState) change(wid, mask uint16, isNew bool, slot int, rec *wire.Record, from *[3]int32) {
-	if !s.emit {
-		s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, isNew: isNew, slot: int32(slot)})
-		if s.budget > 0 {
-			s.deltaBytes += changeSize(mask, rec, from)
-		}
-		return
-	}
+// change adds a change of wid to the frame, serialized into out. mask has
+// its groups, tier and PoseFull; the groups' bytes are rec's. Its position
+// goes as small steps from from when they fit.
+func (s *clientState) change(wid, mask uint16, rec *wire.Record, from *[3]int32) {
 	s.out = appendChange(s.out, wid, mask, rec, from)
 	s.outN++
 }
@@ -123,7 +115,7 @@ func writeGroups(o []byte, k int, mask uint16, rec *wire.Record) int {
 // step.
 func fitsStep(d int64) bool { return d >= -wire.SmallStepMax && d <= wire.SmallStepMax }
 
-// writePose is how sendPose writes with emit, for an entity held quantized
+// writePose is how sendPose writes, for an entity held quantized
 // whose other groups the client holds already: most changes of most
 // frames. It brings the quantized pose held in w to q's and writes the
 // change, if any, at the start of o as appendChange would, the position as

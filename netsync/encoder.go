@@ -64,7 +64,6 @@ func NewEncoder(a *Arena) *Encoder {
 	// Room for a frame's worth of events made once: a busy tick's events
 	// then allocate nothing.
 	e := &Encoder{arena: a, interest: InterestFor(wire.AOIRadius), needKey: true, pending: make([]wire.Event, 0, wire.MaxEvents)}
-	e.state.emit = true
 	return e
 }
 

@@ -145,16 +145,29 @@ func frameHasBit(t *testing.T, frame []byte, bit int) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off += 2 * int(h.Removed)
-	for i := 0; i < int(h.Changed); i++ {
-		c, n, err := wire.ParseChange(frame[off:])
-		if err != nil {
-			t.Fatal(err)
+	changes := func(removed, changed int) bool {
+		off += 2 * removed
+		for range changed {
+			c, n, err := wire.ParseChange(frame[off:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Mask&(1<<bit) != 0 {
+				return true
+			}
+			off += n
 		}
-		if c.Mask&(1<<bit) != 0 {
+		return false
+	}
+	if h.Flags&wire.HeaderChain == 0 {
+		return changes(int(h.Removed), int(h.Changed))
+	}
+	for range h.Changed { // the links: u32 tick, u16 removed, u16 changed
+		removed, changed := int(le.Uint16(frame[off+4:])), int(le.Uint16(frame[off+6:]))
+		off += linkHead
+		if changes(removed, changed) {
 			return true
 		}
-		off += n
 	}
 	return false
 }

@@ -31,30 +31,14 @@ func (v *View) owns(wid uint16) bool {
 	return wid != 0 && (wid == v.Own[0] || wid == v.Own[1] || wid == v.Own[2])
 }
 
-// entChange is one entity's change in a frameDelta.
-type entChange struct {
-	eid uint16
-	// mask has the groups that changed in what the client holds, the
-	// tier and PoseFull. It never has SmallSteps or PoseAge: the
-	// serializer sets those.
-	mask uint16
-	// isNew is set for an entity the client did not hold, or a new life:
-	// it comes whole, onto zeros.
-	isNew bool
-	slot  int32 // its slot in the store
-}
-
-// frameDelta is what turned S(N-1) into S(N): the entities removed (gone,
-// out of the area of interest, or a new life), then the changes.
+// frameDelta is what turned S(N-1) into S(N) besides the changes, which
+// advance writes serialized (clientState.out): the entities removed (gone,
+// out of the area of interest, or a new life).
 type frameDelta struct {
 	removed []uint16
-	changes []entChange
 }
 
-func (d *frameDelta) reset() {
-	d.removed = d.removed[:0]
-	d.changes = d.changes[:0]
-}
+func (d *frameDelta) reset() { d.removed = d.removed[:0] }
 
 // clientState is what one client holds after frame N, S(N): a wire.Store
 // updated exactly as the client's decoder updates its own, and what the
@@ -81,23 +65,17 @@ type clientState struct {
 	owned []int32  // scratch: the slots of the client's own, looked at first
 	stamp uint16   // numbers the calls to advance
 
-	// emit makes advance write each change straight into out, serialized
-	// as the ordered frame carries it, instead of into the delta: the
-	// ordered encoder serializes against the frame before, so the change
-	// advance finds is the one it sends. outN counts the changes. With
-	// emit, a pose sent alone is written into its entWalk only, and the
-	// store's records get it when they are read (flushed, check): stale
-	// says some have not yet.
-	emit  bool
+	// advance writes each change straight into out, serialized as an
+	// ordered frame carries it: both encoders send the ordered delta, the
+	// acked one in links. outN counts the changes. A pose sent alone is
+	// written into its entWalk only, and the store's records get it when
+	// they are read (flushed, check): stale says some have not yet.
 	stale bool
 	out   []byte
 	outN  int
 	// budget bounds the bytes of the changes a frame carries beyond what
-	// always goes (budget.go); 0 is no bound. deltaBytes are the bytes
-	// the changes of the frame's delta take, as a frame would carry them
-	// (without emit).
-	budget     int
-	deltaBytes int
+	// always goes (budget.go); 0 is no bound.
+	budget int
 	// head is the room left at the start of out for the ordered
 	// encoder's header, written after advance, so that the changes go
 	// straight into the frame. The removals, known only at the end, move
@@ -139,7 +117,7 @@ func (s *clientState) flushed() *wire.Store {
 }
 
 // flush writes into the store's records the poses written into the
-// entWalks alone (see emit).
+// entWalks alone (see stale).
 func (s *clientState) flush() {
 	if !s.stale {
 		return
@@ -218,8 +196,8 @@ const heldEntities = 512
 // client's own, goes on its tier's turn (wire.Due). It goes at once for
 // tier 0 and the client's own, when its rest differs from the pose held,
 // and when its pose mode changes. A tier or a pose mode (PoseFull) that
-// changed alone makes a change with no group. With emit set, the changes
-// go into out, serialized, not into d.
+// changed alone makes a change with no group. The changes go into out,
+// serialized; the removals into d.
 //
 // It reads, in slot order, 16 bytes of each entity held and the arena's
 // moveEnt of it, and looks closer only at those that may have changed:
@@ -235,7 +213,6 @@ func (s *clientState) advance(a *Arena, in *Interest, v *View, frame uint32, d *
 	in.prepare()
 	d.reset()
 	s.out, s.outN = headroom.Ahead(s.out[:0], s.head)[:s.head], 0
-	s.deltaBytes = 0
 	s.arena, s.in, s.view, s.delta, s.frame, s.tick = a, in, v, d, frame, a.tick
 	s.cx, s.cy, s.enter2, s.leave2 = v.Center.X, v.Center.Y, in.enter2, in.leave2
 	// Sized by the arena's ids, which grow by doubling: the client's

@@ -43,8 +43,7 @@ const (
 // goes the general way, by keep, when something other than its pose
 // changed, it stopped or started, an edge may be crossed, or its pose is
 // the full one. Otherwise only its pose can have changed, and the change
-// goes as sendPose would send it: writePose writes it, or poseDelta puts
-// it into the delta.
+// goes as sendPose would send it: writePose writes it.
 func (s *clientState) walk() {
 	if cap(s.cands) < len(s.picks) {
 		// As many as the picks have room for: the two grow together.
@@ -70,11 +69,7 @@ func (s *clientState) walk() {
 			continue // removed, or looked at already
 		}
 		w := &walks[i]
-		if p.edge-moves[wid].odo <= mk || w.flags&hfFull != 0 || !s.emit {
-			if !s.emit && p.edge-moves[wid].odo > mk && w.flags&hfFull == 0 {
-				s.poseShort(wid, i, w, p)
-				continue
-			}
+		if p.edge-moves[wid].odo <= mk || w.flags&hfFull != 0 {
 			s.out = out
 			s.keep(wid, i)
 			out = headroom.Ahead(s.out, room)
@@ -100,26 +95,6 @@ func (s *clientState) walk() {
 		}
 	}
 	s.out = out
-}
-
-// poseShort is the walk's short way without emit: what it does with emit
-// up to writePose, then poseDelta. It is a function of its own so that
-// the walk's loop stays as short as the ordered encoder needs it: with
-// this in it, the ordered encode was 7 % slower.
-func (s *clientState) poseShort(wid uint16, slot int, w *entWalk, p *entPick) {
-	q := &s.arena.qpose[wid]
-	if s.budget > 0 && s.arena.hot[wid].state&stRest == p.rest {
-		if s.arena.rides(wid) || reckoned(q, &w.pose, s.tick, w.tier) {
-			return // the client draws it close enough: it waits
-		}
-		if s.deltaBytes >= s.budget {
-			w.wait() // spent: the pose waits, its priority grows
-			return
-		}
-	}
-	w.waited = 0
-	p.sent = s.tick
-	s.poseDelta(wid, slot, w, p, q)
 }
 
 // keep brings wid, held in slot, to S(N). It removes the entity when it is
@@ -200,9 +175,9 @@ func (s *clientState) poseWaits(wid uint16, tier uint8, slot int) bool {
 // It does what update does for an entity whose pose goes now (tier 0, its
 // turn, a stop or a start) while its pose mode, its tier and its other
 // groups stay as the client holds them. Most changes of most frames are
-// such, so it compares and writes the pose a machine word at a time. With
-// emit it writes the change as writePose does, and the store's record
-// later (flush).
+// such, so it compares and writes the pose a machine word at a time. It
+// writes the change as writePose does, and the store's record later
+// (flush).
 func (s *clientState) sendPose(wid uint16, slot int) {
 	w := &s.walks[slot]
 	if w.flags&hfFull != 0 {
@@ -212,42 +187,12 @@ func (s *clientState) sendPose(wid uint16, slot int) {
 	pk := &s.picks[slot]
 	pk.sent = s.tick
 	q := &s.arena.qpose[wid]
-	if s.emit {
-		s.out = headroom.Ahead(s.out, poseWindow)
-		l := len(s.out)
-		if k := writePose((*[poseWindow]byte)(s.out[l:l+poseWindow]), wid, w, pk, q, s.tick); k > 0 {
-			s.out = s.out[:l+k]
-			s.outN++
-			s.stale = true
-		}
-		return
-	}
-	s.poseDelta(wid, slot, w, pk, q)
-}
-
-// poseDelta is sendPose's end without emit: the held quantized pose of wid,
-// in slot, becomes q, and the delta gets the change.
-func (s *clientState) poseDelta(wid uint16, slot int, w *entWalk, pk *entPick, q *poseWords) {
-	p := &w.pose
-	diff := poseDiff(q, p)
-	if diff == 0 {
-		return
-	}
-	from := posePosition(p)
-	p.a, p.b, p.c, p.d, p.tick = q.a, q.b, q.c, q.d, s.tick
-	pk.rest = restOf(p)
-	s.sendPoseDelta(wid, slot, diff|wire.MaskTierOf(w.tier), &from)
-}
-
-// sendPoseDelta is sendPose's end without emit: the store's record gets the
-// pose at once, and the delta the change.
-func (s *clientState) sendPoseDelta(wid uint16, slot int, mask uint16, from *[3]int32) {
-	held := s.store.At(slot)
-	putPose(&held.Rec, &s.walks[slot].pose)
-	held.PoseTick = s.tick
-	s.delta.changes = append(headroom.Ahead(s.delta.changes, 1), entChange{eid: wid, mask: mask, slot: int32(slot)})
-	if s.budget > 0 {
-		s.deltaBytes += poseChangeSize(mask, &s.walks[slot].pose, from)
+	s.out = headroom.Ahead(s.out, poseWindow)
+	l := len(s.out)
+	if k := writePose((*[poseWindow]byte)(s.out[l:l+poseWindow]), wid, w, pk, q, s.tick); k > 0 {
+		s.out = s.out[:l+k]
+		s.outN++
+		s.stale = true
 	}
 }
 
@@ -366,7 +311,7 @@ func (s *clientState) update(wid uint16, slot int, own bool, tier uint8) {
 	if own {
 		mask |= wire.PoseFull
 	}
-	s.change(wid, mask, false, slot, rec, &from)
+	s.change(wid, mask, rec, &from)
 }
 
 // whole adds wid to S(N): every group of its pose mode that is not zeros.
@@ -410,7 +355,7 @@ func (s *clientState) whole(wid uint16, own bool, d2 float32) {
 		mask |= wire.PoseFull
 	}
 	var zero [3]int32
-	s.change(wid, mask, true, slot, rec, &zero)
+	s.change(wid, mask, rec, &zero)
 }
 
 // modeMask returns the groups an entity gets in its pose mode.

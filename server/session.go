@@ -91,10 +91,11 @@ const (
 	KeyframeSendFull                       // a frame was dropped: the send queue was full
 	KeyframeNoBase                         // acked: no acknowledged frame within SentRing
 	KeyframeSwitch                         // the client switched between ordered and acked
+	KeyframeSmaller                        // acked: the links since the base took more bytes
 	KeyframeReasons                        // how many reasons; not a reason
 )
 
-var keyframeReasons = [KeyframeReasons]string{"first", "resync", "send-full", "no-base", "switch"}
+var keyframeReasons = [KeyframeReasons]string{"first", "resync", "send-full", "no-base", "switch", "smaller"}
 
 // String returns the reason's name, as the metrics label it.
 func (r KeyframeReason) String() string {
@@ -161,6 +162,7 @@ type Session struct {
 	keyWhy    KeyframeReason // why the next keyframe was asked for
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
+	smaller   uint64         // the acked encoder's keyframes for size, counted so far (snapshot.go)
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
 	credit    int            // the bytes it may still be sent (budget.go)
 

@@ -34,6 +34,7 @@ func (g *GameServer) setAcked(s *Session, acked bool) {
 	}
 	s.acked = acked
 	s.snap.SetAcked(acked)
+	s.smaller = 0 // the new encoder counts from 0
 	s.keyWanted, s.keyWhy = true, KeyframeSwitch
 }
 
@@ -74,6 +75,9 @@ func (g *GameServer) snapshot(s *Session) {
 		why := s.keyWhy
 		if !s.keyWanted {
 			why = KeyframeNoBase // the acked encoder's own: no acknowledged base
+			if ack := s.snap.AckedEncoder(); ack != nil && ack.Stats().Smaller != s.smaller {
+				why, s.smaller = KeyframeSmaller, ack.Stats().Smaller
+			}
 		}
 		s.stats.Keyframes++
 		g.stats.Keyframes++

@@ -12,13 +12,21 @@ import (
 // every byte. The server keeps what an ordered client would hold after each
 // of its last SentRing frames; the client keeps the states of its last
 // HeldRing frames applied, by tick.
+//
+// A frame's body is one of two kinds. A keyframe, and a delta, carry a
+// removed list and changes that turn the base's state into the frame's. A
+// chained frame (HeaderChain) carries links instead: the ordered deltas of
+// the frames after its base, oldest first, each its tick, its removed list
+// and its changes. The client applies the links in turn, as the ordered
+// decoder applies deltas.
 
 // SentRing is how many of its last frames the server keeps the client's
 // state of, to encode against: 32 frames, 1.6 s at 20 per second. An
 // acknowledgement later than that (a round trip, plus every input frame
 // carrying it lost for over a second) costs a keyframe. The server keeps,
-// per frame, what redoes it (the bytes of the groups it changed), not a copy
-// of the state: a few hundred bytes to a few KB per frame.
+// per frame, its ordered delta (its link), not a copy of the state: a few
+// hundred bytes to a few KB per frame. A chained frame
+// has SentRing links at most.
 const SentRing = 32
 
 // HeldRing is how many of its last frames applied the client keeps the
@@ -48,8 +56,59 @@ const SerialBytes = 4
 // ParseAckedHeader reads an acked frame's header from the start of b and
 // returns it with its length: the header of ParseHeader, of kind FrameAcked,
 // a keyframe when its BaseTick is 0 (no removals then, and a check), else a
-// delta whose base is older than its tick.
+// delta whose base is older than its tick. With HeaderChain the frame is a
+// chain of links: its Removed is 0 and its Changed is the number of links,
+// 1 to SentRing.
 func ParseAckedHeader(b []byte) (h Header, n int, err error) { return parseHeader(b, true) }
+
+// linkHeadBytes is the head of a chained frame's link: u32 tick | u16
+// removed | u16 changed.
+const linkHeadBytes = 8
+
+// chainHeader checks the header h of a chained frame, rest being the bytes
+// after it. A chain is never a keyframe and has no removals of its own. It
+// has 1 to SentRing links, and rest holds each link's head and the events'
+// count at least.
+func chainHeader(rest []byte, h *Header) error {
+	switch {
+	case h.BaseTick == 0 || h.BaseTick >= h.Tick:
+		return malformed("chained frame of tick %d onto tick %d", h.Tick, h.BaseTick)
+	case h.Removed != 0:
+		return malformed("chained frame with %d removals of its own", h.Removed)
+	case h.Changed == 0 || h.Changed > SentRing:
+		return malformed("chain of %d links, not 1 to %d", h.Changed, SentRing)
+	}
+	if need := int(h.Changed)*linkHeadBytes + 1; len(rest) < need {
+		return malformed("%d links in %d bytes", h.Changed, len(rest))
+	}
+	return nil
+}
+
+// linkHead reads the head of link i of the chained frame h from the start
+// of b; prev is the tick of the link before it (the base's for the first).
+// Link ticks increase strictly from the base's, and the last link's is the
+// frame's. The counts must fit in b, which also keeps the heads of the links
+// after this one and the events' count: each removal is 2 bytes, each change
+// at least 4.
+func linkHead(b []byte, h *Header, i int, prev uint32) (tick uint32, removed, changed int, err error) {
+	if len(b) < linkHeadBytes {
+		return 0, 0, 0, malformed("link %d cut short", i)
+	}
+	tick = le.Uint32(b)
+	removed, changed = int(le.Uint16(b[4:])), int(le.Uint16(b[6:]))
+	last := i == int(h.Changed)-1
+	switch {
+	case tick <= prev:
+		return 0, 0, 0, malformed("link of tick %d after tick %d", tick, prev)
+	case last && tick != h.Tick, !last && tick >= h.Tick:
+		return 0, 0, 0, malformed("link %d of %d, of tick %d, in a frame of tick %d", i+1, h.Changed, tick, h.Tick)
+	}
+	left := len(b) - linkHeadBytes - (int(h.Changed)-1-i)*linkHeadBytes - 1
+	if removed*2+changed*4 > left {
+		return 0, 0, 0, malformed("link of tick %d: %d removals and %d changes in %d bytes", tick, removed, changed, left)
+	}
+	return tick, removed, changed, nil
+}
 
 // DiffGroups returns the groups whose bytes differ between a and b.
 func DiffGroups(a, b *Record) uint16 { return DiffGroupsIn(a, b, MaskGroups) }

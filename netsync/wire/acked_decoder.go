@@ -14,7 +14,8 @@ import (
 // It keeps the newest state whole (Store) and, per older frame held, what
 // undoes the frame after it (an Undo). To apply a frame onto an older base,
 // it undoes the frames after the base for the entities they touched, and
-// applies the frame. It then compares the result with the last state shown,
+// applies the frame: its removals and changes or, for a chained frame, each
+// link's in turn. It then compares the result with the last state shown,
 // for those entities and the frame's own.
 //
 // Apply drops without a word (a nil frame and no error) a frame not newer
@@ -23,9 +24,10 @@ import (
 // reads out of range, whatever the bytes. A malformed frame is an error
 // wrapping ErrMalformed and changes nothing. A frame that does not fit the
 // state of its base, by a check that differs or a removal of an entity not
-// held, is an error wrapping ErrResync. It changes nothing shown, and makes
-// the decoder forget every state it held: the decoder takes only a keyframe
-// next, and the client asks for one (InputResync) while Synced is false.
+// held (by the base, or after the links before it), is an error wrapping
+// ErrResync. It changes nothing shown, and makes the decoder forget every
+// state it held: the decoder takes only a keyframe next, and the client asks
+// for one (InputResync) while Synced is false.
 type AckedDecoder struct {
 	cur Store // the state of the last frame shown
 
@@ -40,14 +42,18 @@ type AckedDecoder struct {
 	serial  uint32 // the newest event serial shown
 
 	// By wire id (grown to the highest id seen), valid when at[eid] ==
-	// stamp: the ack* flags, and the entity's index in u.
-	at    []uint32
-	flags []uint8
-	idx   []int32
-	stamp uint32
+	// stamp: the ack* flags, the entity's index in u, and the number (from
+	// 1) of the frame's last link that removed it and that changed it.
+	at     []uint32
+	flags  []uint8
+	idx    []int32
+	rmLink []uint8
+	chLink []uint8
+	stamp  uint32
 
 	u         []uint16    // the entities the frame may change against the last shown
 	saved     []savedHeld // by index in u: each as the last frame shown held it
+	links     []link      // the frame's links, oldest first: one for a frame not chained
 	removed   []uint16
 	changes   []Change
 	events    []Event
@@ -64,6 +70,14 @@ type heldFrame struct {
 	undo Undo
 }
 
+// link is one ordered delta of a frame: its tick, and the ends of its spans
+// of removed and changes (each link's starts where the link before ends).
+// A frame not chained is one link, of the frame's tick.
+type link struct {
+	tick             uint32
+	removed, changed int
+}
+
 type savedHeld struct {
 	held    Held
 	present bool
@@ -72,8 +86,8 @@ type savedHeld struct {
 // The per-frame flags of an entity.
 const (
 	ackInU     = 1 << iota // in u
-	ackRemoved             // in the frame's removed list
-	ackChanged             // changed by the frame
+	ackRemoved             // in the frame's removed list (any link's)
+	ackChanged             // changed by the frame (in any link)
 	ackBroke               // its life may have changed between the base and the last frame shown
 	ackWhole               // the frame made it onto zeros: removed, not held by the base, or a keyframe
 )
@@ -126,11 +140,11 @@ func (d *AckedDecoder) Held(dst []uint32) []uint32 {
 // MemBytes returns the bytes the decoder holds: its state, the undo of its
 // frames and its scratch.
 func (d *AckedDecoder) MemBytes() int {
-	n := d.cur.MemBytes() + cap(d.at)*4 + cap(d.flags) + cap(d.idx)*4
+	n := d.cur.MemBytes() + cap(d.at)*4 + cap(d.flags) + cap(d.idx)*4 + cap(d.rmLink) + cap(d.chLink)
 	for i := range d.ring {
 		n += d.ring[i].undo.Cap()
 	}
-	return n + cap(d.u)*2 + cap(d.saved)*(RecordBytes+14) + cap(d.changes)*32 + cap(d.events)*48
+	return n + cap(d.u)*2 + cap(d.saved)*(RecordBytes+14) + cap(d.links)*24 + cap(d.removed)*2 + cap(d.changes)*32 + cap(d.events)*48
 }
 
 // forget drops every state held: only a keyframe applies next.
@@ -156,7 +170,7 @@ func (d *AckedDecoder) flag(eid uint16) *uint8 {
 	}
 	if d.at[eid] != d.stamp {
 		d.at[eid] = d.stamp
-		d.flags[eid] = 0
+		d.flags[eid], d.rmLink[eid], d.chLink[eid] = 0, 0, 0
 	}
 	return &d.flags[eid]
 }
@@ -168,6 +182,8 @@ func (d *AckedDecoder) grow(eid uint16) {
 	d.at = append(d.at, make([]uint32, n-len(d.at))...)
 	d.flags = append(d.flags, make([]uint8, n-len(d.flags))...)
 	d.idx = append(d.idx, make([]int32, n-len(d.idx))...)
+	d.rmLink = append(d.rmLink, make([]uint8, n-len(d.rmLink))...)
+	d.chLink = append(d.chLink, make([]uint8, n-len(d.chLink))...)
 }
 
 // Apply applies one acked frame and returns what it told against the last
@@ -243,39 +259,29 @@ func (d *AckedDecoder) Apply(b []byte) (*DecodedFrame, error) {
 }
 
 // parse reads and checks the whole frame after its header, changing nothing
-// held: the removals, the changes, the events and their first serial.
+// held: the removals and the changes (each link's, in a chained frame), the
+// events and their first serial.
 func (d *AckedDecoder) parse(b []byte, off int, h *Header) (first uint32, err error) {
+	d.links = d.links[:0]
 	d.removed = d.removed[:0]
 	d.changes = d.changes[:0]
 	d.events = d.events[:0]
-	for i := 0; i < int(h.Removed); i++ {
-		if len(b)-off < 2 {
-			return 0, malformed("removed list cut short")
-		}
-		eid := le.Uint16(b[off:])
-		off += 2
-		if eid == 0 {
-			return 0, malformed("removal of entity 0")
-		}
-		fl := d.flag(eid)
-		if *fl&ackRemoved != 0 {
-			return 0, malformed("entity %d removed twice", eid)
-		}
-		*fl |= ackRemoved
-		d.removed = append(d.removed, eid)
-	}
-	for i := 0; i < int(h.Changed); i++ {
-		c, n, err := ParseChange(b[off:])
-		if err != nil {
+	if h.Flags&HeaderChain == 0 {
+		if off, err = d.parseLink(b, off, h.Tick, int(h.Removed), int(h.Changed)); err != nil {
 			return 0, err
 		}
-		off += n
-		fl := d.flag(c.EID)
-		if *fl&ackChanged != 0 {
-			return 0, malformed("entity %d changed twice", c.EID)
+	} else {
+		prev := h.BaseTick
+		for i := 0; i < int(h.Changed); i++ {
+			tick, removed, changed, err := linkHead(b[off:], h, i, prev)
+			if err != nil {
+				return 0, err
+			}
+			if off, err = d.parseLink(b, off+linkHeadBytes, tick, removed, changed); err != nil {
+				return 0, err
+			}
+			prev = tick
 		}
-		*fl |= ackChanged
-		d.changes = append(d.changes, c)
 	}
 	if len(b)-off < 1 {
 		return 0, malformed("no event count")
@@ -303,6 +309,47 @@ func (d *AckedDecoder) parse(b []byte, off int, h *Header) (first uint32, err er
 	return first, nil
 }
 
+// parseLink reads from off one link of tick, an ordered delta of removed
+// ids and changed changes, and returns the offset after it. Within a link,
+// an id is removed once and changed once at most; across links it may come
+// again.
+func (d *AckedDecoder) parseLink(b []byte, off int, tick uint32, removed, changed int) (int, error) {
+	no := uint8(len(d.links) + 1) // at most SentRing
+	for i := 0; i < removed; i++ {
+		if len(b)-off < 2 {
+			return 0, malformed("removed list cut short")
+		}
+		eid := le.Uint16(b[off:])
+		off += 2
+		if eid == 0 {
+			return 0, malformed("removal of entity 0")
+		}
+		fl := d.flag(eid)
+		if d.rmLink[eid] == no {
+			return 0, malformed("entity %d removed twice", eid)
+		}
+		d.rmLink[eid] = no
+		*fl |= ackRemoved
+		d.removed = append(d.removed, eid)
+	}
+	for i := 0; i < changed; i++ {
+		c, n, err := ParseChange(b[off:])
+		if err != nil {
+			return 0, err
+		}
+		off += n
+		fl := d.flag(c.EID)
+		if d.chLink[c.EID] == no {
+			return 0, malformed("entity %d changed twice", c.EID)
+		}
+		d.chLink[c.EID] = no
+		*fl |= ackChanged
+		d.changes = append(d.changes, c)
+	}
+	d.links = append(d.links, link{tick: tick, removed: len(d.removed), changed: len(d.changes)})
+	return off, nil
+}
+
 // touch adds eid to the entities the frame may change, saving it as the last
 // frame shown holds it.
 func (d *AckedDecoder) touch(eid uint16) {
@@ -321,8 +368,9 @@ func (d *AckedDecoder) touch(eid uint16) {
 }
 
 // collect gathers the entities whose state may differ between the last
-// frame shown and the frame's: those it removes or changes, and those the
-// frames held after its base touched (every one held, for a keyframe).
+// frame shown and the frame's: those it removes or changes in any link, and
+// those the frames held after its base touched (every one held, for a
+// keyframe).
 func (d *AckedDecoder) collect(key bool, base int) {
 	d.u, d.saved = d.u[:0], d.saved[:0]
 	for _, eid := range d.removed {
@@ -365,32 +413,44 @@ func (d *AckedDecoder) revert(key bool, base int) {
 	}
 }
 
-// applyFrame applies the frame's removals and changes onto the base's state.
+// applyFrame applies the frame's links in order onto the base's state: each
+// link's removals, then its changes, as the ordered decoder applies a
+// delta. A pose carried by a link was measured at the link's tick, less its
+// age.
 func (d *AckedDecoder) applyFrame(h *Header) error {
-	for _, eid := range d.removed {
-		if d.cur.Get(eid) == nil {
-			return fmt.Errorf("%w: removal of entity %d, not held at tick %d", ErrResync, eid, h.BaseTick)
-		}
-		d.cur.Remove(eid)
-	}
-	for i := range d.changes {
-		c := &d.changes[i]
-		held := d.cur.Get(c.EID)
-		if held == nil {
-			held = d.cur.At(d.cur.Add(c.EID))
-			d.flags[c.EID] |= ackWhole
-		}
-		ApplyChange(&held.Rec, c)
-		held.Tier = TierOf(c.Mask)
-		held.PoseFull = c.Mask&PoseFull != 0
-		if c.Mask&MaskPose != 0 {
-			held.PoseTick = h.Tick - uint32(c.Age)
-			if c.Age == MaxPoseAge {
-				d.keepPoseTick(c.EID, held)
+	prev, rm, ch := h.BaseTick, 0, 0
+	for _, l := range d.links {
+		for _, eid := range d.removed[rm:l.removed] {
+			if d.cur.Get(eid) == nil {
+				return fmt.Errorf("%w: removal of entity %d, not held at tick %d", ErrResync, eid, prev)
 			}
+			d.cur.Remove(eid)
 		}
+		for i := ch; i < l.changed; i++ {
+			d.applyChange(&d.changes[i], l.tick)
+		}
+		prev, rm, ch = l.tick, l.removed, l.changed
 	}
 	return nil
+}
+
+// applyChange applies c, of a link of tick, onto what is held, or onto zeros
+// for an id not held.
+func (d *AckedDecoder) applyChange(c *Change, tick uint32) {
+	held := d.cur.Get(c.EID)
+	if held == nil {
+		held = d.cur.At(d.cur.Add(c.EID))
+		d.flags[c.EID] |= ackWhole
+	}
+	ApplyChange(&held.Rec, c)
+	held.Tier = TierOf(c.Mask)
+	held.PoseFull = c.Mask&PoseFull != 0
+	if c.Mask&MaskPose != 0 {
+		held.PoseTick = tick - uint32(c.Age)
+		if c.Age == MaxPoseAge {
+			d.keepPoseTick(c.EID, held)
+		}
+	}
 }
 
 // keepPoseTick keeps the pose tick the last frame shown had for eid when a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -115,16 +116,84 @@ func checkAckedDecoder(t *testing.T, d *AckedDecoder, fr *DecodedFrame, err erro
 	}
 }
 
+// chainSeeds returns chained frames onto the golden keyframe (tick 3) and
+// onto the golden frame after it (tick 6): one link, three links with a
+// removal, a new life, a new entity and events, a link that removes an
+// entity not held, a pose of age MaxPoseAge, and two links onto 6.
+func chainSeeds(tb testing.TB, frames [][]byte) [][]byte {
+	tb.Helper()
+	d := NewAckedDecoder()
+	if fr, err := d.Apply(frames[0]); err != nil || fr == nil {
+		tb.Fatal(err)
+	}
+	var f, g ackedBuilder
+	f.states = map[uint32]*Store{3: cloneStore(d.Store())}
+	if fr, err := d.Apply(frames[1]); err != nil || fr == nil || d.Tick() != 6 {
+		tb.Fatalf("the golden frame after the keyframe: %v", err)
+	}
+	g.states = map[uint32]*Store{6: cloneStore(d.Store())}
+	entity := func(b *ackedBuilder, tick uint32, eid uint16) Entity {
+		var e Entity
+		h := b.states[tick].Get(eid)
+		h.Rec.Decode(&e, h.PoseFull)
+		return e
+	}
+	moved := func(b *ackedBuilder, tick uint32, dx float32) testChange {
+		e := entity(b, tick, 2)
+		e.Pos.X += dx
+		return testChange{eid: 2, mask: 1<<GroupPosition | SmallSteps, rec: recordOf(e)}
+	}
+	wholeOf := func(eid uint16, e Entity, mask uint16) testChange {
+		rec := recordOf(e)
+		return testChange{eid: eid, mask: NonZeroGroups(&rec) | mask, rec: rec}
+	}
+	life := entity(&f, 3, 3)
+	life.Gen++
+	hurt := entity(&f, 3, 1)
+	hurt.HP -= 30
+	three := []chainLink{
+		{tick: 4, changes: []testChange{moved(&f, 3, 0.5)}},
+		{tick: 5, removed: []uint16{3}, changes: []testChange{wholeOf(3, life, MaskTierOf(2))}},
+		{tick: 7, removed: []uint16{4}, changes: []testChange{
+			{eid: 1, mask: 1<<GroupDrive | PoseFull, rec: recordOf(hurt)},
+			wholeOf(9, entity(&f, 3, 5), 0),
+		}},
+	}
+	seeds := [][]byte{
+		f.chain(3, three[:1], 0, nil, false),
+		f.chain(3, three, 2, []Event{boom, hitB}, true),
+	}
+	bad := slices.Clone(three)
+	bad[1].removed = []uint16{8}
+	seeds = append(seeds, f.chain(3, bad, 0, nil, false))
+	aged := testChange{eid: 5, mask: 1<<GroupRotation | PoseAge, age: MaxPoseAge, rec: recordOf(entity(&f, 3, 5))}
+	seeds = append(seeds, f.chain(3, []chainLink{three[0], {tick: 9, changes: []testChange{aged}}}, 0, nil, true))
+	seeds = append(seeds, g.chain(6, []chainLink{
+		{tick: 8, changes: []testChange{moved(&g, 6, -0.25)}},
+		{tick: 10, removed: []uint16{5}},
+	}, 3, []Event{shotA}, true))
+	return seeds
+}
+
 // FuzzAckedDecoderFrame applies any bytes as the first frame of a new acked
-// decoder.
+// decoder, and as the next frame of one that applied the golden keyframe.
 func FuzzAckedDecoderFrame(f *testing.F) {
 	_, frames := ackedGoldenFrames(f)
 	for _, fr := range frames {
 		f.Add(fr)
 	}
+	for _, fr := range chainSeeds(f, frames) {
+		f.Add(fr)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := NewAckedDecoder()
 		fr, err := d.Apply(b)
+		checkAckedDecoder(t, d, fr, err)
+		d = NewAckedDecoder()
+		if fr, err := d.Apply(frames[0]); err != nil || fr == nil {
+			t.Fatal(err)
+		}
+		fr, err = d.Apply(b)
 		checkAckedDecoder(t, d, fr, err)
 	})
 }
@@ -153,6 +222,15 @@ func FuzzAckedDecoderSequence(f *testing.F) {
 		f.Add(seq(frames[i], frames[i-1], frames[i]))
 	}
 	f.Add(seq(frames[2], frames[1], frames[0], frames[3]))
+	chains := chainSeeds(f, frames)
+	for _, c := range chains {
+		f.Add(seq(c))
+	}
+	f.Add(seq(chains[0], chains[1]))
+	f.Add(seq(chains[1], chains[0], frames[2]))
+	f.Add(seq(frames[1], chains[4], chains[1], frames[3]))
+	f.Add(seq(chains[2], frames[1], frames[len(frames)-1], chains[1]))
+	f.Add(seq(chains[3], chains[1]))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := NewAckedDecoder()
 		if fr, err := d.Apply(frames[0]); err != nil || fr == nil {

@@ -32,26 +32,7 @@ func (f *ackedBuilder) frame(tick, base uint32, removed []uint16, changes []test
 	if src := f.states[base]; base != 0 && src != nil { // a base never written: onto nothing
 		cloneInto(st, src)
 	}
-	for _, eid := range removed {
-		st.Remove(eid)
-	}
-	for i := range changes {
-		c := &changes[i]
-		h := st.Get(c.eid)
-		if h == nil {
-			h = st.At(st.Add(c.eid))
-		}
-		c.from = h.Rec.Position()
-		for g := 0; g < GroupCount; g++ {
-			if c.mask&(1<<g) != 0 {
-				copy(h.Rec.Group(g), c.rec.Group(g))
-			}
-		}
-		h.Tier, h.PoseFull = TierOf(c.mask), c.mask&PoseFull != 0
-		if c.mask&MaskPose != 0 {
-			h.PoseTick = tick - uint32(c.age)
-		}
-	}
+	step(st, tick, removed, changes)
 	f.states[tick] = st
 	h := Header{Kind: FrameAcked, Tick: tick, BaseTick: base, LastSeq: 7, InputBuffer: 1,
 		Removed: uint16(len(removed)), Changed: uint16(len(changes))}
@@ -73,6 +54,31 @@ func (f *ackedBuilder) frame(tick, base uint32, removed []uint16, changes []test
 		b = AppendEvent(b, &events[i])
 	}
 	return b
+}
+
+// step applies the removals, then the changes of the frame of tick onto st,
+// as the decoders do, and sets each change's from to the position st held.
+func step(st *Store, tick uint32, removed []uint16, changes []testChange) {
+	for _, eid := range removed {
+		st.Remove(eid)
+	}
+	for i := range changes {
+		c := &changes[i]
+		h := st.Get(c.eid)
+		if h == nil {
+			h = st.At(st.Add(c.eid))
+		}
+		c.from = h.Rec.Position()
+		for g := 0; g < GroupCount; g++ {
+			if c.mask&(1<<g) != 0 {
+				copy(h.Rec.Group(g), c.rec.Group(g))
+			}
+		}
+		h.Tier, h.PoseFull = TierOf(c.mask), c.mask&PoseFull != 0
+		if c.mask&MaskPose != 0 {
+			h.PoseTick = tick - uint32(c.age)
+		}
+	}
 }
 
 var (

@@ -27,9 +27,13 @@ const (
 	// HeaderChain says an acked frame's body is a chain of links, the
 	// ordered deltas of the frames after its base (PROTOCOL.md §9).
 	HeaderChain uint8 = 2
-	// HeaderReserved are the flags no frame may set yet.
+	// HeaderReserved are the flags no ordered frame may set yet. An acked
+	// frame may set HeaderChain too.
 	HeaderReserved uint8 = ^HeaderCheck
 )
+
+// ackedReserved are the flags no acked frame may set yet.
+const ackedReserved = HeaderReserved &^ HeaderChain
 
 // HeaderBytes is a frame header without its check; CheckBytes more with it.
 const (
@@ -66,8 +70,8 @@ type Header struct {
 	LastSeq     uint32 // the last input of the client the server ran
 	InputBuffer int8   // inputs waiting in the client's queue on the server; below 0, how far behind its newest input is
 	Flags       uint8  // Header*
-	Removed     uint16 // ids in the removed list
-	Changed     uint16 // changes
+	Removed     uint16 // ids in the removed list (0 in a chained acked frame)
+	Changed     uint16 // changes, or the links of a chained acked frame (HeaderChain)
 	Check       uint32 // FNV-1a of the held records, when Flags has HeaderCheck
 }
 
@@ -93,7 +97,8 @@ func ParseHeader(b []byte) (h Header, n int, err error) { return parseHeader(b, 
 
 // parseHeader reads an ordered frame's header (a keyframe or a delta) or,
 // when acked, an acked frame's (kind 6: a keyframe when its base is 0, else
-// a delta whose base is older than its tick).
+// a delta whose base is older than its tick, or a chain of links onto that
+// base with HeaderChain).
 func parseHeader(b []byte, acked bool) (h Header, n int, err error) {
 	if len(b) < HeaderBytes {
 		return h, 0, malformed("%d bytes, a header is %d", len(b), HeaderBytes)
@@ -111,7 +116,11 @@ func parseHeader(b []byte, acked bool) (h Header, n int, err error) {
 	case acked && h.Kind != FrameAcked, !acked && h.Kind != FrameKeyframe && h.Kind != FrameDelta:
 		return h, 0, malformed("frame kind %d", h.Kind)
 	}
-	if h.Flags&HeaderReserved != 0 {
+	reserved := HeaderReserved
+	if acked {
+		reserved = ackedReserved
+	}
+	if h.Flags&reserved != 0 {
 		return h, 0, malformed("reserved header flags %#x", h.Flags)
 	}
 	if h.Flags&HeaderCheck != 0 {
@@ -123,6 +132,12 @@ func parseHeader(b []byte, acked bool) (h Header, n int, err error) {
 	}
 	if h.Kind == FrameKeyframe && (h.BaseTick != 0 || h.Removed != 0 || h.Flags&HeaderCheck == 0) {
 		return h, 0, malformed("keyframe with a base, removals or no check")
+	}
+	if h.Flags&HeaderChain != 0 {
+		if err := chainHeader(b[n:], &h); err != nil {
+			return h, 0, err
+		}
+		return h, n, nil
 	}
 	if acked && h.BaseTick == 0 && (h.Removed != 0 || h.Flags&HeaderCheck == 0) {
 		return h, 0, malformed("acked keyframe with removals or no check")

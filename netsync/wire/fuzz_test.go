@@ -108,6 +108,10 @@ func FuzzFrameEvents(f *testing.F) {
 	for _, fr := range frames {
 		f.Add(fr)
 	}
+	_, acked := ackedGoldenFrames(f)
+	for _, fr := range chainSeeds(f, acked) {
+		f.Add(fr)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := NewDecoder()
 		evs, err := d.Events(b)

@@ -8,23 +8,30 @@ package wire
 // brings them first. The decoders read such a frame's events alone.
 
 // frameEvents reads the events of a frame without applying it: its header
-// (an acked frame's when acked), its removed list and its changes are
-// checked and skipped. first is an acked frame's first serial.
+// (an acked frame's when acked), its removed list and its changes (each
+// link's, in a chained frame) are checked and skipped. first is an acked
+// frame's first serial.
 func frameEvents(b []byte, acked bool, out []Event) (first uint32, events []Event, err error) {
 	h, off, err := parseHeader(b, acked)
 	if err != nil {
 		return 0, out, err
 	}
-	if len(b)-off < 2*int(h.Removed) {
-		return 0, out, malformed("removed list cut short")
-	}
-	off += 2 * int(h.Removed)
-	for i := 0; i < int(h.Changed); i++ {
-		_, n, err := ParseChange(b[off:])
-		if err != nil {
+	if h.Flags&HeaderChain == 0 {
+		if off, err = skipDelta(b, off, int(h.Removed), int(h.Changed)); err != nil {
 			return 0, out, err
 		}
-		off += n
+	} else {
+		prev := h.BaseTick
+		for i := 0; i < int(h.Changed); i++ {
+			tick, removed, changed, err := linkHead(b[off:], &h, i, prev)
+			if err != nil {
+				return 0, out, err
+			}
+			if off, err = skipDelta(b, off+linkHeadBytes, removed, changed); err != nil {
+				return 0, out, err
+			}
+			prev = tick
+		}
 	}
 	if len(b)-off < 1 {
 		return 0, out, malformed("no event count")
@@ -50,6 +57,30 @@ func frameEvents(b []byte, acked bool, out []Event) (first uint32, events []Even
 		return 0, out, malformed("%d bytes after the events", len(b)-off)
 	}
 	return first, out, nil
+}
+
+// AckedFrameEvents returns the first serial and the events of an acked
+// frame, read without applying it: a tool's or a test's view of what the
+// frame carries. It allocates the slice.
+func AckedFrameEvents(b []byte) (first uint32, events []Event, err error) {
+	return frameEvents(b, true, nil)
+}
+
+// skipDelta skips, from off, a removed list of removed ids and changed
+// changes, and returns the offset after them.
+func skipDelta(b []byte, off, removed, changed int) (int, error) {
+	if len(b)-off < 2*removed {
+		return 0, malformed("removed list cut short")
+	}
+	off += 2 * removed
+	for i := 0; i < changed; i++ {
+		_, n, err := ParseChange(b[off:])
+		if err != nil {
+			return 0, err
+		}
+		off += n
+	}
+	return off, nil
 }
 
 // Events returns the events of an ordered frame Apply refused without

@@ -65,7 +65,7 @@ func (l *sentLog) record(g *server.GameServer) {
 		l.last[id] = tick
 		l.checks[id][tick] = sn.State().Check()
 		l.expired[id] = sn.AckedEncoder().Stats().EventsExpired
-		first, evs, err := ackedEvents(f)
+		first, evs, err := wire.AckedFrameEvents(f)
 		if err != nil {
 			l.errs = append(l.errs, fmt.Sprintf("session %d tick %d: %v", id, tick, err))
 			continue
@@ -78,44 +78,6 @@ func (l *sentLog) record(g *server.GameServer) {
 			l.events[id][serial] = ev
 		}
 	}
-}
-
-// ackedEvents returns the events an acked frame carries and the serial of
-// the first (the frame's layout: wire/PROTOCOL.md).
-func ackedEvents(f []byte) (first uint32, evs []wire.Event, err error) {
-	h, off, err := wire.ParseAckedHeader(f)
-	if err != nil {
-		return 0, nil, err
-	}
-	off += 2 * int(h.Removed)
-	for i := 0; i < int(h.Changed) && off <= len(f); i++ {
-		_, n, err := wire.ParseChange(f[off:])
-		if err != nil {
-			return 0, nil, err
-		}
-		off += n
-	}
-	if off >= len(f) {
-		return 0, nil, fmt.Errorf("no event count at %d of %d bytes", off, len(f))
-	}
-	nev := int(f[off])
-	off++
-	if nev > 0 {
-		if len(f)-off < wire.SerialBytes {
-			return 0, nil, fmt.Errorf("no first serial")
-		}
-		first = binary.LittleEndian.Uint32(f[off:])
-		off += wire.SerialBytes
-	}
-	for i := 0; i < nev; i++ {
-		ev, n, err := wire.ParseEvent(f[off:])
-		if err != nil {
-			return 0, nil, err
-		}
-		off += n
-		evs = append(evs, ev)
-	}
-	return first, evs, nil
 }
 
 // armPlayers gives every player's character the pistol in hand and rounds
