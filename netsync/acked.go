@@ -204,8 +204,9 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	a := e.arena
 	n, tick := e.frame, a.tick
 	sf := &e.sent[n%wire.SentRing]
-	// The link's changes go into its buffer after room for its head and
-	// ids, as the ordered encoder writes a frame's.
+	// advance writes the frame's changes into work after room for the
+	// link's head, as the ordered encoder writes a frame's after room for
+	// its header; link puts the ids and the head before them.
 	e.state.out, e.state.head = e.work, linkHead
 	e.state.advance(a, &e.interest, v, n, &e.delta)
 	e.work = e.link(tick)
