@@ -86,7 +86,7 @@ func New() *Metrics {
 			Help: "How long each system of a room's schedule took in a tick.", Buckets: SystemBuckets}, []string{"room", "system"}),
 		overruns: counter("foi_tick_overruns_total", "Ticks a room ran late or skipped."),
 		keyframes: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "foi_keyframes_total",
-			Help: "Keyframes sent, by reason: first, resync (a frame refused), send-full (a frame dropped), no-base (acked: no acknowledged frame), switch (ordered and acked), smaller (acked: smaller than the links since the base)."},
+			Help: "Keyframes sent, by reason: first, resync (a frame refused), send-full (a frame dropped), no-base (acked: no acknowledged frame), switch (ordered and acked), smaller (acked: the links since the base took over twice its bytes)."},
 			[]string{"room", "reason"}),
 		resyncs:  counter("foi_check_mismatches_total", "Frames a client's decoder refused (a wrong check, a base it does not hold), each counted once and answered with a keyframe."),
 		guesses:  counter("foi_input_guesses_total", "Input ticks run on a guess: the client's input had not come."),

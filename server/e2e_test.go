@@ -182,3 +182,54 @@ func markTouching(g *GameServer, touched map[uint16]uint64) {
 		}
 	}
 }
+
+// TestAckedKeyframeSmaller: an acked client whose frames stop arriving
+// keeps acknowledging its last one, and each frame is the chain of every
+// frame since. When the chain would take more than twice a keyframe, a
+// keyframe goes instead, counted as KeyframeSmaller, not as one for want
+// of a base; once the frames arrive again, the client applies it and
+// holds what the server holds.
+func TestAckedKeyframeSmaller(t *testing.T) {
+	g := newServer(t)
+	p := newInproc(t, g, true)
+	drive := components.Drive{Throttle: 0.6, Steer: 0.3}
+	for range 30 {
+		g.Tick()
+		p.deliver(t)
+		if err := p.c.Tick(drive); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := g.stats.KeyframesBy
+	ticks := 0
+	for ; ticks < (wire.SentRing-1)*wire.SnapshotEvery; ticks++ {
+		g.Tick()
+		if g.stats.KeyframesBy != before {
+			break // the keyframe is not lost
+		}
+		p.conn.Recv() // lost
+		if err := p.c.Tick(drive); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := g.stats.KeyframesBy
+	if got[KeyframeSmaller] != before[KeyframeSmaller]+1 || got[KeyframeNoBase] != before[KeyframeNoBase] {
+		t.Fatalf("after %d ticks of lost frames, keyframes by reason %v, before %v: want one more for size", ticks, got, before)
+	}
+	if n := p.s.snap.AckedEncoder().Stats().Smaller; n != 1 {
+		t.Fatalf("the encoder counts %d keyframes for size", n)
+	}
+	t.Logf("a keyframe for size after %d ticks of lost frames", ticks)
+	for i := range 10 * wire.SnapshotEvery {
+		if i > 0 {
+			g.Tick()
+		}
+		p.deliver(t)
+		if ok, eid := p.c.Decoder().Store().EqualRecords(p.s.snap.State()); !ok {
+			t.Fatalf("tick %d after the keyframe: entity %d: the client does not hold what the server believes", i, eid)
+		}
+		if err := p.c.Tick(drive); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

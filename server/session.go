@@ -91,7 +91,7 @@ const (
 	KeyframeSendFull                       // a frame was dropped: the send queue was full
 	KeyframeNoBase                         // acked: no acknowledged frame within SentRing
 	KeyframeSwitch                         // the client switched between ordered and acked
-	KeyframeSmaller                        // acked: the links since the base took more bytes
+	KeyframeSmaller                        // acked: the links since the base took over twice its bytes
 	KeyframeReasons                        // how many reasons; not a reason
 )
 
