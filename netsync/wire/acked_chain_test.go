@@ -63,6 +63,8 @@ func (f *ackedBuilder) ordered(prev uint32, l chainLink) []byte {
 	return append(append(AppendHeader(nil, &h), body...), 0)
 }
 
+// appendEvents appends an acked frame's events: their count, the first
+// serial when there are any, and the events.
 func appendEvents(b []byte, first uint32, events []Event) []byte {
 	b = append(b, byte(len(events)))
 	if len(events) > 0 {

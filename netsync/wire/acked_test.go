@@ -46,14 +46,7 @@ func (f *ackedBuilder) frame(tick, base uint32, removed []uint16, changes []test
 	for _, c := range changes {
 		b = AppendChange(b, c.eid, c.mask, c.age, &c.rec, &c.from)
 	}
-	b = append(b, byte(len(events)))
-	if len(events) > 0 {
-		b = le.AppendUint32(b, first)
-	}
-	for i := range events {
-		b = AppendEvent(b, &events[i])
-	}
-	return b
+	return appendEvents(b, first, events)
 }
 
 // step applies the removals, then the changes of the frame of tick onto st,
