@@ -59,6 +59,7 @@ type AckedEncoder struct {
 	hasKey   bool
 	keyFrame uint32
 	keyWait  uint32
+	forSize  bool // the last frame is a keyframe for its size (KeyframeForSize)
 
 	// whole is the bytes per entity of the last keyframe: a keyframe now
 	// would take about whole bytes per entity held.
@@ -199,6 +200,10 @@ func (e *AckedEncoder) Last() []byte { return e.buf }
 // Stats returns the encoder's counters.
 func (e *AckedEncoder) Stats() AckedStats { return e.stats }
 
+// KeyframeForSize reports whether the last frame is a keyframe written
+// with a base to go onto: the links since the base took more bytes.
+func (e *AckedEncoder) KeyframeForSize() bool { return e.forSize }
+
 // Encode writes the client's frame of the arena's tick, as seen from v.
 func (e *AckedEncoder) Encode(v *View) []byte {
 	a := e.arena
@@ -214,16 +219,17 @@ func (e *AckedEncoder) Encode(v *View) []byte {
 	e.keep(sf, n)
 
 	base, key := e.pickBase(n, tick)
-	size := 0
+	size, forSize := 0, false
 	if !key {
 		for f := base + 1; f != n+1; f++ {
 			size += e.sent[f%wire.SentRing].size
 		}
 		if size > max(2*e.whole*e.state.store.Len(), wire.ReliableAbove) { // a keyframe costs less
-			key = true
+			key, forSize = true, true
 			e.stats.Smaller++
 		}
 	}
+	e.forSize = forSize
 	h := wire.Header{Kind: wire.FrameAcked, Tick: tick, LastSeq: v.LastSeq, InputBuffer: v.InputBuffer}
 	if !key {
 		h.BaseTick = e.sent[base%wire.SentRing].tick

@@ -162,7 +162,6 @@ type Session struct {
 	keyWhy    KeyframeReason // why the next keyframe was asked for
 	keySent   uint64         // the server tick the last keyframe went out, 0 none
 	keyTick   uint32         // its frame tick: the client has applied it once its ack reaches it
-	smaller   uint64         // the acked encoder's keyframes for size, counted so far (snapshot.go)
 	rtt       roundTrip      // its round trip, as the server measures it (rtt.go)
 	credit    int            // the bytes it may still be sent (budget.go)
 

@@ -34,7 +34,6 @@ func (g *GameServer) setAcked(s *Session, acked bool) {
 	}
 	s.acked = acked
 	s.snap.SetAcked(acked)
-	s.smaller = 0 // the new encoder counts from 0
 	s.keyWanted, s.keyWhy = true, KeyframeSwitch
 }
 
@@ -75,8 +74,8 @@ func (g *GameServer) snapshot(s *Session) {
 		why := s.keyWhy
 		if !s.keyWanted {
 			why = KeyframeNoBase // the acked encoder's own: no acknowledged base
-			if ack := s.snap.AckedEncoder(); ack != nil && ack.Stats().Smaller != s.smaller {
-				why, s.smaller = KeyframeSmaller, ack.Stats().Smaller
+			if ack := s.snap.AckedEncoder(); ack != nil && ack.KeyframeForSize() {
+				why = KeyframeSmaller
 			}
 		}
 		s.stats.Keyframes++

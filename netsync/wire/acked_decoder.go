@@ -87,7 +87,6 @@ type savedHeld struct {
 const (
 	ackInU     = 1 << iota // in u
 	ackRemoved             // in the frame's removed list (any link's)
-	ackChanged             // changed by the frame (in any link)
 	ackBroke               // its life may have changed between the base and the last frame shown
 	ackWhole               // the frame made it onto zeros: removed, not held by the base, or a keyframe
 )
@@ -338,12 +337,11 @@ func (d *AckedDecoder) parseLink(b []byte, off int, tick uint32, removed, change
 			return 0, err
 		}
 		off += n
-		fl := d.flag(c.EID)
+		d.flag(c.EID) // the id's link numbers, from this frame's stamp
 		if d.chLink[c.EID] == no {
 			return 0, malformed("entity %d changed twice", c.EID)
 		}
 		d.chLink[c.EID] = no
-		*fl |= ackChanged
 		d.changes = append(d.changes, c)
 	}
 	d.links = append(d.links, link{tick: tick, removed: len(d.removed), changed: len(d.changes)})
