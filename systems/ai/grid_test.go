@@ -1,7 +1,6 @@
 package ai_test
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/fiveonit/engine/components"
@@ -42,13 +41,7 @@ func TestGridSameWorld(t *testing.T) {
 		r.Step(60 * 20)
 		return dump(r.W)
 	}
-	a, b := run(false), run(true)
-	if !bytes.Equal(a, b) {
-		t.Fatal("the grid's world and the loop's differ")
-	}
-	if len(a) < 1000 {
-		t.Fatal("nearly nothing in the world: the test proves little")
-	}
+	sameWorld(t, run(false), run(true), "the grid's world and the loop's differ")
 }
 
 // TestCrowdedTickAllocatesNothing: the steady city with 40 players, who
