@@ -58,25 +58,34 @@ func TestCheckIsTheStores(t *testing.T) {
 // ever before at a check allocates nothing (the peer trace's replay found
 // 0.1 allocations per tick when it grew on its own).
 func TestCheckAllocatesNothing(t *testing.T) {
-	s := checkState()
-	s.reserve(4096, 600)
-	// One processor, as testing.AllocsPerRun: no other goroutine
-	// allocates while this one runs.
+	// One processor, as testing.AllocsPerRun: no other goroutine of the
+	// test allocates while this one runs. The count is the process's, so
+	// a runtime goroutine may still add one now and then: the run is
+	// tried three times, and an allocation of the check's own comes in
+	// every try.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
-	var rec wire.Record
-	for eid := uint16(1); eid <= 1000; eid++ { // a new high at every check
-		rec[wire.KindAt] = byte(eid % 5)
-		holdForCheck(s, eid, &rec)
-		if eid%20 == 0 {
-			s.check()
+	var counts []uint64
+	for range 3 {
+		s := checkState()
+		s.reserve(4096, 600)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		var rec wire.Record
+		for eid := uint16(1); eid <= 1000; eid++ { // a new high at every check
+			rec[wire.KindAt] = byte(eid % 5)
+			holdForCheck(s, eid, &rec)
+			if eid%20 == 0 {
+				s.check()
+			}
+		}
+		runtime.ReadMemStats(&m1)
+		if n := m1.Mallocs - m0.Mallocs; n == 0 {
+			return
+		} else {
+			counts = append(counts, n)
 		}
 	}
-	runtime.ReadMemStats(&m1)
-	if n := m1.Mallocs - m0.Mallocs; n != 0 {
-		t.Fatalf("checks allocated %d times while the client came to hold %d entities", n, s.store.Len())
-	}
+	t.Fatalf("checks allocated %v times in three tries while the client came to hold 1000 entities", counts)
 }
 
 // BenchmarkCheck: the check of a client holding 114 cars of the peer
