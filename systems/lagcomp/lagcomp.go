@@ -19,8 +19,8 @@
 // seated in a vehicle is not recorded, since the vehicle takes the round.
 // It runs in the sync phase, after everything else has moved, so that it
 // records what the tick's snapshot shows. It keeps MaxRewind ticks in a
-// ring whose slots keep their room: a tick allocates only when it records
-// more bodies than its slot ever held.
+// ring whose slots keep their room: a slot grows only when the world holds
+// more bodies than it has room for, and then to a quarter more.
 //
 // The bound is fair to the target. No shot is rewound more than MaxRewind
 // ticks, 500 ms. So a target that ran behind a wall can still be hit, but
@@ -157,6 +157,13 @@ func (h *History) Update(w *ecs.World) {
 	s := &h.ring[tick%MaxRewind]
 	s.tick, s.held, s.boxes = tick, true, s.boxes[:0]
 	q := h.people.Query(w.Arche)
+	t := h.things.Query(w.Arche)
+	if n := q.Count() + t.Count(); cap(s.boxes) < n {
+		// The count creeps up as bodies come and go, and each of the
+		// ring's slots would grow at each new high. A quarter more room
+		// than every body, seated or not, stops that in steady play.
+		s.boxes = make([]Hitbox, 0, n+n/4)
+	}
 	for q.Next() {
 		_, pose, _, body, sd := q.Get()
 		if !sd.Vehicle.IsZero() {
@@ -164,7 +171,6 @@ func (h *History) Update(w *ecs.World) {
 		}
 		s.boxes = append(s.boxes, Box(q.Entity(), pose, body))
 	}
-	t := h.things.Query(w.Arche)
 	for t.Next() {
 		_, pose, _, body := t.Get()
 		s.boxes = append(s.boxes, Box(t.Entity(), pose, body))

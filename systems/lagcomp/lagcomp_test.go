@@ -232,6 +232,29 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestCreepingCountAllocatesNothing: bodies that come one at a time, as
+// players join and pedestrians spawn, do not make the ring's slots grow
+// at each new high. The ring fills with 250 bodies, and then a pedestrian
+// comes every other tick, 50 in all: the count passes 256, where a slot
+// grown by append alone would be full, but not a quarter more than 250.
+func TestCreepingCountAllocatesNothing(t *testing.T) {
+	r := newRig(t)
+	for i := range 124 { // and the shooter and the car
+		x, y := float32(i%25)*6-75, float32(i/25)*6+50
+		r.Car(t, x, y, 0)
+		r.Pedestrian(t, x, y+3)
+	}
+	r.Step(2 * lagcomp.MaxRewind)
+	var allocs float64
+	for i := range 50 {
+		r.Pedestrian(t, float32(i%25)*6-75, float32(i/25)*6-30)
+		allocs += testing.AllocsPerRun(1, r.W.Step) // a step unmeasured, then one measured
+	}
+	if allocs != 0 {
+		t.Fatalf("%v allocations in 50 ticks while the bodies crept from 250 to 300", allocs)
+	}
+}
+
 // BenchmarkRecord times the history's Update alone: the hitboxes of 1,000
 // bodies (500 cars, 500 people on foot) a tick.
 func BenchmarkRecord(b *testing.B) {
