@@ -185,6 +185,21 @@ func (e *AckedEncoder) Ack(tick uint32) {
 	}
 }
 
+// AckedBase returns the tick of the acknowledged frame the next frame would
+// go onto, and false when there is none: a keyframe is asked for, or none
+// was acknowledged since the last keyframe, or the newest acknowledged is
+// no base any more. A frame may go onto it until its tick is
+// wire.MaxPoseAge ticks old. A server that holds a client's frames back,
+// to keep it to its budget, sends one before then: the keyframe that would
+// follow costs more than the frame it saves.
+func (e *AckedEncoder) AckedBase() (uint32, bool) {
+	b := e.ackFrame
+	if e.needKey || !e.hasAck || e.hasKey && e.keyFrame > b || b < e.minBase || e.frame-b >= wire.SentRing {
+		return 0, false
+	}
+	return e.sent[b%wire.SentRing].tick, true
+}
+
 // State returns S(N): what an ordered client would hold after the last frame
 // (and what the client holds once it applied it).
 func (e *AckedEncoder) State() *wire.Store { return e.state.flushed() }

@@ -686,6 +686,39 @@ func TestAckedChainOrSmaller(t *testing.T) {
 	t.Fatalf("no keyframe for size in %d frames without acks: %s", wire.SentRing-2, r.summary())
 }
 
+// TestAckedBase: the base the next frame goes onto is the newest frame
+// acknowledged, none before the first ack or once a keyframe is asked
+// for, and it stays while the acks stop; the next frame's chain goes onto
+// it.
+func TestAckedBase(t *testing.T) {
+	r := newAckedRun(t, 11, 0, 0, 0)
+	if _, ok := r.enc.AckedBase(); ok {
+		t.Fatal("a base before the first frame")
+	}
+	for range 20 {
+		r.frame()
+	}
+	base, ok := r.enc.AckedBase()
+	if !ok || base == 0 {
+		t.Fatalf("after 20 acknowledged frames, base %d, %v", base, ok)
+	}
+	r.up.down = true // the acks stop
+	for range 3 {
+		r.frame()
+		h, _, err := wire.ParseAckedHeader(r.enc.Last())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := r.enc.AckedBase(); !ok || got != base || h.BaseTick != base {
+			t.Fatalf("without acks: base %d, %v; the frame went onto %d; want %d", got, ok, h.BaseTick, base)
+		}
+	}
+	r.enc.RequestKeyframe()
+	if _, ok := r.enc.AckedBase(); ok {
+		t.Fatal("a base while a keyframe is asked for")
+	}
+}
+
 // TestAckedLogKeepsLinks: the log keeps the links of the last SentRing
 // frames intact, whatever their sizes, small, large, and now and then a
 // frame of a crowd, and grows only now and then: after a high, a log

@@ -19,7 +19,9 @@ import (
 // its budget, a keyframe and one that never acknowledges included, and a
 // frame larger than its share (a busy keyframe) is paid for by the
 // snapshots after it. The first keyframe of a session is free: a joining
-// client waits for nothing but it.
+// client waits for nothing but it. An acked client in debt still gets a
+// frame before its acknowledged base expires (baseExpires), and pays for
+// it after.
 
 // Bounds of Config.ClientKbps (-client-kbps): Quake 3 clamps its rate to
 // 8 to 720 kbps.
@@ -61,6 +63,26 @@ func checkClientKbps(kbps int) (int, error) {
 func (s *Session) afford(share, most int) bool {
 	s.credit = min(s.credit+share, most)
 	return s.credit >= 0
+}
+
+// baseExpires reports whether s, an acked client held back by its credit,
+// must have a frame of tick, the arena's, now to keep its acknowledged base: at its next
+// snapshot tick the base would be older than wire.MaxPoseAge, and the
+// frame a keyframe. A keyframe of a crowded room costs more than the
+// credit earns in MaxPoseAge ticks, so the base of the frame after it
+// would expire as well, and the client would get nothing but keyframes.
+// The frame is paid for like any other.
+func (s *Session) baseExpires(tick uint32) bool {
+	if s.snap == nil {
+		return false
+	}
+	ack := s.snap.AckedEncoder()
+	if ack == nil {
+		return false
+	}
+	base, ok := ack.AckedBase()
+	age := tick - base
+	return ok && age <= wire.MaxPoseAge && age+wire.SnapshotEvery > wire.MaxPoseAge
 }
 
 // spend takes a frame of n bytes from s's credit; the first keyframe of

@@ -436,8 +436,9 @@ func (g *GameServer) Tick() {
 	start := time.Now()
 	g.due = g.due[:0]
 	share, most := budgetOf(g.cfg.ClientKbps)
+	frameTick := g.arena.Tick()
 	for _, s := range g.sessions {
-		if !s.detached && s.snapshotDue(g.w.Tick()) && s.afford(share, most) {
+		if !s.detached && s.snapshotDue(g.w.Tick()) && s.encodes(frameTick) && (s.afford(share, most) || s.baseExpires(frameTick)) {
 			s.view = g.view(s)
 			g.due = append(g.due, s)
 		}

@@ -108,6 +108,12 @@ func (g *GameServer) snapshot(s *Session) {
 	}
 }
 
+// encodes reports whether s may be sent a frame of tick, the arena's. An
+// acked client gets none of tick 0: its acknowledgement of tick 0 reads as
+// none, so that frame would never be a base, and the keyframe after it
+// would not be the join's free one.
+func (s *Session) encodes(tick uint32) bool { return tick > 0 || !s.acked }
+
 // view is s's side of a frame: centred on its character, owning the
 // character, the vehicle it sits in and that vehicle's trailer.
 func (g *GameServer) view(s *Session) netsync.View {
