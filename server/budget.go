@@ -66,10 +66,10 @@ func (s *Session) afford(share, most int) bool {
 }
 
 // baseExpires reports whether s, an acked client held back by its credit,
-// must have a frame of tick, the arena's, now to keep its acknowledged base: at its next
-// snapshot tick the base would be older than wire.MaxPoseAge, and the
-// frame a keyframe. A keyframe of a crowded room costs more than the
-// credit earns in MaxPoseAge ticks, so the base of the frame after it
+// must have its frame of tick, the arena's, to keep its acknowledged base.
+// At its next snapshot tick the base would be older than wire.MaxPoseAge,
+// and the frame a keyframe. A keyframe of a crowded room costs more than
+// the credit earns in MaxPoseAge ticks, so the base of the frame after it
 // would expire as well, and the client would get nothing but keyframes.
 // The frame is paid for like any other.
 func (s *Session) baseExpires(tick uint32) bool {
