@@ -236,7 +236,7 @@ func TestSteadyAllocatesNothing(t *testing.T) {
 // players join and pedestrians spawn, do not make the ring's slots grow
 // at each new high. The ring fills with 250 bodies, and then a pedestrian
 // comes every other tick, 50 in all: the count passes 256, where a slot
-// grown by append alone would be full, but not a quarter more than 250.
+// grown by append alone would be full.
 func TestCreepingCountAllocatesNothing(t *testing.T) {
 	r := newRig(t)
 	for i := range 124 { // and the shooter and the car
