@@ -113,9 +113,11 @@ func TestEmptyRoomGrace(t *testing.T) {
 	if open() {
 		t.Fatalf("still open %v after it was first seen empty: %+v", grace, m.List())
 	}
+	// The room leaves the list before its goroutine ends: wait for the
+	// end, bounded.
 	select {
 	case <-r.Done():
-	default:
+	case <-time.After(10 * time.Second):
 		t.Fatal("closed, and its goroutine runs on")
 	}
 	for range 40 {
