@@ -1,6 +1,8 @@
 package ai
 
 import (
+	"slices"
+
 	"github.com/chewxy/math32"
 
 	"github.com/fiveonit/engine/components"
@@ -131,7 +133,9 @@ func (s *System) spawnTraffic(w *ecs.World) {
 	if need <= 0 {
 		return
 	}
-	s.spawned = s.spawned[:0]
+	// Room for the tick's cap at once: the first tick that spawns two
+	// might come a thousand ticks into a room, and allocate.
+	s.spawned = slices.Grow(s.spawned[:0], s.Tuning.CarsPerTick)
 	// The points at the right distance with room, then a few of them
 	// drawn at random for the (dearer) look for a player in sight.
 	s.wids = s.wids[:0]
@@ -257,7 +261,7 @@ func (s *System) spawnCrowd(w *ecs.World) {
 	if need <= 0 || m.PavementLen <= 0 {
 		return
 	}
-	s.spawned = s.spawned[:0]
+	s.spawned = slices.Grow(s.spawned[:0], s.Tuning.PedsPerTick) // as spawnTraffic's
 	for try := 0; try < pedTries*need && need > 0; try++ {
 		var pav int32
 		var along float32
