@@ -1,6 +1,9 @@
 package physics
 
-import "github.com/fiveonit/engine/components"
+import (
+	"github.com/fiveonit/engine/components"
+	"github.com/fiveonit/engine/internal/headroom"
+)
 
 // Body is one body of a step: the physics world's copy of an entity's Pose,
 // Velocity and components.Body, gathered by the adapter and written back
@@ -72,7 +75,7 @@ func (b *Bodies) Reset() {
 
 // Add appends the body made by NewBody and returns its index.
 func (b *Bodies) Add(pose components.Pose, vel components.Velocity, cb *components.Body) int32 {
-	b.List = append(b.List, NewBody(pose, vel, cb))
+	b.List = append(headroom.Ahead(b.List, 1), NewBody(pose, vel, cb)) // a room's bodies creep up
 	return int32(len(b.List) - 1)
 }
 
