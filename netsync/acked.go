@@ -193,8 +193,8 @@ func (e *AckedEncoder) Ack(tick uint32) {
 // to keep it to its budget, sends one before then: the keyframe that would
 // follow costs more than the frame it saves.
 func (e *AckedEncoder) AckedBase() (uint32, bool) {
-	b := e.ackFrame
-	if e.needKey || !e.hasAck || e.hasKey && e.keyFrame > b || b < e.minBase || e.frame-b >= wire.SentRing {
+	b, acked, ok := e.onto(e.frame)
+	if !ok || !acked {
 		return 0, false
 	}
 	return e.sent[b%wire.SentRing].tick, true
@@ -346,21 +346,29 @@ func (e *AckedEncoder) keep(sf *sentFrame, n uint32) {
 // keyframe, that keyframe while its acknowledgement is waited for
 // (SetKeyframeWait). key says there is none.
 func (e *AckedEncoder) pickBase(n, tick uint32) (base uint32, key bool) {
-	if e.needKey {
-		return 0, true
-	}
-	b := e.ackFrame
-	if !e.hasAck || e.hasKey && e.keyFrame > b {
-		// Nothing acknowledged since the last keyframe: onto it, unacknowledged.
-		if !e.hasKey || e.keyFrame < e.minBase || n-e.keyFrame > e.keyWait || e.sent[e.keyFrame%wire.SentRing].tick == 0 {
-			return 0, true // tick 0 is never a base: the client acks it for none
-		}
-		b = e.keyFrame
-	}
-	if n-b >= wire.SentRing || b < e.minBase || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
+	b, _, ok := e.onto(n)
+	if !ok || tick-e.sent[b%wire.SentRing].tick > wire.MaxPoseAge {
 		return 0, true
 	}
 	return b, false
+}
+
+// onto returns the frame that frame n would go onto whatever its tick, and
+// whether the client acknowledged it; ok is false when there is none.
+func (e *AckedEncoder) onto(n uint32) (b uint32, acked, ok bool) {
+	if e.needKey {
+		return 0, false, false
+	}
+	b = e.ackFrame
+	acked = e.hasAck && (!e.hasKey || e.keyFrame <= b)
+	if !acked {
+		// Nothing acknowledged since the last keyframe: onto it, unacknowledged.
+		if !e.hasKey || e.keyFrame < e.minBase || n-e.keyFrame > e.keyWait || e.sent[e.keyFrame%wire.SentRing].tick == 0 {
+			return 0, false, false // tick 0 is never a base: the client acks it for none
+		}
+		b = e.keyFrame
+	}
+	return b, acked, n-b < wire.SentRing && b >= e.minBase
 }
 
 // appendKeyframe appends every entity of S(N) whole.

@@ -73,9 +73,6 @@ func (s *Session) afford(share, most int) bool {
 // would expire as well, and the client would get nothing but keyframes.
 // The frame is paid for like any other.
 func (s *Session) baseExpires(tick uint32) bool {
-	if s.snap == nil {
-		return false
-	}
 	ack := s.snap.AckedEncoder()
 	if ack == nil {
 		return false

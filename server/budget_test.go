@@ -105,10 +105,7 @@ func TestAckedDebtKeepsItsBase(t *testing.T) {
 	step := func() {
 		t.Helper()
 		g.Tick()
-		p.deliver(t)
-		if err := p.c.Tick(drive); err != nil {
-			t.Fatal(err)
-		}
+		p.play(t, drive)
 	}
 	for range 30 {
 		step()
@@ -163,10 +160,7 @@ func TestAckedNoFrameOfTickZero(t *testing.T) {
 	for range 20 * wire.SnapshotEvery {
 		g.Tick()
 		for _, p := range ps {
-			p.deliver(t)
-			if err := p.c.Tick(components.Drive{}); err != nil {
-				t.Fatal(err)
-			}
+			p.play(t, components.Drive{})
 		}
 	}
 	for i, p := range ps {

@@ -43,6 +43,16 @@ func (p *inproc) deliver(t testing.TB) {
 	}
 }
 
+// play is the client's turn after a server tick: it takes its frames,
+// then ticks with drive.
+func (p *inproc) play(t testing.TB, drive components.Drive) {
+	t.Helper()
+	p.deliver(t)
+	if err := p.c.Tick(drive); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // script is a bot's controls at its tick: drive, get out, walk away and
 // back, get in again, every 15 s.
 func script(i int, tick uint32) components.Drive {
@@ -195,10 +205,7 @@ func TestAckedKeyframeSmaller(t *testing.T) {
 	drive := components.Drive{Throttle: 0.6, Steer: 0.3}
 	for range 30 {
 		g.Tick()
-		p.deliver(t)
-		if err := p.c.Tick(drive); err != nil {
-			t.Fatal(err)
-		}
+		p.play(t, drive)
 	}
 	before := g.stats.KeyframesBy
 	ticks := 0
