@@ -50,7 +50,13 @@ func TestBrowserCarPrompt(t *testing.T) {
 	// 4 m north of the car's side: the start car stands at (0, 0) facing
 	// east.
 	p.run(`foi.command('{"type":"debug","cmd":"teleport","x":0,"y":4.9}')`)
-	far := waitJSON(p, "4 m from the car", carPromptJS, 5*time.Second, func(c promptPage) bool { return c.Gap > 3.8 && c.Gap < 4.2 })
+	at4 := func(c promptPage) bool { return c.Gap > 3.8 && c.Gap < 4.2 }
+	waitJSON(p, "4 m from the car", carPromptJS, 5*time.Second, at4)
+	// The gap is read from the state now, the prompt as the last draw
+	// left it, which may be from before the teleport: read again after a
+	// few draws.
+	time.Sleep(250 * time.Millisecond)
+	far := waitJSON(p, "4 m from the car, drawn", carPromptJS, 5*time.Second, at4)
 	if strings.Contains(far.Prompt, "E:") {
 		t.Fatalf("%.1f m from the car the prompt offers E: %q", far.Gap, far.Prompt)
 	}
